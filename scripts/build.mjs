@@ -1,0 +1,56 @@
+// Bundles the CLI and the extension host code (Node, CommonJS) and the webview (browser, IIFE).
+// dockerode -> docker-modem -> ssh2 carries optional native addons (cpu-features, sshcrypto.node);
+// both are loaded inside try/catch by ssh2 and only matter for ssh:// Docker hosts, so they stay external.
+import { build } from 'esbuild';
+import { existsSync } from 'node:fs';
+
+const production = process.argv.includes('--production');
+const common = {
+  bundle: true,
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+const nodeExternal = ['vscode', 'cpu-features', '*.node'];
+
+const jobs = [
+  build({
+    ...common,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    entryPoints: { cli: 'src/cli/main.ts' },
+    outdir: 'dist',
+    external: nodeExternal,
+    banner: { js: '#!/usr/bin/env node' },
+  }),
+];
+if (existsSync('src/extension/extension.ts')) {
+  jobs.push(
+    build({
+      ...common,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      entryPoints: { extension: 'src/extension/extension.ts' },
+      outdir: 'dist',
+      external: nodeExternal,
+    }),
+  );
+}
+if (existsSync('webview/main.ts')) {
+  jobs.push(
+    build({
+      ...common,
+      platform: 'browser',
+      format: 'iife',
+      target: 'es2022',
+      entryPoints: { webview: 'webview/main.ts' },
+      outdir: 'dist',
+      loader: { '.css': 'text' },
+    }),
+  );
+}
+await Promise.all(jobs);

@@ -1,0 +1,79 @@
+// The engine's public face: what the `podlab` CLI and the VS Code extension use. Neither shell
+// reaches past this module into the store, scheduler or kubelet.
+import type { Pod, Event as KEvent, Node } from 'kubernetes-types/core/v1';
+import type { Disposable, PullProgress } from '../runtime/cri.js';
+
+export type { Pod, KEvent, Node };
+
+export type WatchEvent =
+  | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; kind: 'Pod'; object: Pod }
+  | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; kind: 'Event'; object: KEvent }
+  | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; kind: 'Node'; object: Node };
+
+export interface EngineSettings {
+  /** Image of the sandbox (pause) container. Default registry.k8s.io/pause:3.10. */
+  sandboxImage: string;
+  /** Crash-loop back-off: initial delay and cap, milliseconds (kubelet: 10 s and 300 s). */
+  backoffInitialMs: number;
+  backoffMaxMs: number;
+  /** Virtual nodes; empty means one node sized like the Docker host. */
+  nodes: Node[];
+  /** Lab feature: pause before each init container until `continueStep`. */
+  stepMode: boolean;
+  /** Safety-net relist period (the runtime's event stream drives normal updates). */
+  relistIntervalMs: number;
+  /** Where pod directories (termination-message files, events) live. */
+  stateDir: string;
+}
+
+/** One run of a container: an attempt, as the runtime keeps it (the kubelet keeps the previous one too). */
+export interface ContainerAttempt {
+  containerName: string;
+  attempt: number;
+  id: string;
+  state: 'created' | 'running' | 'exited' | 'unknown';
+  exitCode?: number;
+  reason?: string;
+  createdAt: number;
+  startedAt?: number;
+  finishedAt?: number;
+}
+
+/** Lab view of one pod beyond its v1 status: every attempt of every container, and the kubelet's timers. */
+export interface PodDebugInfo {
+  uid: string;
+  sandboxes: { id: string; attempt: number; state: 'ready' | 'notready'; createdAt: number; ip: string }[];
+  attempts: ContainerAttempt[];
+  /** Crash-loop back-off per container name: when the next restart may happen (epoch ms). */
+  backoff: Record<string, { until: number; delayMs: number }>;
+  /** Step mode: the init container the kubelet is waiting to start, if any. */
+  stepWaitingFor?: string;
+}
+
+export interface EngineApi {
+  readonly settings: EngineSettings;
+  /** Defaults and creates the pod (validation is the caller's job, through src/validation). */
+  createPod(pod: Pod, opts?: { stepMode?: boolean }): Promise<Pod>;
+  /** Graceful deletion (Killing, stop with max(grace, 2) s, sandbox stop, removal). Resolves when the pod is gone. */
+  deletePod(namespace: string, name: string, gracePeriodSeconds?: number): Promise<void>;
+  getPod(namespace: string, name: string): Pod | undefined;
+  listPods(): Pod[];
+  listEvents(filter?: { uid?: string }): KEvent[];
+  listNodes(): Node[];
+  watch(listener: (e: WatchEvent) => void): Disposable;
+
+  logs(namespace: string, name: string, container: string, opts?: { previous?: boolean; tail?: number }): Promise<string[]>;
+  followLogs(namespace: string, name: string, container: string, onLine: (line: string) => void): Promise<Disposable>;
+  debugInfo(namespace: string, name: string): Promise<PodDebugInfo | undefined>;
+  /** Logs of one attempt by container id (for the attempt selector). */
+  attemptLogs(containerId: string, tail?: number): Promise<string[]>;
+  exec(namespace: string, name: string, container: string, cmd: string[]): Promise<{ exitCode: number; stdout: string; stderr: string }>;
+
+  /** Lab features. */
+  continueStep(namespace: string, name: string): void;
+  restartNow(namespace: string, name: string, container: string): void;
+
+  onPullProgress(listener: (p: PullProgress & { pod: string }) => void): Disposable;
+  /** Stops workers and watches; leaves containers as they are (a later engine adopts them). */
+  close(): Promise<void>;
+}
