@@ -1,0 +1,106 @@
+// An in-memory API store for v1 objects with resourceVersion and watch, like a tiny apiserver.
+// Writers hand in whole objects; watchers get ADDED / MODIFIED / DELETED synchronously, in order.
+import { randomUUID } from 'node:crypto';
+import type { Event as KEvent, Node, Pod } from 'kubernetes-types/core/v1';
+import type { WatchEvent } from './api.js';
+import type { Disposable } from '../runtime/cri.js';
+import { rfc3339, type Clock } from './clock.js';
+
+type Kind = 'Pod' | 'Event' | 'Node';
+type ObjOf<K extends Kind> = K extends 'Pod' ? Pod : K extends 'Event' ? KEvent : Node;
+
+export class AlreadyExistsError extends Error {
+  constructor(kind: Kind, name: string) {
+    super(`${kind.toLowerCase()}s "${name}" already exists`);
+    this.name = 'AlreadyExists';
+  }
+}
+
+export class NotFoundError extends Error {
+  constructor(kind: Kind, name: string) {
+    super(`${kind.toLowerCase()}s "${name}" not found`);
+    this.name = 'NotFound';
+  }
+}
+
+const keyOf = (ns: string | undefined, name: string) => `${ns ?? ''}/${name}`;
+
+export class Store {
+  private rv = 0;
+  private readonly objects: Record<Kind, Map<string, Pod | KEvent | Node>> = {
+    Pod: new Map(),
+    Event: new Map(),
+    Node: new Map(),
+  };
+  private readonly listeners = new Set<(e: WatchEvent) => void>();
+
+  constructor(private readonly clock: Clock) {}
+
+  private emit(e: WatchEvent): void {
+    for (const l of [...this.listeners]) {
+      try {
+        l(e);
+      } catch {
+        // A watcher's failure must not break the store or other watchers.
+      }
+    }
+  }
+
+  get<K extends Kind>(kind: K, ns: string | undefined, name: string): ObjOf<K> | undefined {
+    return this.objects[kind].get(keyOf(ns, name)) as ObjOf<K> | undefined;
+  }
+
+  list<K extends Kind>(kind: K): ObjOf<K>[] {
+    return [...this.objects[kind].values()] as ObjOf<K>[];
+  }
+
+  /**
+   * Creates an object. Keeps a uid / creationTimestamp it already has (adoption from the
+   * runtime), otherwise assigns them.
+   */
+  create<K extends Kind>(kind: K, obj: ObjOf<K>): ObjOf<K> {
+    const md = obj.metadata ?? {};
+    const name = md.name ?? '';
+    const key = keyOf(md.namespace, name);
+    if (this.objects[kind].has(key)) throw new AlreadyExistsError(kind, name);
+    const stored = {
+      ...obj,
+      metadata: {
+        ...md,
+        uid: md.uid ?? randomUUID(),
+        creationTimestamp: md.creationTimestamp ?? rfc3339(this.clock.now()),
+        resourceVersion: String(++this.rv),
+      },
+    } as ObjOf<K>;
+    this.objects[kind].set(key, stored);
+    this.emit({ type: 'ADDED', kind, object: stored } as WatchEvent);
+    return stored;
+  }
+
+  /** Replaces an object (a new resourceVersion); `mutate` gets a deep copy to change. */
+  update<K extends Kind>(kind: K, ns: string | undefined, name: string, mutate: (o: ObjOf<K>) => ObjOf<K> | void): ObjOf<K> {
+    const key = keyOf(ns, name);
+    const cur = this.objects[kind].get(key) as ObjOf<K> | undefined;
+    if (!cur) throw new NotFoundError(kind, name);
+    const copy = structuredClone(cur);
+    const next = (mutate(copy) ?? copy) as ObjOf<K>;
+    next.metadata = { ...next.metadata, resourceVersion: String(++this.rv) };
+    this.objects[kind].set(key, next);
+    this.emit({ type: 'MODIFIED', kind, object: next } as WatchEvent);
+    return next;
+  }
+
+  delete<K extends Kind>(kind: K, ns: string | undefined, name: string): ObjOf<K> | undefined {
+    const key = keyOf(ns, name);
+    const cur = this.objects[kind].get(key) as ObjOf<K> | undefined;
+    if (!cur) return undefined;
+    this.objects[kind].delete(key);
+    this.emit({ type: 'DELETED', kind, object: cur } as WatchEvent);
+    return cur;
+  }
+
+  watch(listener: (e: WatchEvent) => void): Disposable {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+}
