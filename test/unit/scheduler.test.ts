@@ -1,0 +1,92 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Node, Pod } from 'kubernetes-types/core/v1';
+import { fitErrorMessage, podRequests, schedulePod } from '../../src/engine/scheduler/filters.js';
+
+const node = (name: string, extra: Partial<Node> = {}, cpu = '2', memory = '4Gi'): Node => ({
+  apiVersion: 'v1',
+  kind: 'Node',
+  metadata: { name, labels: { 'kubernetes.io/hostname': name } },
+  status: { allocatable: { cpu, memory, pods: '110' }, capacity: { cpu, memory, pods: '110' } },
+  ...extra,
+});
+
+const mkPod = (spec: Partial<NonNullable<Pod['spec']>> = {}, requests?: Record<string, string>): Pod => ({
+  metadata: { name: 'p', namespace: 'default', uid: 'u' },
+  spec: { containers: [{ name: 'c', image: 'busybox:1.35', ...(requests ? { resources: { requests } } : {}) }], ...spec },
+});
+
+const cases: { name: string; pod: Pod; nodes: Node[]; onNode?: Record<string, Pod[]>; want: string }[] = [
+  { name: 'a plain pod lands on the only node', pod: mkPod(), nodes: [node('lab')], want: 'node:lab' },
+  {
+    name: 'a pod asking for more CPU than the node has is unschedulable with Insufficient cpu',
+    pod: mkPod({}, { cpu: '3' }),
+    nodes: [node('lab')],
+    want: 'error:0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.',
+  },
+  {
+    name: 'a node selector no node matches is not helped by preemption',
+    pod: mkPod({ nodeSelector: { disk: 'ssd' } }),
+    nodes: [node('lab')],
+    want: "error:0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.",
+  },
+  {
+    name: 'a NoSchedule taint without toleration keeps the pod off the node',
+    pod: mkPod(),
+    nodes: [node('lab', { spec: { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] } })],
+    want: 'error:0/1 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.',
+  },
+  {
+    name: 'a toleration for the taint lets the pod in',
+    pod: mkPod({ tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'gpu', effect: 'NoSchedule' }] }),
+    nodes: [node('lab', { spec: { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] } })],
+    want: 'node:lab',
+  },
+  {
+    name: 'a hostPort already used on the node conflicts',
+    pod: mkPod({ containers: [{ name: 'c', image: 'x:1', ports: [{ containerPort: 80, hostPort: 8080 }] }] }),
+    nodes: [node('lab')],
+    onNode: { lab: [mkPod({ containers: [{ name: 'c', image: 'x:1', ports: [{ containerPort: 80, hostPort: 8080, protocol: 'TCP' }] }] })] },
+    want: "error:0/1 nodes are available: 1 node(s) didn't have free ports for the requested pod ports. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
+  },
+  {
+    name: 'with two nodes the selector picks the matching one',
+    pod: mkPod({ nodeSelector: { zone: 'b' } }),
+    nodes: [node('a', { metadata: { name: 'a', labels: { zone: 'a' } } }), node('b', { metadata: { name: 'b', labels: { zone: 'b' } } })],
+    want: 'node:b',
+  },
+  {
+    name: 'failures on several nodes are counted and sorted',
+    pod: mkPod({ nodeSelector: { zone: 'z' } }, { cpu: '3' }),
+    nodes: [node('a', { metadata: { name: 'a', labels: { zone: 'z' } } }), node('b')],
+    want: "error:0/2 nodes are available: 1 Insufficient cpu, 1 node(s) didn't match Pod's node affinity/selector. preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.",
+  },
+];
+
+for (const c of cases) {
+  test(c.name, () => {
+    const r = schedulePod(c.pod, c.nodes, new Map(Object.entries(c.onNode ?? {})));
+    assert.equal('node' in r ? `node:${r.node}` : `error:${r.error}`, c.want);
+  });
+}
+
+test('init containers count by their maximum, sidecars add to the app containers', () => {
+  const p: Pod = {
+    spec: {
+      initContainers: [
+        { name: 'side', image: 'x:1', restartPolicy: 'Always', resources: { requests: { cpu: '100m', memory: '10Mi' } } },
+        { name: 'big', image: 'x:1', resources: { requests: { cpu: '1', memory: '1Gi' } } },
+      ],
+      containers: [{ name: 'app', image: 'x:1', resources: { requests: { cpu: '200m', memory: '20Mi' } } }],
+    },
+  };
+  assert.deepEqual(podRequests(p), { milliCpu: 1100, memory: 1024 * 1024 * 1024 + 10 * 1024 * 1024, pods: 1 });
+});
+
+test('a message over 1024 characters is cut with " ..."', () => {
+  const failures = new Map<string, { reason: string; kind: 'Unschedulable' }[]>();
+  for (let i = 0; i < 200; i++) failures.set(`n${i}`, [{ reason: `reason number ${i}`, kind: 'Unschedulable' }]);
+  const msg = fitErrorMessage(200, failures);
+  assert.equal(msg.length, 1024);
+  assert.ok(msg.endsWith(' ...'));
+});
