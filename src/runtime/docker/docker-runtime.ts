@@ -1,0 +1,741 @@
+// The Docker implementation of the CRI-shaped runtime seam, following dockershim
+// (pkg/kubelet/dockershim). The imperative shell: every decision about names, labels, create
+// options and status mapping lives in the pure modules next to this one.
+import { posix as posixPath } from 'node:path';
+import type { Readable } from 'node:stream';
+import Dockerode from 'dockerode';
+import {
+  RuntimeError,
+  type ContainerConfig,
+  type ContainerFilter,
+  type ContainerStatus,
+  type Disposable,
+  type ExecResult,
+  type FollowOptions,
+  type ImageStatus,
+  type LogOptions,
+  type PodSandboxConfig,
+  type PodSandboxStatus,
+  type PullProgress,
+  type RuntimeEvent,
+  type RuntimeService,
+  type RuntimeVersion,
+  type SandboxFilter,
+} from '../cri.js';
+import { ManagedLabel } from '../../engine/kubelet/labels.js';
+import { containerCreateOptions, DefaultSandboxGracePeriod, sandboxCreateOptions } from './config.js';
+import { resolveConnection, type DockerConnectionOptions } from './connection.js';
+import { dockerMessage, statusCode, toRuntimeError, unavailableMessage } from './errors.js';
+import {
+  ContainerTypeLabelContainer,
+  ContainerTypeLabelKey,
+  ContainerTypeLabelSandbox,
+  SandboxIDLabelKey,
+} from './naming.js';
+import { toContainerStatus, toRuntimeEvent, toSandboxStatus, type DockerEventLike, type InspectLike } from './status.js';
+import { Demuxer, LineSplitter } from './streams.js';
+import { FirstEntryReader } from './tar.js';
+
+export type DockerRuntimeOptions = DockerConnectionOptions;
+
+/** Images scripts/build-images.sh builds offline; a failed pull of one of these says so. */
+const offlineImages = new Set([
+  'registry.k8s.io/pause:3.10',
+  'busybox:1.35',
+  'docker.io/library/busybox:1.35',
+  'podlab.local/pause:offline',
+  'podlab.local/busybox:offline',
+]);
+
+const buildImagesHint = (image: string) => `run "bash scripts/build-images.sh" to build ${image} locally`;
+
+/** How many inspects a list runs at once. */
+const inspectConcurrency = 8;
+
+async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+function labelFilters(selector: Record<string, string> | undefined, extra: Record<string, string>): string[] {
+  return Object.entries({ ...(selector ?? {}), ...extra }).map(([k, v]) => `${k}=${v}`);
+}
+
+/** Splits `repo[:tag]` (a `:` after the last `/`). */
+function splitRepoTag(ref: string): { repo: string; tag?: string } {
+  const slash = ref.lastIndexOf('/');
+  const colon = ref.lastIndexOf(':');
+  if (colon > slash) return { repo: ref.slice(0, colon), tag: ref.slice(colon + 1) };
+  return { repo: ref };
+}
+
+function collect(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (c: Buffer | string) => chunks.push(typeof c === 'string' ? Buffer.from(c) : c));
+    stream.on('end', () => resolve(Buffer.concat(chunks)));
+    stream.on('error', reject);
+  });
+}
+
+export class DockerRuntime implements RuntimeService {
+  readonly docker: Dockerode;
+  /** Where Docker is, for messages (socket path or URL). */
+  readonly target: string;
+
+  private readonly listeners = new Set<(e: RuntimeEvent) => void>();
+  private eventStream: Readable | null = null;
+  private eventTimer: NodeJS.Timeout | null = null;
+  private eventConnecting = false;
+  /** Docker `since` for the next (re)connection, seconds with fraction. */
+  private eventSince = 0;
+  private lastEventNano = 0;
+  private lastEventKeys = new Set<string>();
+  private reconnectDelay = 250;
+  private eventsConnected: Promise<void> | null = null;
+  private resolveEventsConnected: (() => void) | null = null;
+  private closed = false;
+
+  constructor(opts: DockerRuntimeOptions = {}) {
+    const r = resolveConnection(opts, process.env);
+    this.docker = new Dockerode(r.dockerOptions);
+    this.target = r.target;
+  }
+
+  private fail(err: unknown, code: RuntimeError['code'] = 'Other', what?: string): never {
+    throw toRuntimeError(err, this.target, code, what);
+  }
+
+  // ---- version -------------------------------------------------------------------------------
+
+  async version(): Promise<RuntimeVersion> {
+    try {
+      const [v, info] = await Promise.all([this.docker.version(), this.docker.info()]);
+      return {
+        runtimeName: 'docker',
+        runtimeVersion: v.Version,
+        cpus: Number(info.NCPU) || 1,
+        memoryBytes: Number(info.MemTotal) || 0,
+        hostname: String(info.Name ?? ''),
+      };
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  // ---- sandboxes -----------------------------------------------------------------------------
+
+  async runPodSandbox(config: PodSandboxConfig, sandboxImage: string): Promise<string> {
+    const opts = sandboxCreateOptions(config, sandboxImage);
+    let id: string;
+    try {
+      id = await this.create(opts);
+    } catch (e) {
+      if (statusCode(e) !== 404 || !/no such image/i.test(dockerMessage(e))) {
+        this.fail(e, 'CreateFailed', 'Failed to create the sandbox container');
+      }
+      // The pause image is pulled only when absent (dockershim ensureSandboxImageExists).
+      await this.pullSandboxImage(sandboxImage);
+      try {
+        id = await this.create(opts);
+      } catch (e2) {
+        this.fail(e2, 'CreateFailed', 'Failed to create the sandbox container');
+      }
+    }
+    try {
+      await this.docker.getContainer(id).start();
+    } catch (e) {
+      // As dockershim: the failed sandbox stays for the kubelet to kill and collect.
+      this.fail(e, 'StartFailed', `failed to start sandbox container for pod "${config.metadata.name}"`);
+    }
+    return id;
+  }
+
+  private async pullSandboxImage(image: string): Promise<void> {
+    try {
+      await this.pullImage(image);
+    } catch (e) {
+      if (e instanceof RuntimeError && e.code === 'Unavailable') throw e;
+      const msg = e instanceof Error ? e.message : String(e);
+      throw new RuntimeError(
+        `Failed to pull the sandbox image "${image}": ${msg}. No registry is reachable? ${buildImagesHint(image)}, or pass --sandbox-image with an image that is present.`,
+        'PullFailed',
+      );
+    }
+  }
+
+  /** One create call; on a name conflict with a non-running leftover, removes it and retries once (dockershim recoverFromCreationConflictIfNeeded). */
+  private async create(opts: Dockerode.ContainerCreateOptions): Promise<string> {
+    try {
+      return (await this.docker.createContainer(opts)).id;
+    } catch (e) {
+      if (statusCode(e) !== 409 || !opts.name) throw e;
+      const existing = await this.docker
+        .getContainer(opts.name)
+        .inspect()
+        .catch(() => null);
+      if (!existing || existing.State?.Running) throw e;
+      await this.docker
+        .getContainer(existing.Id)
+        .remove({ force: true, v: true })
+        .catch(() => undefined);
+      return (await this.docker.createContainer(opts)).id;
+    }
+  }
+
+  async stopPodSandbox(id: string, graceSeconds: number = DefaultSandboxGracePeriod): Promise<void> {
+    try {
+      // CRI: containers still running in the sandbox are forcibly terminated.
+      const running = await this.docker.listContainers({
+        all: false,
+        filters: { label: [`${SandboxIDLabelKey}=${id}`, `${ManagedLabel}=true`] },
+      });
+      await Promise.all(running.map((c) => this.stopIgnoringGone(c.Id, 0)));
+      await this.stopIgnoringGone(id, graceSeconds);
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  private async stopIgnoringGone(id: string, t: number): Promise<void> {
+    try {
+      await this.docker.getContainer(id).stop({ t });
+    } catch (e) {
+      const sc = statusCode(e);
+      if (sc === 304 || sc === 404) return;
+      throw e;
+    }
+  }
+
+  async removePodSandbox(id: string): Promise<void> {
+    try {
+      // CRI: the sandbox's containers go with it.
+      const members = await this.docker.listContainers({
+        all: true,
+        filters: { label: [`${SandboxIDLabelKey}=${id}`, `${ManagedLabel}=true`] },
+      });
+      await Promise.all(members.map((c) => this.removeIgnoringGone(c.Id)));
+      await this.removeIgnoringGone(id);
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  private async removeIgnoringGone(id: string): Promise<void> {
+    try {
+      await this.docker.getContainer(id).remove({ force: true, v: true });
+    } catch (e) {
+      const sc = statusCode(e);
+      if (sc === 404) return;
+      if (sc === 409 && /already in progress/i.test(dockerMessage(e))) return;
+      throw e;
+    }
+  }
+
+  async podSandboxStatus(id: string): Promise<PodSandboxStatus | null> {
+    const info = await this.inspect(id);
+    if (!info) return null;
+    if (info.Config?.Labels?.[ContainerTypeLabelKey] !== ContainerTypeLabelSandbox) return null;
+    return toSandboxStatus(info);
+  }
+
+  async listPodSandbox(filter: SandboxFilter = {}): Promise<PodSandboxStatus[]> {
+    const infos = await this.listInspect(
+      labelFilters(filter.labelSelector, { [ManagedLabel]: 'true', [ContainerTypeLabelKey]: ContainerTypeLabelSandbox }),
+      filter.state === 'SANDBOX_READY',
+    );
+    const out = infos.map(toSandboxStatus);
+    return filter.state ? out.filter((s) => s.state === filter.state) : out;
+  }
+
+  // ---- containers ----------------------------------------------------------------------------
+
+  async createContainer(podSandboxId: string, config: ContainerConfig, sandboxConfig: PodSandboxConfig): Promise<string> {
+    const opts = containerCreateOptions(podSandboxId, config, sandboxConfig);
+    try {
+      return await this.create(opts);
+    } catch (e) {
+      this.fail(e, 'CreateFailed');
+    }
+  }
+
+  async startContainer(id: string): Promise<void> {
+    try {
+      await this.docker.getContainer(id).start();
+    } catch (e) {
+      if (statusCode(e) === 304) return; // already started
+      this.fail(e, 'StartFailed', `failed to start container "${id}"`);
+    }
+  }
+
+  async stopContainer(id: string, timeoutSeconds: number): Promise<void> {
+    try {
+      await this.docker.getContainer(id).stop({ t: Math.max(0, Math.floor(timeoutSeconds)) });
+    } catch (e) {
+      if (statusCode(e) === 304) return; // already stopped
+      this.fail(e);
+    }
+  }
+
+  async removeContainer(id: string): Promise<void> {
+    try {
+      await this.removeIgnoringGone(id);
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  async containerStatus(id: string): Promise<ContainerStatus | null> {
+    const info = await this.inspect(id);
+    if (!info) return null;
+    if (info.Config?.Labels?.[ContainerTypeLabelKey] !== ContainerTypeLabelContainer) return null;
+    return toContainerStatus(info);
+  }
+
+  async listContainers(filter: ContainerFilter = {}): Promise<ContainerStatus[]> {
+    const extra: Record<string, string> = {
+      [ManagedLabel]: 'true',
+      [ContainerTypeLabelKey]: ContainerTypeLabelContainer,
+    };
+    if (filter.podSandboxId) extra[SandboxIDLabelKey] = filter.podSandboxId;
+    const infos = await this.listInspect(labelFilters(filter.labelSelector, extra), filter.state === 'CONTAINER_RUNNING');
+    const out = infos.map(toContainerStatus);
+    return filter.state ? out.filter((s) => s.state === filter.state) : out;
+  }
+
+  private async inspect(id: string): Promise<InspectLike | null> {
+    try {
+      return (await this.docker.getContainer(id).inspect()) as unknown as InspectLike;
+    } catch (e) {
+      if (statusCode(e) === 404) return null;
+      this.fail(e);
+    }
+  }
+
+  /** One list call, then the inspects in parallel (containers removed meanwhile are skipped). */
+  private async listInspect(labels: string[], runningOnly: boolean): Promise<InspectLike[]> {
+    let items: Dockerode.ContainerInfo[];
+    try {
+      const filters: Record<string, string[]> = { label: labels };
+      if (runningOnly) filters.status = ['running'];
+      items = await this.docker.listContainers({ all: !runningOnly, filters });
+    } catch (e) {
+      this.fail(e);
+    }
+    const infos = await mapLimit(items, inspectConcurrency, (c) => this.inspect(c.Id));
+    return infos.filter((i): i is InspectLike => i !== null);
+  }
+
+  // ---- logs, exec, files ---------------------------------------------------------------------
+
+  private logsStream(id: string, opts: LogOptions & { follow: boolean }): Promise<NodeJS.ReadableStream> {
+    const options: Record<string, unknown> = {
+      stdout: true,
+      stderr: true,
+      follow: opts.follow,
+      timestamps: opts.timestamps ?? false,
+      tail: opts.tail === undefined || opts.tail < 0 ? 'all' : String(opts.tail),
+    };
+    // Always as a stream: dockerode would otherwise try to JSON-parse the log text.
+    return new Promise((resolve, reject) => {
+      this.docker.modem.dial(
+        {
+          path: `/containers/${id}/logs?`,
+          method: 'GET',
+          options,
+          isStream: true,
+          statusCodes: { 200: true, 404: 'no such container', 500: 'server error' },
+        },
+        (err: unknown, data: unknown) => (err ? reject(err) : resolve(data as NodeJS.ReadableStream)),
+      );
+    });
+  }
+
+  async containerLogs(id: string, opts: LogOptions = {}): Promise<string[]> {
+    let buf: Buffer;
+    try {
+      buf = await collect(await this.logsStream(id, { ...opts, follow: false }));
+    } catch (e) {
+      this.fail(e);
+    }
+    const lines: string[] = [];
+    const splitter = new LineSplitter((line) => lines.push(line));
+    const demux = new Demuxer((kind, chunk) => splitter.push(kind, chunk));
+    demux.push(buf);
+    demux.end();
+    splitter.end();
+    return lines;
+  }
+
+  async followContainerLogs(id: string, opts: FollowOptions): Promise<Disposable> {
+    let stream: NodeJS.ReadableStream;
+    try {
+      stream = await this.logsStream(id, { tail: opts.tail, timestamps: opts.timestamps, follow: true });
+    } catch (e) {
+      this.fail(e);
+    }
+    const splitter = new LineSplitter((line) => {
+      try {
+        opts.onLine(line);
+      } catch {
+        /* a listener's failure is not the stream's */
+      }
+    });
+    const demux = new Demuxer((kind, chunk) => splitter.push(kind, chunk));
+    let ended = false;
+    const finish = () => {
+      if (ended) return;
+      ended = true;
+      demux.end();
+      splitter.end();
+    };
+    stream.on('data', (c: Buffer) => demux.push(c));
+    stream.on('end', finish);
+    stream.on('close', finish);
+    stream.on('error', () => finish());
+    return {
+      dispose: () => {
+        ended = true;
+        (stream as Readable).destroy();
+      },
+    };
+  }
+
+  async execSync(id: string, cmd: string[], timeoutSeconds?: number): Promise<ExecResult> {
+    let exec: Dockerode.Exec;
+    let stream: NodeJS.ReadWriteStream;
+    try {
+      exec = await this.docker.getContainer(id).exec({ Cmd: cmd, AttachStdout: true, AttachStderr: true, Tty: false });
+      stream = (await exec.start({ hijack: true, stdin: false })) as NodeJS.ReadWriteStream;
+    } catch (e) {
+      this.fail(e);
+    }
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    const demux = new Demuxer((kind, chunk) => (kind === 'stderr' ? err : out).push(Buffer.from(chunk)), 'multiplexed');
+    await new Promise<void>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const done = (e?: Error) => {
+        if (timer) clearTimeout(timer);
+        if (e) reject(e);
+        else resolve();
+      };
+      if (timeoutSeconds && timeoutSeconds > 0) {
+        timer = setTimeout(() => {
+          (stream as unknown as Readable).destroy();
+          done(new RuntimeError(`command ${JSON.stringify(cmd)} timed out after ${timeoutSeconds}s`, 'Other'));
+        }, timeoutSeconds * 1000);
+      }
+      stream.on('data', (c: Buffer) => demux.push(c));
+      stream.on('end', () => done());
+      stream.on('close', () => done());
+      stream.on('error', (e: Error) => done(toRuntimeError(e, this.target)));
+    });
+    demux.end();
+    let exitCode: number;
+    try {
+      const info = await exec.inspect();
+      exitCode = info.ExitCode ?? -1;
+    } catch (e) {
+      this.fail(e);
+    }
+    return { exitCode, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+  }
+
+  /**
+   * Reads a file of a running or exited container through Docker's archive API. Returns at most
+   * the LAST `maxBytes` bytes (like the kubelet's tail.ReadAtMost); null when the file (or the
+   * container) does not exist or is not a regular file. Symbolic links are followed.
+   */
+  async readFile(id: string, path: string, maxBytes: number): Promise<string | null> {
+    let current = path;
+    for (let hop = 0; hop < 8; hop++) {
+      const entry = await this.readArchiveEntry(id, current, maxBytes);
+      if (!entry) return null;
+      if (entry.type === '2') {
+        current = posixPath.resolve(posixPath.dirname(current), entry.linkname);
+        continue;
+      }
+      if (entry.type !== '0' && entry.type !== '\0') return null;
+      return entry.content.toString('utf8');
+    }
+    return null;
+  }
+
+  private async readArchiveEntry(id: string, path: string, maxBytes: number) {
+    let stream: NodeJS.ReadableStream;
+    try {
+      stream = await this.docker.getContainer(id).getArchive({ path });
+    } catch (e) {
+      if (statusCode(e) === 404) return null;
+      this.fail(e);
+    }
+    const reader = new FirstEntryReader(Math.max(0, maxBytes));
+    await new Promise<void>((resolve, reject) => {
+      const s = stream as Readable;
+      s.on('data', (c: Buffer) => {
+        reader.push(c);
+        if (reader.done) {
+          s.destroy();
+          resolve();
+        }
+      });
+      s.on('end', () => resolve());
+      s.on('close', () => resolve());
+      s.on('error', (e) => (reader.done ? resolve() : reject(toRuntimeError(e, this.target))));
+    });
+    return reader.entry;
+  }
+
+  async commitContainer(id: string, repo: string): Promise<string> {
+    const { repo: repository, tag } = splitRepoTag(repo);
+    try {
+      const res = (await this.docker.getContainer(id).commit({ repo: repository, tag, pause: false })) as { Id?: string };
+      return res.Id ?? '';
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  // ---- images --------------------------------------------------------------------------------
+
+  async imageStatus(image: string): Promise<ImageStatus | null> {
+    try {
+      const i = await this.docker.getImage(image).inspect();
+      return { id: i.Id, size: i.Size, repoTags: i.RepoTags ?? [] };
+    } catch (e) {
+      if (statusCode(e) === 404) return null;
+      this.fail(e);
+    }
+  }
+
+  async pullImage(image: string, onProgress?: (p: PullProgress) => void): Promise<string> {
+    const pullFailed = (msg: string) =>
+      new RuntimeError(
+        offlineImages.has(image) ? `${msg}. No registry is reachable? ${buildImagesHint(image)}` : msg,
+        'PullFailed',
+      );
+    let stream: NodeJS.ReadableStream;
+    try {
+      stream = await this.docker.pull(image);
+    } catch (e) {
+      const re = toRuntimeError(e, this.target, 'PullFailed');
+      throw re.code === 'Unavailable' ? re : pullFailed(re.message);
+    }
+    const streamError = await new Promise<string | null>((resolve) => {
+      let buf = '';
+      let error: string | null = null;
+      const line = (l: string) => {
+        if (!l.trim()) return;
+        let obj: {
+          error?: string;
+          errorDetail?: { message?: string };
+          status?: string;
+          id?: string;
+          progressDetail?: { current?: number; total?: number };
+        };
+        try {
+          obj = JSON.parse(l);
+        } catch {
+          return;
+        }
+        if (obj.error || obj.errorDetail?.message) {
+          error = obj.errorDetail?.message ?? obj.error ?? 'unknown error';
+          return;
+        }
+        if (onProgress && obj.status) {
+          const p: PullProgress = { image, status: obj.status };
+          if (obj.id) p.layer = obj.id;
+          if (obj.progressDetail?.current !== undefined) p.current = obj.progressDetail.current;
+          if (obj.progressDetail?.total !== undefined) p.total = obj.progressDetail.total;
+          try {
+            onProgress(p);
+          } catch {
+            /* ignore listener failures */
+          }
+        }
+      };
+      stream.on('data', (c: Buffer) => {
+        buf += c.toString('utf8');
+        let nl: number;
+        while ((nl = buf.indexOf('\n')) >= 0) {
+          line(buf.slice(0, nl));
+          buf = buf.slice(nl + 1);
+        }
+      });
+      const end = () => {
+        line(buf);
+        buf = '';
+        resolve(error);
+      };
+      stream.on('end', end);
+      stream.on('close', end);
+      stream.on('error', (e: Error) => {
+        error ??= e.message;
+        end();
+      });
+    });
+    if (streamError) throw pullFailed(`Error response from daemon: ${streamError}`);
+    const st = await this.imageStatus(image);
+    if (!st) throw pullFailed(`image "${image}" is not present after the pull`);
+    return st.id;
+  }
+
+  async removeImage(image: string): Promise<void> {
+    try {
+      await this.docker.getImage(image).remove({ force: false });
+    } catch (e) {
+      if (statusCode(e) === 404) return;
+      this.fail(e);
+    }
+  }
+
+  // ---- events --------------------------------------------------------------------------------
+
+  /**
+   * Lifecycle events of the lab's containers. One Docker event subscription is shared by all
+   * listeners; it starts with the first listener, reconnects (from the last event's time) when
+   * the stream drops and ends with the last listener.
+   */
+  onEvent(listener: (e: RuntimeEvent) => void): Disposable {
+    this.listeners.add(listener);
+    if (!this.eventStream && !this.eventConnecting && !this.eventTimer && !this.closed) {
+      this.eventSince = Date.now() / 1000;
+      this.eventsConnected = new Promise((r) => (this.resolveEventsConnected = r));
+      void this.connectEvents();
+    }
+    return {
+      dispose: () => {
+        this.listeners.delete(listener);
+        if (this.listeners.size === 0) this.stopEvents();
+      },
+    };
+  }
+
+  /** Resolves once the event subscription is established (for callers that must not miss the first event). */
+  whenEventsConnected(): Promise<void> {
+    return this.eventsConnected ?? Promise.resolve();
+  }
+
+  private async connectEvents(): Promise<void> {
+    this.eventConnecting = true;
+    let stream: Readable;
+    try {
+      stream = (await this.docker.getEvents({
+        since: Number(this.eventSince.toFixed(3)),
+        filters: { type: ['container'], label: [`${ManagedLabel}=true`] },
+      })) as unknown as Readable;
+    } catch {
+      this.eventConnecting = false;
+      this.scheduleReconnect();
+      return;
+    }
+    this.eventConnecting = false;
+    if (this.closed || this.listeners.size === 0) {
+      stream.destroy();
+      return;
+    }
+    this.eventStream = stream;
+    this.reconnectDelay = 250;
+    this.resolveEventsConnected?.();
+    let buf = '';
+    stream.on('data', (c: Buffer) => {
+      buf += c.toString('utf8');
+      let nl: number;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const l = buf.slice(0, nl).trim();
+        buf = buf.slice(nl + 1);
+        if (l) this.dispatchRaw(l);
+      }
+    });
+    const dropped = () => {
+      if (this.eventStream !== stream) return;
+      this.eventStream = null;
+      this.scheduleReconnect();
+    };
+    stream.on('end', dropped);
+    stream.on('close', dropped);
+    stream.on('error', dropped);
+  }
+
+  private scheduleReconnect(): void {
+    if (this.closed || this.listeners.size === 0 || this.eventTimer) return;
+    const delay = this.reconnectDelay;
+    this.reconnectDelay = Math.min(this.reconnectDelay * 2, 5000);
+    this.eventTimer = setTimeout(() => {
+      this.eventTimer = null;
+      if (this.closed || this.listeners.size === 0) return;
+      void this.connectEvents();
+    }, delay);
+  }
+
+  private dispatchRaw(line: string): void {
+    let raw: DockerEventLike;
+    try {
+      raw = JSON.parse(line);
+    } catch {
+      return;
+    }
+    // After a reconnection Docker replays from `since`: drop what was already delivered.
+    const nano = raw.timeNano ?? (raw.time ?? 0) * 1e9;
+    const key = `${raw.Actor?.ID ?? raw.id}/${raw.Action ?? raw.status}`;
+    if (nano < this.lastEventNano) return;
+    if (nano === this.lastEventNano) {
+      if (this.lastEventKeys.has(key)) return;
+    } else {
+      this.lastEventNano = nano;
+      this.lastEventKeys.clear();
+    }
+    this.lastEventKeys.add(key);
+    this.eventSince = nano / 1e9;
+    const ev = toRuntimeEvent(raw);
+    if (!ev) return;
+    for (const l of [...this.listeners]) {
+      try {
+        l(ev);
+      } catch {
+        /* one listener's failure must not starve the others */
+      }
+    }
+  }
+
+  private stopEvents(): void {
+    if (this.eventTimer) clearTimeout(this.eventTimer);
+    this.eventTimer = null;
+    const s = this.eventStream;
+    this.eventStream = null;
+    s?.destroy();
+    this.eventsConnected = null;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.listeners.clear();
+    this.stopEvents();
+  }
+}
+
+/**
+ * Creates the runtime and checks that Docker answers. When it does not, throws a RuntimeError
+ * 'Unavailable' with one line saying what to do (never a stack trace).
+ */
+export async function connectDocker(opts: DockerRuntimeOptions = {}): Promise<DockerRuntime> {
+  const rt = new DockerRuntime(opts);
+  try {
+    // dockerode accepts an abort signal here; its typings do not say so.
+    const docker = rt.docker as unknown as { ping(o: { abortSignal: AbortSignal }): Promise<unknown> };
+    await docker.ping({ abortSignal: AbortSignal.timeout(5000) });
+  } catch (e) {
+    rt.close();
+    throw new RuntimeError(unavailableMessage(rt.target, e), 'Unavailable');
+  }
+  return rt;
+}
