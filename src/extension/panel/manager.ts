@@ -1,0 +1,277 @@
+// The lifecycle panels: one WebviewPanel per pod, beside the editor. The host subscribes to the
+// engine's watch for the pod and its events (plus debugInfo), coalesces updates to at most about
+// ten posts a second, and logs the latency from an engine event to the webview's `rendered`
+// acknowledgement. The view model is built by the pure code in model.ts / feed.ts.
+import { performance } from 'node:perf_hooks';
+import * as vscode from 'vscode';
+import type { EngineApi, WatchEvent } from '../../engine/api.js';
+import {
+  isWebviewToHost,
+  type HostToWebview,
+  type ReplyBody,
+  type RequestBody,
+  type WebviewToHost,
+} from '../../shared/protocol.js';
+import { PanelFeed, type Latency } from './feed.js';
+import { makeNonce, panelHtml } from './html.js';
+import { flushDelay } from './model.js';
+
+/** At most one post per this many milliseconds (about ten a second). */
+const MIN_POST_INTERVAL_MS = 100;
+/** Debug info (attempts, back-off timers, step-mode wait) can change without a pod update: re-read it this often while visible. */
+const DEBUG_POLL_MS = 1000;
+/** Latency target from an engine event to the painted panel. */
+const LATENCY_TARGET_MS = 100;
+
+export interface OpenShellArgs {
+  namespace: string;
+  name: string;
+  container: string;
+}
+
+export class LifecyclePanelManager implements vscode.Disposable {
+  private readonly panels = new Map<string, PodPanel>();
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly getEngine: () => Promise<EngineApi>,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  show(namespace: string, name: string): void {
+    const key = `${namespace}/${name}`;
+    const open = this.panels.get(key);
+    if (open) {
+      open.reveal();
+      return;
+    }
+    const panel = new PodPanel(this.extensionUri, namespace, name, this.getEngine, this.log);
+    this.panels.set(key, panel);
+    panel.onDidDispose(() => this.panels.delete(key));
+  }
+
+  /** Latencies measured so far per open panel (for the e2e tests and the output channel). */
+  latencies(namespace: string, name: string): readonly Latency[] {
+    return this.panels.get(`${namespace}/${name}`)?.latencies ?? [];
+  }
+
+  dispose(): void {
+    for (const p of [...this.panels.values()]) p.dispose();
+    this.panels.clear();
+  }
+}
+
+class PodPanel {
+  private readonly panel: vscode.WebviewPanel;
+  private readonly feed: PanelFeed;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposeListeners: (() => void)[] = [];
+  private engine: EngineApi | undefined;
+  private watch: { dispose(): void } | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private poll: NodeJS.Timeout | undefined;
+  private flushing = false;
+  private needDebug = true;
+  /** The webview is loaded and listening (it said `ready`); hidden webviews are destroyed. */
+  private webviewReady = false;
+  private lastPostAt: number | undefined;
+  private disposed = false;
+  readonly latencies: Latency[] = [];
+
+  constructor(
+    extensionUri: vscode.Uri,
+    private readonly namespace: string,
+    private readonly name: string,
+    getEngine: () => Promise<EngineApi>,
+    private readonly log: (line: string) => void,
+  ) {
+    this.feed = new PanelFeed(namespace, name);
+    this.panel = vscode.window.createWebviewPanel(
+      'podlab.lifecycle',
+      `Pod ${name}`,
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      {
+        enableScripts: true,
+        enableCommandUris: false,
+        localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
+      },
+    );
+    const webview = this.panel.webview;
+    webview.html = panelHtml({
+      cspSource: webview.cspSource,
+      nonce: makeNonce(),
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js')).toString(),
+      title: `${namespace}/${name}`,
+    });
+    this.disposables.push(
+      webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)),
+      this.panel.onDidChangeViewState((e) => {
+        // Without retainContextWhenHidden the webview is destroyed when hidden and reloads when
+        // shown; it then says `ready` again and gets a snapshot.
+        if (!e.webviewPanel.visible) this.webviewReady = false;
+      }),
+      this.panel.onDidDispose(() => this.dispose()),
+    );
+    void this.connect(getEngine);
+  }
+
+  onDidDispose(fn: () => void): void {
+    this.disposeListeners.push(fn);
+  }
+
+  reveal(): void {
+    this.panel.reveal(vscode.ViewColumn.Beside, true);
+  }
+
+  private async connect(getEngine: () => Promise<EngineApi>): Promise<void> {
+    try {
+      const engine = await getEngine();
+      if (this.disposed) return;
+      this.engine = engine;
+      this.watch = engine.watch((e) => this.onWatch(e));
+      const pod = engine.getPod(this.namespace, this.name);
+      const uid = pod?.metadata?.uid;
+      this.feed.seed(pod ? { type: 'ADDED', kind: 'Pod', object: pod } : undefined, uid ? engine.listEvents({ uid }) : [], Date.now());
+      this.needDebug = true;
+      this.poll = setInterval(() => {
+        if (!this.panel.visible) return;
+        this.needDebug = true;
+        this.schedule();
+      }, DEBUG_POLL_MS);
+      this.schedule();
+    } catch (err) {
+      this.log(`lifecycle ${this.key}: cannot reach the engine: ${errorText(err)}`);
+    }
+  }
+
+  private get key(): string {
+    return `${this.namespace}/${this.name}`;
+  }
+
+  private onWatch(e: WatchEvent): void {
+    if (!this.feed.onWatch(e, Date.now(), performance.now())) return;
+    if (e.kind === 'Pod') this.needDebug = true;
+    this.schedule();
+  }
+
+  /** Posts pending changes as soon as the rate limit allows. */
+  private schedule(): void {
+    if (this.timer || this.disposed) return;
+    const delay = flushDelay(this.lastPostAt, performance.now(), MIN_POST_INTERVAL_MS);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, delay);
+  }
+
+  private async flush(): Promise<void> {
+    if (this.flushing || this.disposed || !this.engine) return;
+    this.flushing = true;
+    try {
+      if (this.needDebug) {
+        this.needDebug = false;
+        try {
+          this.feed.setDebug(await this.engine.debugInfo(this.namespace, this.name));
+        } catch (err) {
+          this.log(`lifecycle ${this.key}: debug info unavailable: ${errorText(err)}`);
+        }
+      }
+      if (!this.webviewReady || this.disposed) return;
+      const msg = this.feed.next(Date.now());
+      if (msg) {
+        this.lastPostAt = performance.now();
+        this.post(msg);
+        if (msg.type === 'snapshot') this.panel.title = `Pod ${this.name}`;
+      }
+    } finally {
+      this.flushing = false;
+    }
+    if (this.feed.pending && this.webviewReady) this.schedule();
+  }
+
+  private post(m: HostToWebview): void {
+    void this.panel.webview.postMessage(m);
+  }
+
+  private onMessage(raw: unknown): void {
+    if (!isWebviewToHost(raw)) {
+      this.log(`lifecycle ${this.key}: ignored a malformed message from the webview`);
+      return;
+    }
+    const m: WebviewToHost = raw;
+    switch (m.type) {
+      case 'ready':
+      case 'resync':
+        this.webviewReady = true;
+        this.feed.resetWebview();
+        this.schedule();
+        break;
+      case 'rendered': {
+        const lat = this.feed.onRendered(m.seq, performance.now());
+        if (lat) {
+          this.latencies.push(lat);
+          if (this.latencies.length > 1000) this.latencies.shift();
+          const flag = lat.ms > LATENCY_TARGET_MS ? ` (over the ${LATENCY_TARGET_MS} ms target)` : '';
+          this.log(`lifecycle ${this.key}: update #${lat.seq} [${lat.sections.join(', ')}] shown ${lat.ms.toFixed(1)} ms after the engine event${flag}`);
+        }
+        break;
+      }
+      case 'request':
+        void this.answer(m.id, m.body);
+        break;
+    }
+  }
+
+  private async answer(id: number, body: RequestBody): Promise<void> {
+    try {
+      const reply = await this.handle(body);
+      this.post({ type: 'reply', id, ok: true, body: reply });
+    } catch (err) {
+      this.post({ type: 'reply', id, ok: false, error: errorText(err) });
+    }
+  }
+
+  private async handle(body: RequestBody): Promise<ReplyBody> {
+    const engine = this.engine;
+    if (!engine) throw new Error('The Pod Lab engine is not connected yet.');
+    const { namespace, name } = this;
+    switch (body.kind) {
+      case 'logs': {
+        const a = body.attempt;
+        const lines =
+          a.which === 'id'
+            ? await engine.attemptLogs(a.containerId, body.tail)
+            : await engine.logs(namespace, name, body.container, { previous: a.which === 'previous', tail: body.tail });
+        return { kind: 'logs', container: body.container, attempt: a, lines };
+      }
+      case 'restartNow':
+        this.log(`lifecycle ${this.key}: Restart now (lab feature) for init container ${body.container}`);
+        engine.restartNow(namespace, name, body.container);
+        return { kind: 'restartNow' };
+      case 'continueStep':
+        this.log(`lifecycle ${this.key}: Continue (step mode, lab feature)`);
+        engine.continueStep(namespace, name);
+        return { kind: 'continueStep' };
+      case 'openShell': {
+        const args: OpenShellArgs = { namespace, name, container: body.container };
+        await vscode.commands.executeCommand('podlab.openShell', args);
+        return { kind: 'openShell' };
+      }
+    }
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (this.timer) clearTimeout(this.timer);
+    if (this.poll) clearInterval(this.poll);
+    this.watch?.dispose();
+    for (const d of this.disposables) d.dispose();
+    this.panel.dispose();
+    for (const fn of this.disposeListeners) fn();
+  }
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,561 @@
+// The lifecycle panel's view model, built on the host from what the engine reports (watch events
+// for the pod and its events, plus debugInfo). Pure: no `vscode`, no I/O, time comes in as `now`.
+// The host (manager.ts), the webview tests and scripts/record-fixture.ts all go through these
+// functions, so a recorded event stream replays exactly as the live panel would show it.
+import type {
+  Container,
+  ContainerState,
+  ContainerStatus,
+  EnvVar,
+  Event as KEvent,
+  Pod,
+  PodCondition,
+} from 'kubernetes-types/core/v1';
+import type { PodDebugInfo, WatchEvent } from '../../engine/api.js';
+import { podStatusText, readyText } from '../../engine/printer.js';
+import type {
+  AttemptView,
+  ConditionView,
+  ContainerKind,
+  ContainerView,
+  EnvView,
+  EventView,
+  HeaderView,
+  PanelModel,
+  StateView,
+  TimelineBar,
+  TimelineLane,
+  TimelineMark,
+  TimelineView,
+} from '../../shared/protocol.js';
+
+// ---------------------------------------------------------------------------------------------
+// Observation: what the host has seen of one pod so far (a reducer over the engine's watch stream).
+
+export interface StatusMark {
+  at: number;
+  phase: string;
+  status: string;
+}
+
+export interface PodObservation {
+  namespace: string;
+  name: string;
+  uid?: string;
+  pod?: Pod;
+  /** The pod was deleted from the store; `pod` keeps its last state. */
+  gone: boolean;
+  /** Events whose involvedObject is this pod, keyed by event uid (or name). */
+  events: Record<string, KEvent>;
+  debug?: PodDebugInfo;
+  /** Phase and kubectl STATUS changes in the order the host saw them. */
+  history: StatusMark[];
+}
+
+export function newObservation(namespace: string, name: string): PodObservation {
+  return { namespace, name, gone: false, events: {}, history: [] };
+}
+
+export function parseTime(s: string | undefined): number | undefined {
+  if (!s) return undefined;
+  const t = Date.parse(s);
+  return Number.isFinite(t) ? t : undefined;
+}
+
+function eventKey(e: KEvent): string {
+  return e.metadata?.uid ?? e.metadata?.name ?? `${e.reason ?? ''}|${e.message ?? ''}|${e.involvedObject?.fieldPath ?? ''}`;
+}
+
+/** Whether a watch event concerns the observed pod (the pod itself, or an event about it). */
+export function concerns(obs: PodObservation, e: WatchEvent): boolean {
+  if (e.kind === 'Pod') {
+    const m = e.object.metadata;
+    return m?.name === obs.name && (m?.namespace ?? 'default') === obs.namespace;
+  }
+  if (e.kind === 'Event') {
+    const io = e.object.involvedObject;
+    if (!io || (io.kind !== undefined && io.kind !== 'Pod')) return false;
+    if (io.name !== obs.name || (io.namespace ?? 'default') !== obs.namespace) return false;
+    // Events of an earlier pod with the same name do not belong here.
+    return obs.uid === undefined || io.uid === undefined || io.uid === obs.uid;
+  }
+  return false;
+}
+
+function recordStatus(history: StatusMark[], pod: Pod, now: number): StatusMark[] {
+  const phase = pod.status?.phase ?? 'Pending';
+  const status = podStatusText(pod);
+  const last = history[history.length - 1];
+  if (last && last.phase === phase && last.status === status) return history;
+  const out = history.slice();
+  if (!last) {
+    // Every pod starts Pending at its creation; say so when the first sight is later.
+    const created = parseTime(pod.metadata?.creationTimestamp);
+    if (created !== undefined && created < now && phase !== 'Pending') out.push({ at: created, phase: 'Pending', status: 'Pending' });
+  }
+  out.push({ at: now, phase, status });
+  return out;
+}
+
+/** Folds one watch event into the observation. Returns the same object when the event is unrelated. */
+export function observe(obs: PodObservation, e: WatchEvent, now: number): PodObservation {
+  if (!concerns(obs, e)) return obs;
+  if (e.kind === 'Pod') {
+    const pod = e.object;
+    const uid = pod.metadata?.uid;
+    if (e.type === 'DELETED') return { ...obs, pod, gone: true };
+    let base = obs;
+    if (obs.uid !== undefined && uid !== undefined && uid !== obs.uid) {
+      // A new pod with the same name: start over.
+      base = { ...newObservation(obs.namespace, obs.name) };
+    }
+    const events: Record<string, KEvent> = {};
+    for (const [k, ev] of Object.entries(base.events)) {
+      const evUid = ev.involvedObject?.uid;
+      if (uid === undefined || evUid === undefined || evUid === uid) events[k] = ev;
+    }
+    const debug = base.debug && uid !== undefined && base.debug.uid !== uid ? undefined : base.debug;
+    return { ...base, uid: uid ?? base.uid, pod, gone: false, events, debug, history: recordStatus(base.history, pod, now) };
+  }
+  if (e.kind === 'Event') {
+    const events = { ...obs.events };
+    const k = eventKey(e.object);
+    if (e.type === 'DELETED') delete events[k];
+    else events[k] = e.object;
+    return { ...obs, events };
+  }
+  return obs;
+}
+
+/** Seeds the observation with events listed from the store (for a panel opened after the fact). */
+export function withEvents(obs: PodObservation, list: KEvent[]): PodObservation {
+  let out = obs;
+  for (const ev of list) out = observe(out, { type: 'ADDED', kind: 'Event', object: ev }, 0);
+  return out;
+}
+
+export function withDebug(obs: PodObservation, debug: PodDebugInfo | undefined): PodObservation {
+  if (debug && obs.uid !== undefined && debug.uid !== obs.uid) return obs;
+  return { ...obs, debug };
+}
+
+// ---------------------------------------------------------------------------------------------
+// $(VAR) expansion, as the kubelet does for env values, command and args
+// (third_party/forked/golang/expansion): $$ → $, unresolvable references stay as written.
+
+export function expandVars(input: string, lookup: (name: string) => string | undefined): string {
+  let out = '';
+  let i = 0;
+  while (i < input.length) {
+    const c = input[i]!;
+    if (c === '$' && i + 1 < input.length) {
+      const n = input[i + 1];
+      if (n === '$') {
+        out += '$';
+        i += 2;
+        continue;
+      }
+      if (n === '(') {
+        const close = input.indexOf(')', i + 2);
+        if (close >= 0) {
+          const name = input.slice(i + 2, close);
+          const v = name === '' ? undefined : lookup(name);
+          out += v ?? `$(${name})`;
+          i = close + 1;
+          continue;
+        }
+      }
+    }
+    out += c;
+    i++;
+  }
+  return out;
+}
+
+function fieldRefValue(pod: Pod, path: string): string | undefined {
+  const md = pod.metadata ?? {};
+  const sub = /^metadata\.(labels|annotations)\['(.*)'\]$/.exec(path);
+  if (sub) return (sub[1] === 'labels' ? md.labels : md.annotations)?.[sub[2]!];
+  switch (path) {
+    case 'metadata.name':
+      return md.name;
+    case 'metadata.namespace':
+      return md.namespace ?? 'default';
+    case 'metadata.uid':
+      return md.uid;
+    case 'spec.nodeName':
+      return pod.spec?.nodeName;
+    case 'spec.serviceAccountName':
+      return pod.spec?.serviceAccountName;
+    case 'status.hostIP':
+      return pod.status?.hostIP;
+    case 'status.podIP':
+      return pod.status?.podIP;
+    case 'status.podIPs':
+      return pod.status?.podIPs?.map((p) => p.ip).join(',');
+    case 'status.hostIPs':
+      return pod.status?.hostIPs?.map((p) => p.ip).join(',');
+    default:
+      return undefined;
+  }
+}
+
+/** The container's environment as it will see it, with kubectl describe's wording for indirect values. */
+export function resolveEnv(pod: Pod, env: EnvVar[] | undefined): EnvView[] {
+  const known = new Map<string, string>();
+  const out: EnvView[] = [];
+  for (const v of env ?? []) {
+    const lookup = (n: string) => known.get(n);
+    if (v.valueFrom === undefined) {
+      const value = expandVars(v.value ?? '', lookup);
+      known.set(v.name, value);
+      out.push({ name: v.name, value });
+      continue;
+    }
+    const f = v.valueFrom;
+    if (f.fieldRef) {
+      const value = fieldRefValue(pod, f.fieldRef.fieldPath);
+      if (value !== undefined) known.set(v.name, value);
+      out.push({ name: v.name, value, source: `(${f.fieldRef.apiVersion ?? 'v1'}:${f.fieldRef.fieldPath})` });
+    } else if (f.resourceFieldRef) {
+      const r = f.resourceFieldRef;
+      out.push({ name: v.name, source: r.containerName ? `${r.containerName} (${r.resource})` : `(${r.resource})` });
+    } else if (f.configMapKeyRef) {
+      out.push({
+        name: v.name,
+        source: `<set to the key '${f.configMapKeyRef.key}' of config map '${f.configMapKeyRef.name ?? ''}'>  Optional: ${f.configMapKeyRef.optional === true}`,
+      });
+    } else if (f.secretKeyRef) {
+      out.push({
+        name: v.name,
+        source: `<set to the key '${f.secretKeyRef.key}' in secret '${f.secretKeyRef.name ?? ''}'>  Optional: ${f.secretKeyRef.optional === true}`,
+      });
+    } else {
+      out.push({ name: v.name });
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Building the view model.
+
+function stateView(s: ContainerState | undefined): StateView {
+  if (s?.running) return { kind: 'running', startedAt: parseTime(s.running.startedAt) };
+  if (s?.terminated) {
+    const t = s.terminated;
+    return {
+      kind: 'terminated',
+      reason: t.reason ?? '',
+      message: t.message ?? '',
+      exitCode: t.exitCode,
+      signal: t.signal,
+      startedAt: parseTime(t.startedAt),
+      finishedAt: parseTime(t.finishedAt),
+      containerId: t.containerID ?? '',
+    };
+  }
+  if (s?.waiting) return { kind: 'waiting', reason: s.waiting.reason ?? '', message: s.waiting.message ?? '' };
+  return { kind: 'none' };
+}
+
+/** The five conditions in the order kubectl describe lists them for a kubelet-managed pod. */
+export const CONDITION_TYPES = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'] as const;
+
+function conditionViews(conds: PodCondition[] | undefined): ConditionView[] {
+  const list = conds ?? [];
+  const views: ConditionView[] = CONDITION_TYPES.map((type) => {
+    const c = list.find((x) => x.type === type);
+    return {
+      type,
+      status: c?.status ?? '',
+      reason: c?.reason ?? '',
+      message: c?.message ?? '',
+      lastTransitionAt: parseTime(c?.lastTransitionTime),
+    };
+  });
+  // Conditions set by others (readiness gates, DisruptionTarget, …) follow.
+  for (const c of list) {
+    if ((CONDITION_TYPES as readonly string[]).includes(c.type)) continue;
+    views.push({ type: c.type, status: c.status, reason: c.reason ?? '', message: c.message ?? '', lastTransitionAt: parseTime(c.lastTransitionTime) });
+  }
+  return views;
+}
+
+function attemptsOf(debug: PodDebugInfo | undefined, name: string): AttemptView[] {
+  if (!debug) return [];
+  return debug.attempts
+    .filter((a) => a.containerName === name)
+    .sort((a, b) => a.attempt - b.attempt || a.createdAt - b.createdAt)
+    .map((a) => ({
+      attempt: a.attempt,
+      containerId: a.id,
+      state: a.state,
+      exitCode: a.exitCode,
+      reason: a.reason,
+      createdAt: a.createdAt,
+      startedAt: a.startedAt,
+      finishedAt: a.finishedAt,
+    }));
+}
+
+function exitedNonZero(s: StateView): boolean {
+  return s.kind === 'terminated' && s.exitCode !== 0;
+}
+
+function containerView(
+  pod: Pod,
+  c: Container,
+  kind: ContainerKind,
+  index: number,
+  st: ContainerStatus | undefined,
+  debug: PodDebugInfo | undefined,
+  now: number,
+): ContainerView {
+  const state = stateView(st?.state);
+  const lastState = stateView(st?.lastState);
+  const env = resolveEnv(pod, c.env);
+  const known = new Map(env.filter((e) => e.value !== undefined).map((e) => [e.name, e.value!] as const));
+  const lookup = (n: string) => known.get(n);
+  const bo = debug?.backoff[c.name];
+  const failed =
+    kind === 'init' && (exitedNonZero(state) || (state.kind === 'waiting' && exitedNonZero(lastState)));
+  return {
+    name: c.name,
+    kind,
+    index,
+    image: c.image ?? '',
+    imageID: st?.imageID ?? '',
+    containerID: st?.containerID ?? '',
+    state,
+    lastState,
+    restartCount: st?.restartCount ?? 0,
+    started: st?.started,
+    ready: st?.ready ?? false,
+    command: (c.command ?? []).map((s) => expandVars(s, lookup)),
+    args: (c.args ?? []).map((s) => expandVars(s, lookup)),
+    env,
+    envFrom: (c.envFrom ?? []).map((f) =>
+      f.configMapRef
+        ? `${f.prefix ?? ''}config map ${f.configMapRef.name ?? ''}  Optional: ${f.configMapRef.optional === true}`
+        : `${f.prefix ?? ''}secret ${f.secretRef?.name ?? ''}  Optional: ${f.secretRef?.optional === true}`,
+    ),
+    workingDir: c.workingDir ?? '',
+    attempts: attemptsOf(debug, c.name),
+    backoff: bo && bo.until > now ? { until: bo.until, delayMs: bo.delayMs } : undefined,
+    failed,
+    stepWaiting: debug?.stepWaitingFor === c.name,
+  };
+}
+
+function containerViews(pod: Pod, debug: PodDebugInfo | undefined, now: number): ContainerView[] {
+  const out: ContainerView[] = [];
+  const spec = pod.spec;
+  const initStatuses = pod.status?.initContainerStatuses ?? [];
+  const statuses = pod.status?.containerStatuses ?? [];
+  (spec?.initContainers ?? []).forEach((c, i) => {
+    const kind: ContainerKind = c.restartPolicy === 'Always' ? 'sidecar' : 'init';
+    out.push(containerView(pod, c, kind, i, initStatuses.find((s) => s.name === c.name), debug, now));
+  });
+  (spec?.containers ?? []).forEach((c, i) => {
+    out.push(containerView(pod, c, 'app', i, statuses.find((s) => s.name === c.name), debug, now));
+  });
+  return out;
+}
+
+function eventViews(events: Record<string, KEvent>): EventView[] {
+  const views = Object.entries(events).map(([key, e]): EventView => {
+    const firstAt = parseTime(e.firstTimestamp) ?? parseTime(e.eventTime) ?? parseTime(e.metadata?.creationTimestamp);
+    const lastAt = parseTime(e.lastTimestamp) ?? parseTime(e.series?.lastObservedTime) ?? firstAt;
+    return {
+      key,
+      type: e.type ?? 'Normal',
+      reason: e.reason ?? '',
+      message: e.message ?? '',
+      count: e.count ?? e.series?.count ?? 1,
+      firstAt,
+      lastAt,
+      source: e.source?.component || e.reportingComponent || '',
+      fieldPath: e.involvedObject?.fieldPath ?? '',
+    };
+  });
+  // kubectl describe sorts by last timestamp (then first timestamp, to keep same-second order stable).
+  return views.sort((a, b) => (a.lastAt ?? 0) - (b.lastAt ?? 0) || (a.firstAt ?? 0) - (b.firstAt ?? 0));
+}
+
+function headerView(obs: PodObservation, pod: Pod, containers: ContainerView[]): HeaderView {
+  const st = pod.status ?? {};
+  let restarts = 0;
+  let lastRestartAt: number | undefined;
+  for (const c of containers) {
+    restarts += c.restartCount;
+    if (c.restartCount > 0 && c.lastState.kind === 'terminated' && c.lastState.finishedAt !== undefined) {
+      lastRestartAt = Math.max(lastRestartAt ?? 0, c.lastState.finishedAt);
+    }
+  }
+  return {
+    namespace: obs.namespace,
+    name: obs.name,
+    uid: pod.metadata?.uid ?? '',
+    status: podStatusText(pod),
+    phase: st.phase ?? 'Pending',
+    ready: readyText(pod),
+    restarts,
+    lastRestartAt,
+    node: pod.spec?.nodeName ?? '',
+    podIP: st.podIP ?? '',
+    hostIP: st.hostIP ?? '',
+    qosClass: st.qosClass ?? '',
+    restartPolicy: pod.spec?.restartPolicy ?? 'Always',
+    createdAt: parseTime(pod.metadata?.creationTimestamp),
+    deletingAt: parseTime(pod.metadata?.deletionTimestamp),
+    gone: obs.gone,
+    reason: st.reason,
+    message: st.message,
+  };
+}
+
+function runBar(key: string, a: AttemptView): TimelineBar {
+  const outcome =
+    a.state === 'running' ? 'running' : a.state === 'created' ? 'created' : a.state === 'exited' ? (a.exitCode === 0 ? 'succeeded' : 'failed') : 'unknown';
+  const label =
+    a.state === 'exited' ? `#${a.attempt} ${a.reason ?? ''} (exit ${a.exitCode ?? '?'})`.replace('  ', ' ') : `#${a.attempt} ${a.state}`;
+  return {
+    key,
+    kind: 'run',
+    label,
+    start: a.startedAt ?? a.createdAt,
+    end: a.state === 'exited' ? (a.finishedAt ?? a.startedAt ?? a.createdAt) : a.state === 'unknown' ? (a.finishedAt ?? a.createdAt) : undefined,
+    outcome,
+    attempt: a.attempt,
+    exitCode: a.exitCode,
+    reason: a.reason,
+  };
+}
+
+/** Attempts as the pod status alone tells them (when the engine has no debug info): lastState and state. */
+function attemptsFromStatus(c: ContainerView): AttemptView[] {
+  const out: AttemptView[] = [];
+  const fromState = (s: StateView, attempt: number): AttemptView | undefined => {
+    if (s.kind === 'terminated' && s.startedAt !== undefined)
+      return { attempt, containerId: s.containerId, state: 'exited', exitCode: s.exitCode, reason: s.reason, createdAt: s.startedAt, startedAt: s.startedAt, finishedAt: s.finishedAt };
+    if (s.kind === 'running' && s.startedAt !== undefined)
+      return { attempt, containerId: c.containerID, state: 'running', createdAt: s.startedAt, startedAt: s.startedAt };
+    return undefined;
+  };
+  const last = fromState(c.lastState, Math.max(0, c.restartCount - 1));
+  const cur = fromState(c.state, c.restartCount);
+  if (last) out.push(last);
+  if (cur) out.push(cur);
+  return out;
+}
+
+function timelineView(obs: PodObservation, pod: Pod, containers: ContainerView[], events: EventView[], now: number): TimelineView {
+  const lanes: TimelineLane[] = [];
+  const debug = obs.debug;
+
+  // The sandbox: one bar per sandbox attempt.
+  const sandboxBars: TimelineBar[] = [];
+  const sandboxes = (debug?.sandboxes ?? []).slice().sort((a, b) => a.attempt - b.attempt || a.createdAt - b.createdAt);
+  const lastExit = Math.max(0, ...(debug?.attempts ?? []).map((a) => a.finishedAt ?? 0));
+  sandboxes.forEach((s, i) => {
+    const next = sandboxes[i + 1];
+    const end = next ? next.createdAt : s.state === 'ready' ? undefined : Math.max(s.createdAt, lastExit);
+    sandboxBars.push({
+      key: `sandbox:${s.id}`,
+      kind: 'run',
+      label: `sandbox #${s.attempt}${s.ip ? ` ${s.ip}` : ''}`,
+      start: s.createdAt,
+      end,
+      outcome: end === undefined ? 'running' : 'succeeded',
+      attempt: s.attempt,
+    });
+  });
+  if (sandboxes.length === 0) {
+    const ready = pod.status?.conditions?.find((c) => c.type === 'PodReadyToStartContainers' && c.status === 'True');
+    const at = parseTime(ready?.lastTransitionTime);
+    if (at !== undefined) sandboxBars.push({ key: 'sandbox:status', kind: 'run', label: 'sandbox', start: at, end: undefined, outcome: 'running' });
+  }
+  lanes.push({ key: 'sandbox', label: 'sandbox (pause)', kind: 'sandbox', bars: sandboxBars });
+
+  // Containers in spec order: init and sidecars first, then app containers.
+  let prevInitEnd: number | undefined = sandboxBars[sandboxBars.length - 1]?.start;
+  for (const c of containers) {
+    const attempts = c.attempts.length > 0 ? c.attempts : attemptsFromStatus(c);
+    const bars = attempts.map((a) => runBar(`${c.name}:${a.containerId || a.attempt}`, a));
+    const lastAttempt = attempts[attempts.length - 1];
+    if (c.backoff && lastAttempt?.finishedAt !== undefined) {
+      bars.push({
+        key: `${c.name}:backoff`,
+        kind: 'backoff',
+        label: `back-off ${Math.round(c.backoff.delayMs / 1000)}s`,
+        start: lastAttempt.finishedAt,
+        end: c.backoff.until,
+        outcome: 'unknown',
+      });
+    }
+    if (c.stepWaiting) {
+      bars.push({ key: `${c.name}:step`, kind: 'stepwait', label: 'waiting for Continue (step mode)', start: prevInitEnd ?? now, end: undefined, outcome: 'unknown' });
+    }
+    if (c.kind !== 'app') {
+      const ends = attempts.map((a) => a.finishedAt ?? a.startedAt ?? a.createdAt);
+      if (ends.length) prevInitEnd = Math.max(...ends);
+    }
+    lanes.push({ key: `container:${c.name}`, label: c.name, kind: c.kind, bars });
+  }
+
+  const phases: TimelineMark[] = [];
+  let prevPhase: string | undefined;
+  for (const m of obs.history) {
+    const kind = m.phase !== prevPhase ? 'phase' : 'status';
+    phases.push({ at: m.at, label: kind === 'phase' ? m.phase : m.status, detail: `phase ${m.phase}, STATUS ${m.status}`, kind });
+    prevPhase = m.phase;
+  }
+
+  const eventMarks: TimelineMark[] = [];
+  for (const e of events) {
+    const kind = e.type === 'Warning' ? 'Warning' : 'Normal';
+    const detail = `${e.reason}: ${e.message}`;
+    if (e.firstAt !== undefined) eventMarks.push({ at: e.firstAt, label: e.reason, detail, kind });
+    if (e.lastAt !== undefined && e.count > 1 && e.lastAt !== e.firstAt)
+      eventMarks.push({ at: e.lastAt, label: `${e.reason} ×${e.count}`, detail, kind });
+  }
+  eventMarks.sort((a, b) => a.at - b.at);
+
+  const times: number[] = [];
+  const created = parseTime(pod.metadata?.creationTimestamp);
+  if (created !== undefined) times.push(created);
+  for (const l of lanes) for (const b of l.bars) times.push(b.start, ...(b.end !== undefined ? [b.end] : []));
+  for (const m of phases) times.push(m.at);
+  for (const m of eventMarks) times.push(m.at);
+  const start = times.length ? Math.min(...times) : now;
+  // The webview extends a live pod's axis to its own clock.
+  const end = Math.max(start, ...times);
+  return { start, end, lanes, phases, events: eventMarks };
+}
+
+/** The whole view model for the panel, at host time `now`. */
+export function buildPanelModel(obs: PodObservation, now: number): PanelModel {
+  const pod: Pod = obs.pod ?? { metadata: { name: obs.name, namespace: obs.namespace }, spec: { containers: [] } };
+  const containers = containerViews(pod, obs.debug, now);
+  const events = eventViews(obs.events);
+  const header = obs.pod ? headerView(obs, pod, containers) : { ...headerView(obs, pod, containers), status: 'Unknown', phase: '' };
+  return {
+    now,
+    header,
+    conditions: conditionViews(pod.status?.conditions),
+    containers,
+    events,
+    timeline: timelineView(obs, pod, containers, events, now),
+    debug: { stepWaitingFor: obs.debug?.stepWaitingFor, available: obs.debug !== undefined },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Update pacing: at most one post per `minIntervalMs` (about ten a second).
+
+/** How long to wait before posting pending changes, given when the last post went out. */
+export function flushDelay(lastPostAt: number | undefined, now: number, minIntervalMs = 100): number {
+  if (lastPostAt === undefined) return 0;
+  return Math.max(0, lastPostAt + minIntervalMs - now);
+}

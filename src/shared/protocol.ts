@@ -1,0 +1,336 @@
+// The one message protocol between the extension host (src/extension/panel) and the lifecycle
+// panel's webview (webview/). Both sides import this module; no message is built from ad-hoc
+// strings. Everything here is plain data plus a few pure helpers (no `vscode`, no DOM).
+//
+// Flow:
+//   webview → host  {type:'ready'}                     (after every load: first open, or shown again)
+//   host → webview  {type:'snapshot', seq, model}      (full view model)
+//   host → webview  {type:'patch', seq, baseSeq, changes}   (only the sections that changed)
+//   webview → host  {type:'rendered', seq}              (acknowledges an update once painted)
+//   webview → host  {type:'resync', haveSeq}            (a patch did not apply: send a snapshot)
+//   webview → host  {type:'request', id, body}          → host → webview {type:'reply', id, ok, ...}
+
+// ---------------------------------------------------------------------------------------------
+// The view model: what the panel shows. Times are epoch milliseconds; "open" ends are undefined
+// and drawn up to the webview's clock (`PanelModel.now` plus the time elapsed since receipt).
+
+export type ContainerKind = 'init' | 'sidecar' | 'app';
+
+export interface HeaderView {
+  namespace: string;
+  name: string;
+  uid: string;
+  /** kubectl STATUS column (Init:CrashLoopBackOff, Running, Terminating, …). */
+  status: string;
+  phase: string;
+  /** kubectl READY column, e.g. "1/2". */
+  ready: string;
+  restarts: number;
+  /** When the most recently restarted container last finished (for "3 (12s ago)"). */
+  lastRestartAt?: number;
+  node: string;
+  podIP: string;
+  hostIP: string;
+  qosClass: string;
+  restartPolicy: string;
+  createdAt?: number;
+  deletingAt?: number;
+  /** The pod no longer exists in the store (deleted). The last known state stays shown. */
+  gone: boolean;
+  /** status.reason / status.message (e.g. Evicted), when set. */
+  reason?: string;
+  message?: string;
+}
+
+export interface ConditionView {
+  type: string;
+  /** "True" | "False" | "Unknown", or "" when the condition is not (yet) present. */
+  status: string;
+  reason: string;
+  message: string;
+  lastTransitionAt?: number;
+}
+
+export type StateView =
+  | { kind: 'none' }
+  | { kind: 'waiting'; reason: string; message: string }
+  | { kind: 'running'; startedAt?: number }
+  | {
+      kind: 'terminated';
+      reason: string;
+      message: string;
+      exitCode: number;
+      signal?: number;
+      startedAt?: number;
+      finishedAt?: number;
+      containerId: string;
+    };
+
+export interface EnvView {
+  name: string;
+  /** The value as the container sees it ($(VAR) references expanded), when it can be known. */
+  value?: string;
+  /** Where the value comes from when it is not a literal (kubectl describe's wording). */
+  source?: string;
+}
+
+export interface AttemptView {
+  /** restartCount of this instance (0 for the first run). */
+  attempt: number;
+  containerId: string;
+  state: 'created' | 'running' | 'exited' | 'unknown';
+  exitCode?: number;
+  reason?: string;
+  createdAt: number;
+  startedAt?: number;
+  finishedAt?: number;
+}
+
+export interface ContainerView {
+  name: string;
+  kind: ContainerKind;
+  /** Position in its list (initContainers or containers). */
+  index: number;
+  image: string;
+  imageID: string;
+  containerID: string;
+  state: StateView;
+  lastState: StateView;
+  restartCount: number;
+  started?: boolean;
+  ready: boolean;
+  command: string[];
+  args: string[];
+  env: EnvView[];
+  envFrom: string[];
+  workingDir: string;
+  /** Every attempt the runtime still has, oldest first. */
+  attempts: AttemptView[];
+  /** Crash-loop back-off: the next restart may happen at `until`. */
+  backoff?: { until: number; delayMs: number };
+  /** A regular init container whose latest run failed (exit ≠ 0): the debugging view opens. */
+  failed: boolean;
+  /** Step mode (lab feature): the kubelet waits for Continue before starting this init container. */
+  stepWaiting: boolean;
+}
+
+export interface EventView {
+  /** Stable key (metadata.uid or name). */
+  key: string;
+  type: string;
+  reason: string;
+  message: string;
+  count: number;
+  firstAt?: number;
+  lastAt?: number;
+  /** kubectl's "From" column: source.component (and host), or reportingController. */
+  source: string;
+  /** involvedObject.fieldPath, e.g. spec.initContainers{init-fail}. */
+  fieldPath: string;
+}
+
+export type BarOutcome = 'running' | 'succeeded' | 'failed' | 'created' | 'unknown';
+
+export interface TimelineBar {
+  /** Unique within the timeline (container id, sandbox id, or a derived key). */
+  key: string;
+  kind: 'run' | 'backoff' | 'stepwait';
+  label: string;
+  start: number;
+  /** undefined: still going on (drawn up to "now"). */
+  end?: number;
+  outcome: BarOutcome;
+  attempt?: number;
+  exitCode?: number;
+  reason?: string;
+}
+
+export interface TimelineLane {
+  key: string;
+  label: string;
+  kind: 'sandbox' | ContainerKind;
+  bars: TimelineBar[];
+}
+
+export interface TimelineMark {
+  at: number;
+  label: string;
+  detail: string;
+  kind: 'phase' | 'status' | 'Normal' | 'Warning';
+}
+
+export interface TimelineView {
+  start: number;
+  /** Last time known from the data (the webview extends the axis to its clock while the pod lives). */
+  end: number;
+  lanes: TimelineLane[];
+  /** Phase changes and kubectl STATUS changes as the host observed them. */
+  phases: TimelineMark[];
+  events: TimelineMark[];
+}
+
+export interface DebugView {
+  /** Step mode (lab feature): which init container the kubelet waits to start, if any. */
+  stepWaitingFor?: string;
+  /** Whether debug information (attempts, back-off) is available from the engine. */
+  available: boolean;
+}
+
+export interface PanelModel {
+  /** Host clock when the model was built (epoch ms). */
+  now: number;
+  header: HeaderView;
+  conditions: ConditionView[];
+  containers: ContainerView[];
+  events: EventView[];
+  timeline: TimelineView;
+  debug: DebugView;
+}
+
+export type PanelSection = Exclude<keyof PanelModel, 'now'>;
+export const PANEL_SECTIONS: readonly PanelSection[] = ['header', 'conditions', 'containers', 'events', 'timeline', 'debug'];
+
+/** The sections that differ (JSON-wise) between two models; `now` always travels. */
+export type PanelPatch = Partial<Omit<PanelModel, 'now'>> & { now: number };
+
+// ---------------------------------------------------------------------------------------------
+// Requests (webview → host) and their replies.
+
+/** Which run of a container: the current one, the previous one (kubectl logs --previous), or one by container id. */
+export type AttemptRef = { which: 'current' } | { which: 'previous' } | { which: 'id'; containerId: string };
+
+export type RequestBody =
+  | { kind: 'logs'; container: string; attempt: AttemptRef; tail?: number }
+  | { kind: 'restartNow'; container: string }
+  | { kind: 'continueStep' }
+  | { kind: 'openShell'; container: string };
+
+export type RequestKind = RequestBody['kind'];
+
+export interface ReplyBodies {
+  logs: { kind: 'logs'; container: string; attempt: AttemptRef; lines: string[] };
+  restartNow: { kind: 'restartNow' };
+  continueStep: { kind: 'continueStep' };
+  openShell: { kind: 'openShell' };
+}
+export type ReplyBody = ReplyBodies[RequestKind];
+
+export type ReplyMessage =
+  | { type: 'reply'; id: number; ok: true; body: ReplyBody }
+  | { type: 'reply'; id: number; ok: false; error: string };
+
+// ---------------------------------------------------------------------------------------------
+// Messages per direction.
+
+export type HostToWebview =
+  | { type: 'snapshot'; seq: number; model: PanelModel }
+  | { type: 'patch'; seq: number; baseSeq: number; changes: PanelPatch }
+  | ReplyMessage;
+
+export type WebviewToHost =
+  | { type: 'ready'; haveSeq?: number }
+  | { type: 'rendered'; seq: number }
+  | { type: 'resync'; haveSeq?: number }
+  | { type: 'request'; id: number; body: RequestBody };
+
+/** What the webview keeps with getState/setState so it survives hide/show without retainContextWhenHidden. */
+export interface WebviewState {
+  version: typeof PROTOCOL_VERSION;
+  seq: number;
+  model?: PanelModel;
+  /** The webview's Date.now() when `model` arrived: the display clock is model.now + elapsed since then. */
+  receivedAt?: number;
+  ui: {
+    logsContainer?: string;
+    /** Key of AttemptRef: "current", "previous" or a container id. */
+    logsAttempt?: string;
+    /** <details> the user opened ("key") or closed ("!key"). */
+    open?: string[];
+  };
+}
+
+export const PROTOCOL_VERSION = 1 as const;
+
+// ---------------------------------------------------------------------------------------------
+// Pure helpers shared by both sides.
+
+/** The sections of `next` that differ from `prev`; undefined when nothing but the clock changed. */
+export function diffModel(prev: PanelModel, next: PanelModel): PanelPatch | undefined {
+  const changes: PanelPatch = { now: next.now };
+  let any = false;
+  for (const s of PANEL_SECTIONS) {
+    if (JSON.stringify(prev[s]) !== JSON.stringify(next[s])) {
+      (changes as Record<string, unknown>)[s] = next[s];
+      any = true;
+    }
+  }
+  return any ? changes : undefined;
+}
+
+/** Applies a patch from `diffModel` to the model it was computed against. */
+export function applyPatch(prev: PanelModel, patch: PanelPatch): PanelModel {
+  return { ...prev, ...patch };
+}
+
+/** The sections a patch replaces. */
+export function patchedSections(patch: PanelPatch): PanelSection[] {
+  return PANEL_SECTIONS.filter((s) => patch[s] !== undefined);
+}
+
+export function attemptKey(ref: AttemptRef): string {
+  return ref.which === 'id' ? ref.containerId : ref.which;
+}
+
+export function attemptFromKey(key: string | undefined): AttemptRef {
+  if (key === undefined || key === 'current') return { which: 'current' };
+  if (key === 'previous') return { which: 'previous' };
+  return { which: 'id', containerId: key };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null;
+}
+
+/** Narrowing guard for messages arriving at the host (they cross a trust boundary). */
+export function isWebviewToHost(m: unknown): m is WebviewToHost {
+  if (!isObject(m) || typeof m.type !== 'string') return false;
+  switch (m.type) {
+    case 'ready':
+    case 'resync':
+      return m.haveSeq === undefined || typeof m.haveSeq === 'number';
+    case 'rendered':
+      return typeof m.seq === 'number';
+    case 'request': {
+      if (typeof m.id !== 'number' || !isObject(m.body)) return false;
+      const b = m.body;
+      switch (b.kind) {
+        case 'logs':
+          return typeof b.container === 'string' && isObject(b.attempt) && typeof b.attempt.which === 'string';
+        case 'restartNow':
+        case 'openShell':
+          return typeof b.container === 'string';
+        case 'continueStep':
+          return true;
+        default:
+          return false;
+      }
+    }
+    default:
+      return false;
+  }
+}
+
+/** Narrowing guard for messages arriving at the webview. */
+export function isHostToWebview(m: unknown): m is HostToWebview {
+  if (!isObject(m)) return false;
+  switch (m.type) {
+    case 'snapshot':
+      return typeof m.seq === 'number' && isObject(m.model);
+    case 'patch':
+      return typeof m.seq === 'number' && typeof m.baseSeq === 'number' && isObject(m.changes);
+    case 'reply':
+      return typeof m.id === 'number' && typeof m.ok === 'boolean';
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,674 @@
+// The lifecycle panel inside the webview: applies snapshots and patches from the host, renders the
+// sections whose data changed, acknowledges each update once painted, keeps its state with
+// setState so it survives hide/show, and talks to the host only through src/shared/protocol.ts.
+import {
+  PROTOCOL_VERSION,
+  applyPatch,
+  attemptFromKey,
+  attemptKey,
+  isHostToWebview,
+  patchedSections,
+  type AttemptRef,
+  type ContainerView,
+  type HostToWebview,
+  type PanelModel,
+  type PanelSection,
+  type ReplyBodies,
+  type RequestBody,
+  type WebviewState,
+  type WebviewToHost,
+} from '../src/shared/protocol.js';
+import { h, on, replaceChildren, type Child } from './dom.js';
+import {
+  age,
+  clockTime,
+  countdown,
+  eventAge,
+  preciseDuration,
+  restarts,
+  secondsLeft,
+  shortId,
+  stateText,
+  statusClass,
+} from './format.js';
+import { renderTimeline } from './timeline.js';
+
+export interface VsCodeApi {
+  postMessage(message: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+
+type UiSection = 'header' | 'step' | 'timeline' | 'initDebug' | 'containers' | 'conditions' | 'events' | 'logs';
+
+/** Which UI sections depend on which model sections. */
+const DEPENDS: Record<UiSection, PanelSection[]> = {
+  header: ['header'],
+  step: ['debug', 'containers'],
+  timeline: ['timeline'],
+  initDebug: ['containers'],
+  containers: ['containers'],
+  conditions: ['conditions'],
+  events: ['events'],
+  logs: ['containers'],
+};
+const UI_SECTIONS = Object.keys(DEPENDS) as UiSection[];
+
+interface LogEntry {
+  loading: boolean;
+  lines?: string[];
+  error?: string;
+}
+
+type RequestKind = RequestBody['kind'];
+
+function isState(v: unknown): v is WebviewState {
+  return typeof v === 'object' && v !== null && (v as WebviewState).version === PROTOCOL_VERSION;
+}
+
+export class PanelApp {
+  private model: PanelModel | undefined;
+  private seq = 0;
+  private receivedAt = Date.now();
+  private ui: WebviewState['ui'] = {};
+  private readonly sections = new Map<UiSection, HTMLElement>();
+  private readonly logs = new Map<string, LogEntry>();
+  private readonly pending = new Map<number, { resolve: (b: unknown) => void; reject: (e: Error) => void }>();
+  private nextId = 1;
+  private readonly notices = new Map<string, string>();
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly api: VsCodeApi,
+  ) {}
+
+  start(): void {
+    replaceChildren(this.root);
+    for (const id of UI_SECTIONS) {
+      const el = h('section', { id: `section-${id}`, class: `section section-${id}`, 'data-testid': id });
+      this.sections.set(id, el);
+      this.root.appendChild(el);
+    }
+    const saved = this.api.getState();
+    if (isState(saved)) {
+      this.ui = { ...saved.ui };
+      if (saved.model) {
+        this.model = saved.model;
+        this.seq = saved.seq;
+        this.receivedAt = saved.receivedAt ?? Date.now();
+        this.render(UI_SECTIONS);
+        this.root.dataset.restored = 'true';
+      }
+    }
+    on<MessageEvent>(window, 'message', (e) => this.onMessage(e.data));
+    on(window, 'resize', () => this.render(['timeline']));
+    setInterval(() => this.tick(), 1000);
+    this.post({ type: 'ready', haveSeq: this.model ? this.seq : undefined });
+  }
+
+  /** The display clock: the host's time of the model plus what elapsed here since it arrived. */
+  clock(): number {
+    return (this.model?.now ?? Date.now()) + (Date.now() - this.receivedAt);
+  }
+
+  private post(m: WebviewToHost): void {
+    this.api.postMessage(m);
+  }
+
+  private request<K extends RequestKind>(body: Extract<RequestBody, { kind: K }>): Promise<ReplyBodies[K]> {
+    const id = this.nextId++;
+    return new Promise<ReplyBodies[K]>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (b: unknown) => void, reject });
+      this.post({ type: 'request', id, body });
+    });
+  }
+
+  private onMessage(data: unknown): void {
+    if (!isHostToWebview(data)) return;
+    const m: HostToWebview = data;
+    switch (m.type) {
+      case 'snapshot':
+        this.model = m.model;
+        this.seq = m.seq;
+        this.receivedAt = Date.now();
+        this.render(UI_SECTIONS);
+        this.afterUpdate(m.seq);
+        break;
+      case 'patch': {
+        if (!this.model || m.baseSeq !== this.seq) {
+          this.post({ type: 'resync', haveSeq: this.model ? this.seq : undefined });
+          return;
+        }
+        this.model = applyPatch(this.model, m.changes);
+        this.seq = m.seq;
+        this.receivedAt = Date.now();
+        const changed = new Set(patchedSections(m.changes));
+        this.render(UI_SECTIONS.filter((u) => DEPENDS[u].some((s) => changed.has(s))));
+        this.afterUpdate(m.seq);
+        break;
+      }
+      case 'reply': {
+        const p = this.pending.get(m.id);
+        if (!p) return;
+        this.pending.delete(m.id);
+        if (m.ok) p.resolve(m.body);
+        else p.reject(new Error(m.error));
+        break;
+      }
+    }
+  }
+
+  private afterUpdate(seq: number): void {
+    this.root.dataset.seq = String(seq);
+    this.save();
+    let acked = false;
+    const ack = () => {
+      if (acked) return;
+      acked = true;
+      this.post({ type: 'rendered', seq });
+    };
+    requestAnimationFrame(() => ack());
+    setTimeout(ack, 50);
+  }
+
+  private save(): void {
+    const st: WebviewState = {
+      version: PROTOCOL_VERSION,
+      seq: this.seq,
+      model: this.model,
+      receivedAt: this.receivedAt,
+      ui: this.ui,
+    };
+    this.api.setState(st);
+  }
+
+  /** Once a second: ages, countdowns and the live end of the timeline. */
+  private tick(): void {
+    if (!this.model) return;
+    this.updateClocks();
+    if (!this.model.header.gone) this.render(['timeline']);
+  }
+
+  private updateClocks(): void {
+    const now = this.clock();
+    this.root.querySelectorAll<HTMLElement>('[data-fmt]').forEach((el) => {
+      const d = el.dataset;
+      const num = (k: string) => (d[k] !== undefined && d[k] !== '' ? Number(d[k]) : undefined);
+      switch (d.fmt) {
+        case 'age':
+          el.textContent = age(num('since'), now);
+          break;
+        case 'event-age':
+          el.textContent = eventAge(num('first'), num('last'), num('count') ?? 1, now);
+          break;
+        case 'restarts':
+          el.textContent = restarts(num('count') ?? 0, num('last'), now);
+          break;
+        case 'countdown': {
+          const until = num('until') ?? now;
+          el.textContent = countdown(until, now);
+          el.dataset.secondsLeft = String(secondsLeft(until, now));
+          break;
+        }
+      }
+    });
+  }
+
+  private render(which: UiSection[]): void {
+    const model = this.model;
+    if (!model) return;
+    for (const id of which) {
+      const el = this.sections.get(id)!;
+      switch (id) {
+        case 'header':
+          replaceChildren(el, this.header(model));
+          break;
+        case 'step':
+          replaceChildren(el, this.stepBanner(model));
+          break;
+        case 'timeline':
+          replaceChildren(el, this.timeline(model));
+          break;
+        case 'initDebug':
+          replaceChildren(el, this.initDebug(model));
+          break;
+        case 'containers':
+          replaceChildren(el, this.containers(model));
+          break;
+        case 'conditions':
+          replaceChildren(el, this.conditions(model));
+          break;
+        case 'events':
+          replaceChildren(el, this.events(model));
+          break;
+        case 'logs':
+          replaceChildren(el, this.logsPane(model));
+          break;
+      }
+    }
+    this.updateClocks();
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Sections
+
+  private header(m: PanelModel): Child {
+    const hd = m.header;
+    const field = (label: string, value: Child, testid: string) =>
+      h('div', { class: 'field' }, h('dt', {}, label), h('dd', { 'data-testid': testid }, value));
+    return [
+      h(
+        'div',
+        { class: 'title-row' },
+        h('h1', {}, hd.name, ' ', h('span', { class: 'namespace' }, hd.namespace)),
+        h('span', { class: `status status-${statusClass(hd.status)}`, 'data-testid': 'status', title: 'kubectl get pod: STATUS column' }, hd.status),
+      ),
+      hd.gone ? h('p', { class: 'banner banner-info', 'data-testid': 'gone' }, 'This pod has been deleted. The panel shows its last known state.') : null,
+      hd.deletingAt !== undefined && !hd.gone
+        ? h('p', { class: 'banner banner-warn' }, 'Deletion requested ', h('span', { 'data-fmt': 'age', 'data-since': hd.deletingAt }), ' ago: containers are being stopped.')
+        : null,
+      hd.reason ? h('p', { class: 'banner banner-warn' }, `${hd.reason}: ${hd.message ?? ''}`) : null,
+      h(
+        'dl',
+        { class: 'facts' },
+        field('Phase', hd.phase, 'phase'),
+        field('Ready', hd.ready, 'ready'),
+        field('Restarts', h('span', { 'data-fmt': 'restarts', 'data-count': hd.restarts, 'data-last': hd.lastRestartAt }), 'restarts'),
+        field('Age', h('span', { 'data-fmt': 'age', 'data-since': hd.createdAt }), 'age'),
+        field('Node', hd.node || '<none>', 'node'),
+        field('Pod IP', hd.podIP || '<none>', 'pod-ip'),
+        field('Restart policy', hd.restartPolicy, 'restart-policy'),
+        field('QoS', hd.qosClass || '—', 'qos'),
+      ),
+    ];
+  }
+
+  private stepBanner(m: PanelModel): Child {
+    const waiting = m.debug.stepWaitingFor;
+    if (!waiting) return null;
+    const btn = h('vscode-button', { appearance: 'primary', 'data-testid': 'continue' }, 'Continue');
+    on(btn, 'click', () => this.act('continueStep', { kind: 'continueStep' }));
+    return h(
+      'div',
+      { class: 'banner banner-lab', role: 'status' },
+      h('vscode-tag', {}, 'lab feature'),
+      h('p', {}, 'Step mode: the kubelet is waiting before it starts init container ', h('code', {}, waiting), '.'),
+      h('p', { class: 'note' }, 'Step mode is a Pod Lab feature for learning. The real kubelet has no such mode: it starts each init container as soon as the previous one exits 0.'),
+      btn,
+      this.notice('continueStep'),
+    );
+  }
+
+  private timeline(m: PanelModel): Child {
+    const width = Math.max(360, (this.root.clientWidth || 900) - 8);
+    const live = !m.header.gone;
+    return [
+      h('h2', {}, 'Timeline'),
+      h(
+        'p',
+        { class: 'legend' },
+        legend('running', 'running'),
+        legend('succeeded', 'exited 0'),
+        legend('failed', 'exited ≠ 0'),
+        legend('backoff', 'crash-loop back-off'),
+        legend('stepwait', 'step-mode wait (lab)'),
+        legend('normal', 'Normal event'),
+        legend('warning', 'Warning event'),
+      ),
+      h('div', { class: 'timeline-wrap' }, renderTimeline(m.timeline, this.clock(), live, { width, labelWidth: 150, laneHeight: 26 })),
+    ];
+  }
+
+  private initDebug(m: PanelModel): Child {
+    const failed = m.containers.filter((c) => c.failed);
+    if (failed.length === 0) return null;
+    return failed.map((c) => this.failedInitCard(c));
+  }
+
+  private failedInitCard(c: ContainerView): Child {
+    const st = c.state.kind === 'terminated' ? c.state : c.lastState.kind === 'terminated' ? c.lastState : undefined;
+    const restartBtn = h('vscode-button', { appearance: 'secondary', 'data-testid': `restart-now-${c.name}` }, 'Restart now');
+    on(restartBtn, 'click', () => this.act('restartNow', { kind: 'restartNow', container: c.name }));
+    const shellBtn = h('vscode-button', { appearance: 'secondary', 'data-testid': `open-shell-${c.name}` }, 'Open Shell');
+    on(shellBtn, 'click', () => this.act('openShell', { kind: 'openShell', container: c.name }));
+    const attempts = c.attempts.slice().reverse();
+    for (const a of attempts) if (a.state === 'exited') this.ensureLogs(c.name, { which: 'id', containerId: a.containerId });
+    return h(
+      'article',
+      { class: 'card card-failed', 'data-testid': `failed-init-${c.name}` },
+      h(
+        'h2',
+        {},
+        'Init container ',
+        h('code', {}, c.name),
+        ' failed',
+        st ? h('span', { class: 'exit', 'data-testid': 'failed-exit-code' }, ` exit code ${st.exitCode}${st.reason ? ` (${st.reason})` : ''}`) : null,
+      ),
+      h(
+        'p',
+        { class: 'explain' },
+        'Init containers run one at a time and must exit 0 before the next starts. With restartPolicy ',
+        h('code', {}, 'Always'),
+        ' or ',
+        h('code', {}, 'OnFailure'),
+        ' the kubelet restarts this one with a growing back-off (10s, 20s, 40s … 300s); the app containers wait.',
+      ),
+      c.backoff
+        ? h(
+            'p',
+            { class: 'backoff', 'data-testid': `backoff-${c.name}` },
+            h('span', { class: 'codicon-ish' }, '⏱ '),
+            h('span', { 'data-fmt': 'countdown', 'data-until': c.backoff.until }),
+            h('span', { class: 'muted' }, ` (back-off ${Math.round(c.backoff.delayMs / 1000)}s, at ${clockTime(c.backoff.until)})`),
+          )
+        : null,
+      h(
+        'div',
+        { class: 'actions' },
+        restartBtn,
+        h('span', { class: 'lab-note' }, h('vscode-tag', {}, 'lab feature'), ' skips the back-off; the real kubelet cannot be told to.'),
+        shellBtn,
+        h('span', { class: 'muted' }, 'a shell in a copy of the failed container\'s filesystem (like kubectl debug --copy-to)'),
+      ),
+      this.notice('restartNow'),
+      this.notice('openShell'),
+      h('h3', {}, 'Command'),
+      h('pre', { class: 'code', 'data-testid': 'command' }, c.command.length ? JSON.stringify(c.command) : '(image ENTRYPOINT)'),
+      h('h3', {}, 'Args'),
+      h('pre', { class: 'code', 'data-testid': 'args' }, c.args.length ? JSON.stringify(c.args) : '(image CMD)'),
+      h('h3', {}, 'Environment'),
+      c.env.length || c.envFrom.length
+        ? h(
+            'table',
+            { class: 'grid env', 'data-testid': 'env' },
+            h('thead', {}, h('tr', {}, h('th', {}, 'Name'), h('th', {}, 'Value'))),
+            h(
+              'tbody',
+              {},
+              c.env.map((e) => h('tr', {}, h('td', {}, h('code', {}, e.name)), h('td', {}, e.value !== undefined ? h('code', {}, e.value) : null, e.source ? h('span', { class: 'muted' }, ` ${e.source}`) : null))),
+              c.envFrom.map((f) => h('tr', {}, h('td', { class: 'muted' }, 'envFrom'), h('td', {}, f))),
+            ),
+          )
+        : h('p', { class: 'muted' }, '<none>'),
+      h('h3', {}, 'Attempts'),
+      h(
+        'div',
+        { class: 'attempts', 'data-testid': 'attempts' },
+        attempts.length === 0 ? h('p', { class: 'muted' }, 'No attempts recorded by the engine.') : null,
+        attempts.map((a, i) => {
+          const key = `attempt:${a.containerId}`;
+          const dur = a.startedAt !== undefined && a.finishedAt !== undefined ? preciseDuration(a.finishedAt - a.startedAt) : '';
+          const details = h(
+            'details',
+            { class: 'attempt', 'data-attempt': a.attempt, 'data-exit-code': a.exitCode, open: this.isOpen(key, i === 0) },
+            h(
+              'summary',
+              {},
+              h('strong', {}, `#${a.attempt}`),
+              ' ',
+              h('code', { title: a.containerId }, shortId(a.containerId)),
+              ' ',
+              a.state === 'exited'
+                ? h('span', { class: a.exitCode === 0 ? 'ok' : 'error' }, `exit code ${a.exitCode} ${a.reason ?? ''}`)
+                : h('span', {}, a.state),
+              h('span', { class: 'muted' }, ` started ${clockTime(a.startedAt ?? a.createdAt)}`, a.finishedAt !== undefined ? `, finished ${clockTime(a.finishedAt)}` : '', dur ? ` (${dur})` : ''),
+            ),
+            this.logBlock(c.name, { which: 'id', containerId: a.containerId }),
+          );
+          on(details, 'toggle', () => this.setOpen(key, (details as HTMLDetailsElement).open));
+          return details;
+        }),
+      ),
+    );
+  }
+
+  private containers(m: PanelModel): Child {
+    const groups: [string, ContainerView[]][] = [
+      ['Init containers', m.containers.filter((c) => c.kind === 'init')],
+      ['Sidecar containers', m.containers.filter((c) => c.kind === 'sidecar')],
+      ['Containers', m.containers.filter((c) => c.kind === 'app')],
+    ];
+    return [
+      h('h2', {}, 'Containers'),
+      h(
+        'table',
+        { class: 'grid containers', 'data-testid': 'containers-table' },
+        h(
+          'thead',
+          {},
+          h('tr', {}, ['Name', 'Image', 'State', 'Reason', 'Exit code', 'Restarts', 'Started', 'Ready', 'Last state', ''].map((t) => h('th', {}, t))),
+        ),
+        groups
+          .filter(([, list]) => list.length > 0)
+          .map(([title, list]) =>
+            h(
+              'tbody',
+              {},
+              h('tr', { class: 'group' }, h('th', { colspan: 10 }, title)),
+              list.map((c) => this.containerRow(c)),
+            ),
+          ),
+      ),
+    ];
+  }
+
+  private containerRow(c: ContainerView): HTMLElement {
+    const reason = c.state.kind === 'waiting' || c.state.kind === 'terminated' ? c.state.reason : '';
+    const exit = c.state.kind === 'terminated' ? String(c.state.exitCode) : '';
+    const last = c.lastState.kind === 'terminated' ? `${c.lastState.reason} (exit ${c.lastState.exitCode})` : c.lastState.kind === 'none' ? '' : stateText(c.lastState);
+    const logsBtn = h('vscode-button', { appearance: 'icon', title: `Logs of ${c.name}`, 'aria-label': `Logs of ${c.name}` }, '≡');
+    on(logsBtn, 'click', () => {
+      this.ui.logsContainer = c.name;
+      this.ui.logsAttempt = 'current';
+      this.save();
+      this.render(['logs']);
+      this.sections.get('logs')?.scrollIntoView({ block: 'nearest' });
+    });
+    const shellBtn = h('vscode-button', { appearance: 'icon', title: `Open Shell in ${c.name}`, 'aria-label': `Open Shell in ${c.name}` }, '>_');
+    on(shellBtn, 'click', () => this.act('openShell', { kind: 'openShell', container: c.name }));
+    return h(
+      'tr',
+      { 'data-container': c.name, 'data-kind': c.kind, class: c.failed ? 'failed' : '' },
+      h('td', {}, h('code', {}, c.name), ' ', c.kind !== 'app' ? h('vscode-tag', {}, c.kind) : null),
+      h('td', { class: 'image' }, c.image),
+      h('td', { 'data-col': 'state', class: `state-${c.state.kind}` }, stateText(c.state)),
+      h('td', { 'data-col': 'reason', class: /BackOff|Err|Error/.test(reason) ? 'error' : '' }, reason),
+      h('td', { 'data-col': 'exit-code', class: exit && exit !== '0' ? 'error' : '' }, exit),
+      h('td', { 'data-col': 'restarts' }, String(c.restartCount)),
+      h('td', { 'data-col': 'started' }, c.started === undefined ? '—' : String(c.started)),
+      h('td', { 'data-col': 'ready' }, String(c.ready)),
+      h('td', { 'data-col': 'last-state', class: 'muted' }, last),
+      h('td', { class: 'row-actions' }, logsBtn, shellBtn),
+    );
+  }
+
+  private conditions(m: PanelModel): Child {
+    return [
+      h('h2', {}, 'Conditions'),
+      h(
+        'table',
+        { class: 'grid conditions', 'data-testid': 'conditions-table' },
+        h('thead', {}, h('tr', {}, ['Type', 'Status', 'Reason', 'Message', 'Last transition'].map((t) => h('th', {}, t)))),
+        h(
+          'tbody',
+          {},
+          m.conditions.map((c) =>
+            h(
+              'tr',
+              { 'data-condition': c.type },
+              h('td', {}, c.type),
+              h('td', { 'data-col': 'status', class: c.status === 'True' ? 'ok' : c.status === 'False' ? 'error' : 'muted' }, c.status || '—'),
+              h('td', { 'data-col': 'reason' }, c.reason),
+              h('td', { 'data-col': 'message' }, c.message),
+              h('td', { 'data-col': 'transition' }, c.lastTransitionAt !== undefined ? [clockTime(c.lastTransitionAt).slice(0, 8), ' (', h('span', { 'data-fmt': 'age', 'data-since': c.lastTransitionAt }), ' ago)'] : ''),
+            ),
+          ),
+        ),
+      ),
+    ];
+  }
+
+  private events(m: PanelModel): Child {
+    return [
+      h('h2', {}, 'Events ', h('vscode-badge', {}, String(m.events.length))),
+      m.events.length === 0
+        ? h('p', { class: 'muted' }, '<none>')
+        : h(
+            'table',
+            { class: 'grid events', 'data-testid': 'events-table' },
+            h('thead', {}, h('tr', {}, ['Type', 'Reason', 'Age', 'From', 'Message'].map((t) => h('th', {}, t)))),
+            h(
+              'tbody',
+              {},
+              m.events.map((e) =>
+                h(
+                  'tr',
+                  { 'data-reason': e.reason, 'data-type': e.type, title: e.fieldPath },
+                  h('td', { class: e.type === 'Warning' ? 'warning' : '' }, e.type),
+                  h('td', {}, e.reason),
+                  h('td', { 'data-fmt': 'event-age', 'data-first': e.firstAt, 'data-last': e.lastAt, 'data-count': e.count }),
+                  h('td', {}, e.source),
+                  h('td', { class: 'message' }, e.message),
+                ),
+              ),
+            ),
+          ),
+    ];
+  }
+
+  private logsPane(m: PanelModel): Child {
+    if (m.containers.length === 0) return null;
+    const names = m.containers.map((c) => c.name);
+    const name = this.ui.logsContainer && names.includes(this.ui.logsContainer) ? this.ui.logsContainer : names.find((n) => m.containers.find((c) => c.name === n)?.failed) ?? names[0]!;
+    const c = m.containers.find((x) => x.name === name)!;
+    const attemptKeyNow = this.ui.logsAttempt ?? 'current';
+    const options: [string, string][] = [
+      ['current', 'current'],
+      ['previous', 'previous (--previous)'],
+      ...c.attempts
+        .slice()
+        .reverse()
+        .map((a): [string, string] => [a.containerId, `#${a.attempt} ${shortId(a.containerId)}${a.state === 'exited' ? ` exit ${a.exitCode}` : ` ${a.state}`}`]),
+    ];
+    const selKey = options.some(([k]) => k === attemptKeyNow) ? attemptKeyNow : 'current';
+    const containerSel = h(
+      'vscode-dropdown',
+      { 'data-testid': 'logs-container', 'aria-label': 'Container' },
+      names.map((n) => h('vscode-option', { value: n, selected: n === name }, n)),
+    );
+    on(containerSel, 'change', () => {
+      this.ui.logsContainer = (containerSel as unknown as { value: string }).value;
+      this.ui.logsAttempt = 'current';
+      this.save();
+      this.render(['logs']);
+    });
+    const attemptSel = h(
+      'vscode-dropdown',
+      { 'data-testid': 'logs-attempt', 'aria-label': 'Attempt' },
+      options.map(([k, label]) => h('vscode-option', { value: k, selected: k === selKey }, label)),
+    );
+    on(attemptSel, 'change', () => {
+      this.ui.logsAttempt = (attemptSel as unknown as { value: string }).value;
+      this.save();
+      this.render(['logs']);
+    });
+    const ref = attemptFromKey(selKey);
+    const refresh = h('vscode-button', { appearance: 'secondary', 'data-testid': 'logs-refresh' }, 'Refresh');
+    on(refresh, 'click', () => this.fetchLogs(name, ref));
+    // Current logs grow: fetch again whenever the container's data changes.
+    const stamp = `${c.containerID}|${c.state.kind}|${c.restartCount}`;
+    const k = logKey(name, ref);
+    if (ref.which !== 'id' && this.logStamps.get(k) !== stamp) {
+      this.logStamps.set(k, stamp);
+      this.fetchLogs(name, ref);
+    } else {
+      this.ensureLogs(name, ref);
+    }
+    return [
+      h('h2', {}, 'Logs'),
+      h('div', { class: 'logs-toolbar' }, h('label', {}, 'Container '), containerSel, h('label', {}, ' Attempt '), attemptSel, refresh),
+      this.logBlock(name, ref),
+    ];
+  }
+  private readonly logStamps = new Map<string, string>();
+
+  // -------------------------------------------------------------------------------------------
+  // Logs, actions, notices
+
+  private logBlock(container: string, ref: AttemptRef): HTMLElement {
+    const k = logKey(container, ref);
+    const el = h('div', { class: 'log', 'data-log-key': k });
+    this.fillLog(el, this.logs.get(k));
+    return el;
+  }
+
+  private fillLog(el: HTMLElement, entry: LogEntry | undefined): void {
+    if (!entry || (entry.loading && !entry.lines)) replaceChildren(el, h('vscode-progress-ring', {}), h('span', { class: 'muted' }, ' loading logs…'));
+    else if (entry.error) replaceChildren(el, h('p', { class: 'error' }, entry.error));
+    else replaceChildren(el, h('pre', { class: 'log-lines' }, entry.lines!.length ? entry.lines!.join('\n') : '(no output)'));
+  }
+
+  private ensureLogs(container: string, ref: AttemptRef): void {
+    if (!this.logs.has(logKey(container, ref))) this.fetchLogs(container, ref);
+  }
+
+  private fetchLogs(container: string, ref: AttemptRef): void {
+    const k = logKey(container, ref);
+    const prev = this.logs.get(k);
+    this.logs.set(k, { loading: true, lines: prev?.lines });
+    this.request<'logs'>({ kind: 'logs', container, attempt: ref, tail: 500 }).then(
+      (r) => this.setLogs(k, { loading: false, lines: r.lines }),
+      (e: Error) => this.setLogs(k, { loading: false, error: e.message }),
+    );
+  }
+
+  private setLogs(k: string, entry: LogEntry): void {
+    this.logs.set(k, entry);
+    this.root.querySelectorAll<HTMLElement>('[data-log-key]').forEach((el) => {
+      if (el.dataset.logKey === k) this.fillLog(el, entry);
+    });
+  }
+
+  private act<K extends 'restartNow' | 'openShell' | 'continueStep'>(kind: K, body: Extract<RequestBody, { kind: K }>): void {
+    this.setNotice(kind, 'sent…');
+    this.request<K>(body).then(
+      () => this.setNotice(kind, ''),
+      (e: Error) => this.setNotice(kind, e.message),
+    );
+  }
+
+  private notice(kind: string): HTMLElement {
+    const text = this.notices.get(kind) ?? '';
+    return h('p', { class: 'notice', 'data-notice': kind, hidden: text === '' }, text);
+  }
+
+  private setNotice(kind: string, text: string): void {
+    if (text) this.notices.set(kind, text);
+    else this.notices.delete(kind);
+    this.root.querySelectorAll<HTMLElement>(`[data-notice="${kind}"]`).forEach((el) => {
+      el.textContent = text;
+      el.hidden = text === '';
+    });
+  }
+
+  private isOpen(key: string, dflt: boolean): boolean {
+    const open = this.ui.open;
+    if (open === undefined) return dflt;
+    return open.includes(key) || (dflt && !open.includes(`!${key}`));
+  }
+
+  private setOpen(key: string, open: boolean): void {
+    const list = (this.ui.open ?? []).filter((k) => k !== key && k !== `!${key}`);
+    list.push(open ? key : `!${key}`);
+    this.ui.open = list;
+    this.save();
+  }
+}
+
+function logKey(container: string, ref: AttemptRef): string {
+  return `${container}|${attemptKey(ref)}`;
+}
+
+function legend(cls: string, label: string): HTMLElement {
+  return h('span', { class: `legend-item legend-${cls}` }, h('span', { class: 'swatch' }), label);
+}

@@ -1,0 +1,75 @@
+// Text formatting for the panel. Relative times follow kubectl (duration.HumanDuration through the
+// shared printer), so the panel reads like `kubectl get` / `kubectl describe`.
+import { humanDuration } from '../src/engine/printer.js';
+import type { StateView } from '../src/shared/protocol.js';
+
+export { humanDuration };
+
+/** kubectl's AGE: "<unknown>" when there is no timestamp. */
+export function age(since: number | undefined, now: number): string {
+  if (since === undefined) return '<unknown>';
+  return humanDuration(Math.max(0, now - since));
+}
+
+/** kubectl describe's event age: "12s", or "5s (x3 over 40s)" for repeated events. */
+export function eventAge(firstAt: number | undefined, lastAt: number | undefined, count: number, now: number): string {
+  if (count > 1) return `${age(lastAt, now)} (x${count} over ${age(firstAt, now)})`;
+  return age(firstAt ?? lastAt, now);
+}
+
+/** kubectl's RESTARTS column: "3 (12s ago)". */
+export function restarts(count: number, lastAt: number | undefined, now: number): string {
+  if (count === 0 || lastAt === undefined) return String(count);
+  return `${count} (${age(lastAt, now)} ago)`;
+}
+
+/** Back-off countdown: whole seconds left, never negative. */
+export function secondsLeft(until: number, now: number): number {
+  return Math.max(0, Math.ceil((until - now) / 1000));
+}
+
+export function countdown(until: number, now: number): string {
+  const left = secondsLeft(until, now);
+  return left > 0 ? `next restart in ${left}s` : 'back-off over: restarts at the kubelet\'s next sync';
+}
+
+/** Wall-clock time of day, as the learner's machine shows it (HH:MM:SS.mmm). */
+export function clockTime(t: number | undefined): string {
+  if (t === undefined) return '';
+  const d = new Date(t);
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}`;
+}
+
+/** A precise duration for attempts: "850ms", "1.234s", "2m3s". */
+export function preciseDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(3).replace(/\.?0+$/, '')}s`;
+  return humanDuration(ms);
+}
+
+export function shortId(id: string): string {
+  return id.replace(/^[a-z]+:\/\//, '').slice(0, 12);
+}
+
+/** One line for a container state, as kubectl describe would summarise it. */
+export function stateText(s: StateView): string {
+  switch (s.kind) {
+    case 'none':
+      return '—';
+    case 'waiting':
+      return s.reason ? `Waiting (${s.reason})` : 'Waiting';
+    case 'running':
+      return 'Running';
+    case 'terminated':
+      return `Terminated (${s.reason || 'exit ' + s.exitCode})`;
+  }
+}
+
+/** A CSS class for a kubectl STATUS text: ok, progress, warn or error. */
+export function statusClass(status: string): 'ok' | 'progress' | 'warn' | 'error' {
+  if (/BackOff|Err|Error|Failed|OOMKilled|Signal|ExitCode|Unknown|Invalid|CannotRun/.test(status)) return 'error';
+  if (status === 'Running' || status === 'Completed' || status === 'Succeeded') return 'ok';
+  if (status === 'Terminating' || status === 'NotReady') return 'warn';
+  return 'progress';
+}
