@@ -1,0 +1,351 @@
+// The commands, as a table (id → handler). Each handler resolves its target (URI, CodeLens arg,
+// tree node, or a pick), connects to the engine lazily, and reports failures as messages.
+import * as vscode from 'vscode';
+import type { Pod } from '../engine/api.js';
+import type { Lab } from './lab.js';
+import type { Diagnostics } from './language.js';
+import type { LabDocuments } from './documents.js';
+import type { Shells } from './shell.js';
+import type { PodTree } from './tree.js';
+import { fileFromArg, pickPod, podFromArg } from './targets.js';
+import { hostAccessOf, refKey, runtimeId, type PodRef } from './manifest.js';
+import { docAt, refusal, loadValidator, type DocInfo } from './validator.js';
+
+export interface Services {
+  lab: Lab;
+  diags: Diagnostics;
+  docs: LabDocuments;
+  shells: Shells;
+  tree: PodTree;
+  showPanel(namespace: string, name: string): Promise<void>;
+}
+
+type Handler = (s: Services, ...args: unknown[]) => unknown;
+
+export const commandTable: Record<string, Handler> = {
+  'podlab.runPod': (s, arg, all) => runPod(s, arg, all, false),
+  'podlab.runPodStepMode': (s, arg, all) => runPod(s, arg, all, true),
+  'podlab.deletePod': (s, arg) => deletePod(s, arg),
+  'podlab.showLifecycle': (s, arg) => showLifecycle(s, arg),
+  'podlab.showLogs': (s, arg) => showLogs(s, arg),
+  'podlab.describePod': (s, arg) => describe(s, arg),
+  'podlab.openShell': (s, arg) => openShell(s, arg),
+  'podlab.restartNow': (s, arg) => restartNow(s, arg),
+  'podlab.continueStep': (s, arg) => continueStep(s, arg),
+  'podlab.deleteAllPods': (s) => deleteAll(s),
+  'podlab.reconnect': (s) => reconnect(s),
+  'podlab.refresh': (s) => s.tree.refresh(),
+  'podlab.showOutput': (s) => s.lab.out.show(true),
+};
+
+export function registerCommands(s: Services): void {
+  for (const [id, handler] of Object.entries(commandTable)) {
+    s.lab.push(
+      vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+        try {
+          return await handler(s, ...args);
+        } catch (e) {
+          const msg = e instanceof Error ? e.message : String(e);
+          s.lab.out.error(`${id}: ${msg}`);
+          void vscode.window.showErrorMessage(`Pod Lab: ${msg}`);
+          return undefined;
+        }
+      }),
+    );
+  }
+}
+
+async function engineOrExplain(s: Services) {
+  try {
+    return await s.lab.getEngine();
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    const choice = await vscode.window.showErrorMessage(`Pod Lab cannot reach Docker: ${msg}`, 'Retry', 'Show Log');
+    if (choice === 'Retry') return s.lab.reconnect();
+    if (choice === 'Show Log') s.lab.out.show(true);
+    return undefined;
+  }
+}
+
+/** The pod of the document under the cursor in the active YAML editor, if any. */
+async function podAtCursor(s: Services): Promise<PodRef | undefined> {
+  const ed = vscode.window.activeTextEditor;
+  if (!ed || ed.document.languageId !== 'yaml') return undefined;
+  const a = await s.diags.analyze(ed.document);
+  if (!a) return undefined;
+  const d = docAt(a, ed.document.offsetAt(ed.selection.active)) ?? a.docs.find((x) => x.isPod);
+  return d?.isPod ? d.ref : undefined;
+}
+
+async function runPod(s: Services, arg: unknown, all: unknown, stepModeRun: boolean): Promise<void> {
+  if (!vscode.workspace.isTrusted) {
+    const choice = await vscode.window.showWarningMessage(
+      'Pod Lab: this workspace is not trusted, so its pods cannot run (running a pod starts containers on your Docker). Manifests are still validated.',
+      'Manage Workspace Trust',
+    );
+    if (choice) await vscode.commands.executeCommand('workbench.trust.manage');
+    return;
+  }
+  const targets: { uri: vscode.Uri; docIndex?: number }[] = [];
+  if (Array.isArray(all) && all.length > 1 && all.every((u) => u instanceof vscode.Uri)) for (const u of all as vscode.Uri[]) targets.push({ uri: u });
+  else {
+    const t = fileFromArg(arg);
+    if (t) targets.push(t);
+  }
+  if (targets.length === 0) {
+    void vscode.window.showInformationMessage('Pod Lab: open a Pod manifest (YAML) to run it.');
+    return;
+  }
+  const toRun: { d: DocInfo; file: vscode.Uri }[] = [];
+  const v = await loadValidator();
+  for (const t of targets) {
+    const doc = await vscode.workspace.openTextDocument(t.uri);
+    const a = await s.diags.analyze(doc);
+    const pods = (a?.docs ?? []).filter((d) => d.isPod && (t.docIndex === undefined || d.index === t.docIndex));
+    if (pods.length === 0) {
+      void vscode.window.showWarningMessage(`Pod Lab: ${vscode.workspace.asRelativePath(t.uri)} has no Pod manifest to run.`);
+      continue;
+    }
+    for (const d of pods) {
+      const refused = refusal(v, d);
+      if (refused) {
+        s.lab.out.warn(`refused to run ${vscode.workspace.asRelativePath(t.uri)} document ${d.index}: ${refused}`);
+        void vscode.window.showErrorMessage(refused, 'Show Problems').then((c) => c && vscode.commands.executeCommand('workbench.actions.view.problems'));
+        continue;
+      }
+      toRun.push({ d, file: t.uri });
+    }
+  }
+  if (toRun.length === 0) return;
+  for (const { d, file } of toRun) {
+    const pod = d.object as Pod;
+    const risky = hostAccessOf(pod);
+    if (risky.length > 0) {
+      const ok = await vscode.window.showWarningMessage(
+        `Run pod "${d.ref?.name ?? ''}" with access to this machine?`,
+        { modal: true, detail: `This manifest reaches past its sandbox into the host:\n• ${risky.join('\n• ')}\n\nContainers of this pod can read or change your machine.` },
+        'Run Anyway',
+      );
+      if (ok !== 'Run Anyway') continue;
+    }
+    const engine = await engineOrExplain(s);
+    if (!engine) return;
+    const stepMode = stepModeRun || s.lab.config().stepMode === true;
+    const ref = d.ref!;
+    if (engine.getPod(ref.namespace, ref.name)) {
+      const c = await vscode.window.showWarningMessage(`Pod Lab: pod "${refKey(ref)}" already exists in the lab.`, 'Show Lifecycle', 'Delete and Run Again');
+      if (c === 'Show Lifecycle') await s.showPanel(ref.namespace, ref.name);
+      if (c !== 'Delete and Run Again') continue;
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Pod Lab: deleting pod ${ref.name}` }, () => engine.deletePod(ref.namespace, ref.name));
+    }
+    const created = await engine.createPod(structuredClone(pod), { stepMode });
+    if (stepMode && created.metadata?.uid) s.lab.stepPods.add(created.metadata.uid);
+    s.lab.log(`pod ${refKey(ref)} created from ${vscode.workspace.asRelativePath(file)}${stepMode ? ' (step mode)' : ''}`);
+    await s.showPanel(ref.namespace, ref.name);
+    void vscode.window.setStatusBarMessage(`$(play) Pod Lab: pod ${ref.name} created`, 4000);
+  }
+}
+
+async function deletePod(s: Services, arg: unknown): Promise<void> {
+  const engine = await engineOrExplain(s);
+  if (!engine) return;
+  const ref = await pickPod(s.lab, arg, 'Pod to delete', () => podAtCursor(s));
+  if (!ref) return;
+  if (!engine.getPod(ref.namespace, ref.name)) {
+    void vscode.window.showInformationMessage(`Pod Lab: pod "${refKey(ref)}" is not in the lab.`);
+    return;
+  }
+  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Pod Lab: deleting pod ${ref.name} (graceful)` }, () =>
+    engine.deletePod(ref.namespace, ref.name),
+  );
+  s.lab.log(`pod ${refKey(ref)} deleted`);
+}
+
+async function deleteAll(s: Services): Promise<void> {
+  const engine = await engineOrExplain(s);
+  if (!engine) return;
+  const pods = engine.listPods();
+  if (pods.length === 0) {
+    void vscode.window.showInformationMessage('Pod Lab: there are no lab pods.');
+    return;
+  }
+  const ok = await vscode.window.showWarningMessage(`Delete all ${pods.length} lab pod(s)?`, { modal: true, detail: pods.map((p) => p.metadata?.name).join(', ') }, 'Delete All');
+  if (ok !== 'Delete All') return;
+  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Pod Lab: deleting ${pods.length} pod(s)` }, () =>
+    Promise.all(pods.map((p) => engine.deletePod(p.metadata?.namespace ?? 'default', p.metadata?.name ?? ''))),
+  );
+  s.lab.log(`deleted ${pods.length} pod(s)`);
+}
+
+async function showLifecycle(s: Services, arg: unknown): Promise<void> {
+  const ref = podFromArg(arg) ?? (await podAtCursor(s)) ?? (await pickPod(s.lab, undefined, 'Pod to show'));
+  if (!ref) return;
+  await s.showPanel(ref.namespace, ref.name);
+}
+
+async function describe(s: Services, arg: unknown): Promise<void> {
+  const engine = await engineOrExplain(s);
+  if (!engine) return;
+  const ref = await pickPod(s.lab, arg, 'Pod to describe', () => podAtCursor(s));
+  if (!ref) return;
+  await s.docs.openDescribe(ref.namespace, ref.name);
+}
+
+interface ContainerChoice extends vscode.QuickPickItem {
+  container: string;
+}
+
+function containersOf(pod: Pod): { name: string; kind: string; restarts: number; state: string }[] {
+  const out: { name: string; kind: string; restarts: number; state: string }[] = [];
+  const st = (list: { name: string; restartCount?: number; state?: { running?: object; waiting?: { reason?: string }; terminated?: { reason?: string } } }[] | undefined, name: string) => {
+    const cs = list?.find((x) => x.name === name);
+    const state = cs?.state?.running ? 'Running' : (cs?.state?.waiting?.reason ?? cs?.state?.terminated?.reason ?? 'not created');
+    return { restarts: cs?.restartCount ?? 0, state };
+  };
+  for (const c of pod.spec?.initContainers ?? []) out.push({ name: c.name, kind: c.restartPolicy === 'Always' ? 'sidecar' : 'init', ...st(pod.status?.initContainerStatuses, c.name) });
+  for (const c of pod.spec?.containers ?? []) out.push({ name: c.name, kind: 'app', ...st(pod.status?.containerStatuses, c.name) });
+  return out;
+}
+
+async function pickContainer(pod: Pod, given: string | undefined, placeHolder: string, prefer?: (c: { name: string; state: string }) => boolean): Promise<string | undefined> {
+  const list = containersOf(pod);
+  if (given && list.some((c) => c.name === given)) return given;
+  if (list.length === 1) return list[0]!.name;
+  const preferred = prefer ? list.filter(prefer) : [];
+  if (preferred.length === 1) return preferred[0]!.name;
+  const pick = await vscode.window.showQuickPick<ContainerChoice>(
+    list.map((c) => ({ label: c.name, description: `${c.kind} · ${c.state}`, detail: c.restarts > 0 ? `${c.restarts} restart(s)` : undefined, container: c.name })),
+    { placeHolder },
+  );
+  return pick?.container;
+}
+
+async function showLogs(s: Services, arg: unknown): Promise<void> {
+  const engine = await engineOrExplain(s);
+  if (!engine) return;
+  const ref = await pickPod(s.lab, arg, 'Pod whose logs to show', () => podAtCursor(s));
+  if (!ref) return;
+  const pod = engine.getPod(ref.namespace, ref.name);
+  if (!pod) throw new Error(`pod "${refKey(ref)}" is not in the lab`);
+  const container = await pickContainer(pod, ref.container, 'Container');
+  if (!container) return;
+  const info = await engine.debugInfo(ref.namespace, ref.name);
+  const attempts = (info?.attempts ?? []).filter((a) => a.containerName === container).sort((a, b) => b.attempt - a.attempt);
+  type AttemptPick = vscode.QuickPickItem & { attempt: string; label2?: string };
+  const items: AttemptPick[] = [{ label: '$(debug-start) Current attempt', description: 'follows the pod', attempt: 'current' }];
+  if (attempts.length > 1) items.push({ label: '$(history) Previous attempt', description: 'kubectl logs --previous', attempt: 'previous' });
+  for (const a of attempts) {
+    const when = a.finishedAt ? new Date(a.finishedAt).toLocaleTimeString() : a.startedAt ? `since ${new Date(a.startedAt).toLocaleTimeString()}` : '';
+    items.push({
+      label: `Attempt ${a.attempt}`,
+      description: `${a.state}${a.exitCode !== undefined && a.state === 'exited' ? ` · exit ${a.exitCode}` : ''}${a.reason ? ` · ${a.reason}` : ''}`,
+      detail: `${a.id.slice(0, 12)} ${when}`,
+      attempt: a.id,
+      label2: `attempt ${a.attempt}`,
+    });
+  }
+  const pick = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { placeHolder: `Logs of ${container}: which attempt?` });
+  if (!pick) return;
+  await s.docs.openLogs(ref.namespace, ref.name, container, pick.attempt, pick.label2);
+}
+
+async function openShell(s: Services, arg: unknown): Promise<void> {
+  const engine = await engineOrExplain(s);
+  if (!engine) return;
+  const ref = await pickPod(s.lab, arg, 'Pod to open a shell in', () => podAtCursor(s));
+  if (!ref) return;
+  const pod = engine.getPod(ref.namespace, ref.name);
+  if (!pod) throw new Error(`pod "${refKey(ref)}" is not in the lab`);
+  const container = await pickContainer(pod, ref.container, 'Container to open a shell in');
+  if (!container) return;
+  const all = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
+  const cs = all.find((c) => c.name === container);
+  const runningId = cs?.state?.running ? runtimeId(cs.containerID) : undefined;
+  if (runningId) {
+    s.shells.execShell(runningId, `${ref.name}/${container}`);
+    return;
+  }
+  // exited: the newest exited instance, from status or the lab's attempt list
+  let exitedId = runtimeId(cs?.state?.terminated?.containerID) ?? runtimeId(cs?.lastState?.terminated?.containerID);
+  const info = await engine.debugInfo(ref.namespace, ref.name);
+  if (!exitedId) {
+    const attempts = (info?.attempts ?? []).filter((a) => a.containerName === container && a.state === 'exited').sort((a, b) => b.attempt - a.attempt);
+    exitedId = attempts[0]?.id;
+  }
+  if (!exitedId) throw new Error(`container "${container}" has neither a running nor an exited instance yet`);
+  const sandbox = info?.sandboxes.find((x) => x.state === 'ready')?.id;
+  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Pod Lab: copying the filesystem of ${container}` }, () =>
+    s.shells.debugCopy(exitedId!, ref.name, container, sandbox),
+  );
+}
+
+async function restartNow(s: Services, arg: unknown): Promise<void> {
+  const engine = await engineOrExplain(s);
+  if (!engine) return;
+  const ref = await pickPod(s.lab, arg, 'Pod whose container to restart now', () => podAtCursor(s));
+  if (!ref) return;
+  const pod = engine.getPod(ref.namespace, ref.name);
+  if (!pod) throw new Error(`pod "${refKey(ref)}" is not in the lab`);
+  const container = await pickContainer(pod, ref.container, 'Container to restart now (skipping its back-off)', (c) => c.state === 'CrashLoopBackOff');
+  if (!container) return;
+  engine.restartNow(ref.namespace, ref.name, container);
+  s.lab.log(`restart now: ${refKey(ref)} container ${container} (back-off skipped, a lab feature)`);
+}
+
+async function continueStep(s: Services, arg: unknown): Promise<void> {
+  const engine = await engineOrExplain(s);
+  if (!engine) return;
+  const ref = await pickPod(s.lab, arg, 'Pod to continue (step mode)', () => podAtCursor(s));
+  if (!ref) return;
+  engine.continueStep(ref.namespace, ref.name);
+  s.lab.log(`continue: ${refKey(ref)} (step mode)`);
+}
+
+async function reconnect(s: Services): Promise<void> {
+  try {
+    const e = await s.lab.reconnect();
+    void vscode.window.setStatusBarMessage(`$(check) Pod Lab: connected to Docker, ${e.listPods().length} lab pod(s)`, 4000);
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    const c = await vscode.window.showErrorMessage(`Pod Lab cannot reach Docker: ${msg}`, 'Retry', 'Show Log');
+    if (c === 'Retry') await reconnect(s);
+    if (c === 'Show Log') s.lab.out.show(true);
+  }
+}
+
+/** Step mode: offer Continue in a notification whenever a pod started in step mode pauses. */
+export function watchStepMode(s: Services): void {
+  const announced = new Map<string, string>();
+  let busy = false;
+  s.lab.push(
+    s.lab.onDidChangePods(async () => {
+      const engine = s.lab.engineIfStarted;
+      if (!engine || busy || s.lab.stepPods.size === 0) return;
+      busy = true;
+      try {
+        for (const p of engine.listPods()) {
+          const uid = p.metadata?.uid ?? '';
+          if (!s.lab.stepPods.has(uid)) continue;
+          const ns = p.metadata?.namespace ?? 'default';
+          const name = p.metadata?.name ?? '';
+          const info = await engine.debugInfo(ns, name).catch(() => undefined);
+          const waiting = info?.stepWaitingFor;
+          if (!waiting) {
+            announced.delete(uid);
+            continue;
+          }
+          if (announced.get(uid) === waiting) continue;
+          announced.set(uid, waiting);
+          void vscode.window
+            .showInformationMessage(`Pod Lab step mode (a lab feature): pod "${name}" is paused before init container "${waiting}".`, 'Continue', 'Show Lifecycle')
+            .then((c) => {
+              if (c === 'Continue') engine.continueStep(ns, name);
+              if (c === 'Show Lifecycle') void s.showPanel(ns, name);
+            });
+        }
+      } finally {
+        busy = false;
+      }
+    }),
+  );
+}

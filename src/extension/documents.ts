@@ -1,0 +1,107 @@
+// Read-only virtual documents: `kubectl describe pod` (scheme podlab-describe, coloured by
+// syntaxes/podlab-describe.tmLanguage.json) and container logs per attempt (scheme podlab-logs).
+// Both refresh when the pod changes.
+import * as vscode from 'vscode';
+import type { Lab } from './lab.js';
+
+export const DESCRIBE_SCHEME = 'podlab-describe';
+export const LOGS_SCHEME = 'podlab-logs';
+
+export function describeUri(namespace: string, name: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: DESCRIBE_SCHEME, path: `/${namespace}/${name}.podlab-describe` });
+}
+
+/** attempt: 'current' | 'previous' | a container id (one attempt of the debug info). */
+export function logsUri(namespace: string, name: string, container: string, attempt: string, label?: string): vscode.Uri {
+  const suffix = attempt === 'current' ? '' : attempt === 'previous' ? ' (previous)' : ` (${label ?? attempt.slice(0, 12)})`;
+  return vscode.Uri.from({
+    scheme: LOGS_SCHEME,
+    path: `/${namespace}/${name}/${container}${suffix}.log`,
+    query: new URLSearchParams({ ns: namespace, pod: name, container, attempt }).toString(),
+  });
+}
+
+function parseDescribe(uri: vscode.Uri): { namespace: string; name: string } | undefined {
+  const m = /^\/([^/]+)\/(.+)\.podlab-describe$/.exec(uri.path);
+  return m ? { namespace: m[1]!, name: m[2]! } : undefined;
+}
+
+class DescribeProvider implements vscode.TextDocumentContentProvider {
+  readonly emitter = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.emitter.event;
+  constructor(private readonly lab: Lab) {}
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const ref = parseDescribe(uri);
+    if (!ref) return 'Not a Pod Lab describe address.';
+    const engine = await this.lab.getEngine();
+    const pod = engine.getPod(ref.namespace, ref.name);
+    if (!pod) return `Error from server (NotFound): pods "${ref.name}" not found\n`;
+    const { describePod } = await import('../engine/describe.js');
+    const events = engine.listEvents({ uid: pod.metadata?.uid });
+    return describePod(pod, events, Date.now());
+  }
+}
+
+class LogsProvider implements vscode.TextDocumentContentProvider {
+  readonly emitter = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.emitter.event;
+  constructor(private readonly lab: Lab) {}
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const q = new URLSearchParams(uri.query);
+    const ns = q.get('ns') ?? 'default';
+    const pod = q.get('pod') ?? '';
+    const container = q.get('container') ?? '';
+    const attempt = q.get('attempt') ?? 'current';
+    const engine = await this.lab.getEngine();
+    try {
+      const lines =
+        attempt === 'current' || attempt === 'previous'
+          ? await engine.logs(ns, pod, container, { previous: attempt === 'previous' })
+          : await engine.attemptLogs(attempt);
+      return lines.length > 0 ? lines.join('\n') + '\n' : '';
+    } catch (e) {
+      return `${e instanceof Error ? e.message : String(e)}\n`;
+    }
+  }
+}
+
+export class LabDocuments {
+  private readonly describe: DescribeProvider;
+  private readonly logs: LogsProvider;
+
+  constructor(private readonly lab: Lab) {
+    this.describe = new DescribeProvider(lab);
+    this.logs = new LogsProvider(lab);
+    lab.push(
+      this.describe.emitter,
+      this.logs.emitter,
+      vscode.workspace.registerTextDocumentContentProvider(DESCRIBE_SCHEME, this.describe),
+      vscode.workspace.registerTextDocumentContentProvider(LOGS_SCHEME, this.logs),
+      lab.onDidChangePods(() => this.refreshOpen()),
+    );
+  }
+
+  private refreshOpen(): void {
+    for (const d of vscode.workspace.textDocuments) {
+      if (d.isClosed) continue;
+      if (d.uri.scheme === DESCRIBE_SCHEME) this.describe.emitter.fire(d.uri);
+      else if (d.uri.scheme === LOGS_SCHEME && /attempt=(current|previous)/.test(d.uri.query)) this.logs.emitter.fire(d.uri);
+    }
+  }
+
+  async openDescribe(namespace: string, name: string): Promise<void> {
+    const uri = describeUri(namespace, name);
+    let doc = await vscode.workspace.openTextDocument(uri);
+    if (doc.languageId !== 'podlab-describe') doc = await vscode.languages.setTextDocumentLanguage(doc, 'podlab-describe');
+    await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.Beside });
+  }
+
+  async openLogs(namespace: string, name: string, container: string, attempt: string, label?: string): Promise<void> {
+    const uri = logsUri(namespace, name, container, attempt, label);
+    let doc = await vscode.workspace.openTextDocument(uri);
+    if (doc.languageId !== 'log') doc = await vscode.languages.setTextDocumentLanguage(doc, 'log');
+    await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.Beside });
+  }
+}

@@ -1,0 +1,71 @@
+// Entry point. `activate` stays thin (rust-analyzer's client is the model): it builds the one
+// context object that owns every disposable, registers the command table, the editor features,
+// the view and the status bar — and makes no Docker call. The engine starts on first use.
+import * as vscode from 'vscode';
+import { Lab } from './lab.js';
+import { registerCommands, watchStepMode, type Services } from './commands.js';
+import { registerLanguageFeatures } from './language.js';
+import { registerTree } from './tree.js';
+import { registerStatusBar } from './statusBar.js';
+import { LabDocuments } from './documents.js';
+import { Shells } from './shell.js';
+import { watchPulls } from './pull.js';
+
+let lab: Lab | undefined;
+
+export function activate(context: vscode.ExtensionContext): { lab: Lab } {
+  const t0 = performance.now();
+  const l = new Lab(context);
+  lab = l;
+  const diags = registerLanguageFeatures(l);
+  const tree = registerTree(l);
+  const docs = new LabDocuments(l);
+  const shells = new Shells(l);
+  l.onDispose(() => shells.dispose());
+  let panel: { show(namespace: string, name: string): void; dispose(): void } | undefined;
+  l.onDispose(() => panel?.dispose());
+  const services: Services = {
+    lab: l,
+    diags,
+    docs,
+    shells,
+    tree,
+    async showPanel(namespace, name) {
+      if (!panel) {
+        const { LifecyclePanelManager } = await import('./panel/manager.js');
+        panel = new LifecyclePanelManager(context.extensionUri, () => l.getEngine(), (line) => l.out.info(line));
+      }
+      panel.show(namespace, name);
+    },
+  };
+  registerCommands(services);
+  registerStatusBar(l);
+  watchStepMode(services);
+  // once connected: pull progress notifications
+  let pulls: vscode.Disposable | undefined;
+  l.push(
+    l.onDidChangeState((s) => {
+      pulls?.dispose();
+      pulls = undefined;
+      const engine = l.engineIfStarted;
+      if (s.kind === 'connected' && engine) pulls = watchPulls(l, (fn) => engine.onPullProgress(fn));
+    }),
+    { dispose: () => pulls?.dispose() },
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('podlab') && l.engineIfStarted) {
+        void vscode.window.showInformationMessage('Pod Lab: settings changed. Reconnect to apply them to the engine.', 'Reconnect').then((c) => {
+          if (c) void vscode.commands.executeCommand('podlab.reconnect');
+        });
+      }
+    }),
+  );
+  const ms = performance.now() - t0;
+  l.log(`Pod Lab activated in ${ms.toFixed(1)} ms (no Docker call; the engine starts on first use)`);
+  return { lab: l };
+}
+
+export async function deactivate(): Promise<void> {
+  const l = lab;
+  lab = undefined;
+  await l?.dispose();
+}

@@ -1,0 +1,324 @@
+// Editor integration of the validator: diagnostics (debounced, per document, incremental),
+// hover (field docs, and live state of a running pod's containers), completion, quick fixes and
+// the Run / Delete / Show lifecycle CodeLenses above every Pod document.
+import * as vscode from 'vscode';
+import type { Lab } from './lab.js';
+import { looksLikeKubernetes, refKey } from './manifest.js';
+import { lensTitles } from './podModel.js';
+import {
+  DocumentAnalyzer,
+  loadValidator,
+  docAt,
+  hoverDocs,
+  completionItems,
+  quickFixes,
+  fieldPathAt,
+  type Analysis,
+  type DocInfo,
+  type Prob,
+} from './validator.js';
+
+const DEBOUNCE_MS = 200;
+const SELECTOR: vscode.DocumentSelector = [{ language: 'yaml' }];
+
+export function isCandidate(doc: vscode.TextDocument): boolean {
+  return doc.languageId === 'yaml' && doc.uri.scheme !== 'output' && doc.uri.scheme !== 'git';
+}
+
+/** Owns diagnostics and the per-document incremental validators. */
+export class Diagnostics implements vscode.Disposable {
+  private readonly collection = vscode.languages.createDiagnosticCollection('podlab');
+  private readonly analyzers = new Map<string, DocumentAnalyzer>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
+  private readonly subs: vscode.Disposable[] = [];
+  readonly onDidAnalyze = this.emitter.event;
+
+  constructor(private readonly lab: Lab) {
+    this.subs.push(
+      vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d, 0)),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.contentChanges.length > 0) this.schedule(e.document, DEBOUNCE_MS);
+      }),
+      vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri)),
+    );
+    for (const d of vscode.workspace.textDocuments) this.schedule(d, 0);
+  }
+
+  private schedule(doc: vscode.TextDocument, delay: number): void {
+    if (!isCandidate(doc)) return;
+    const key = doc.uri.toString();
+    const t = this.timers.get(key);
+    if (t) clearTimeout(t);
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        void this.analyze(doc).catch((e: unknown) => this.lab.out.error(`validating ${doc.uri.fsPath}: ${String(e)}`));
+      }, delay),
+    );
+  }
+
+  private forget(uri: vscode.Uri): void {
+    const key = uri.toString();
+    this.analyzers.delete(key);
+    const t = this.timers.get(key);
+    if (t) clearTimeout(t);
+    this.timers.delete(key);
+    this.collection.delete(uri);
+  }
+
+  /** Validates now (or returns the cached analysis of this version). */
+  async analyze(doc: vscode.TextDocument): Promise<Analysis | undefined> {
+    if (!isCandidate(doc) || doc.isClosed) return undefined;
+    const text = doc.getText();
+    if (!looksLikeKubernetes(text)) {
+      this.collection.delete(doc.uri);
+      this.analyzers.delete(doc.uri.toString());
+      return undefined;
+    }
+    const key = doc.uri.toString();
+    let an = this.analyzers.get(key);
+    if (an?.last && an.last.version === doc.version) return an.last;
+    const v = await loadValidator();
+    if (!an) {
+      an = new DocumentAnalyzer(v);
+      this.analyzers.set(key, an);
+    }
+    const t0 = performance.now();
+    const a = an.update(text, doc.version);
+    const ms = performance.now() - t0;
+    if (ms > 50) this.lab.out.debug(`validated ${doc.uri.fsPath} in ${ms.toFixed(1)} ms`);
+    this.collection.set(doc.uri, a.problems.map((p) => toDiagnostic(doc, p)));
+    this.emitter.fire(doc.uri);
+    return a;
+  }
+
+  /** The latest analysis (possibly of an older version) without validating. */
+  cached(doc: vscode.TextDocument): Analysis | undefined {
+    return this.analyzers.get(doc.uri.toString())?.last;
+  }
+
+  /** Problems of this document as diagnostics (for code actions). */
+  diagnosticsFor(uri: vscode.Uri): readonly vscode.Diagnostic[] {
+    return this.collection.get(uri) ?? [];
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    for (const s of this.subs) s.dispose();
+    this.collection.dispose();
+    this.emitter.dispose();
+  }
+}
+
+const probOf = new WeakMap<vscode.Diagnostic, Prob>();
+
+function toDiagnostic(doc: vscode.TextDocument, p: Prob): vscode.Diagnostic {
+  const range = new vscode.Range(doc.positionAt(p.offset), doc.positionAt(p.endOffset > p.offset ? p.endOffset : p.offset + 1));
+  const sev =
+    p.severity === 'error' ? vscode.DiagnosticSeverity.Error : p.severity === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Information;
+  const d = new vscode.Diagnostic(range, p.message, sev);
+  d.source = 'Pod Lab';
+  if (p.type) d.code = p.type;
+  probOf.set(d, p);
+  return d;
+}
+
+function podFromDoc(lab: Lab, d: DocInfo) {
+  return d.ref ? lab.findPod(d.ref.namespace, d.ref.name) : undefined;
+}
+
+/** Run / Delete / Show lifecycle above each Pod document, reflecting the pod's live state. */
+export class PodCodeLenses implements vscode.CodeLensProvider {
+  private readonly emitter = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.emitter.event;
+
+  constructor(
+    private readonly lab: Lab,
+    private readonly diags: Diagnostics,
+  ) {
+    lab.push(
+      this.emitter,
+      lab.onDidChangePods(() => this.emitter.fire()),
+      lab.onDidChangeState(() => this.emitter.fire()),
+      diags.onDidAnalyze(() => this.emitter.fire()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.emitter.fire()),
+    );
+  }
+
+  async provideCodeLenses(doc: vscode.TextDocument): Promise<vscode.CodeLens[]> {
+    const a = this.diags.cached(doc) ?? (await this.diags.analyze(doc));
+    if (!a) return [];
+    const lenses: vscode.CodeLens[] = [];
+    const trusted = vscode.workspace.isTrusted;
+    const now = Date.now();
+    for (const d of a.docs) {
+      if (!d.isPod) continue;
+      const range = new vscode.Range(doc.positionAt(d.start), doc.positionAt(d.start));
+      const target = { uri: doc.uri.toString(), docIndex: d.index, namespace: d.ref?.namespace, name: d.ref?.name };
+      if (!trusted) {
+        lenses.push(
+          new vscode.CodeLens(range, {
+            title: '$(shield) Pod Lab: pods cannot run in an untrusted workspace',
+            command: 'workbench.trust.manage',
+            tooltip: 'Running a pod starts containers on your Docker. Trust this workspace to run it.',
+          }),
+        );
+        continue;
+      }
+      const live = podFromDoc(this.lab, d);
+      const t = lensTitles(live, now);
+      if (t.summary) {
+        lenses.push(new vscode.CodeLens(range, { title: `$(pulse) ${t.summary}`, command: 'podlab.showLifecycle', arguments: [target], tooltip: `Lab pod ${d.ref ? refKey(d.ref) : ''}` }));
+      }
+      for (const action of t.actions) {
+        if (action === 'run') {
+          const title = d.hasErrors ? '▶ Run Pod (invalid: see Problems)' : '▶ Run Pod';
+          lenses.push(new vscode.CodeLens(range, { title, command: 'podlab.runPod', arguments: [target], tooltip: 'Validate and run this Pod on the local Docker' }));
+          lenses.push(new vscode.CodeLens(range, { title: 'Step Mode', command: 'podlab.runPodStepMode', arguments: [target], tooltip: 'Run, pausing before each init container (a lab feature)' }));
+        } else if (action === 'delete') {
+          lenses.push(new vscode.CodeLens(range, { title: 'Delete', command: 'podlab.deletePod', arguments: [target], tooltip: 'Delete the lab pod (graceful)' }));
+        } else {
+          lenses.push(new vscode.CodeLens(range, { title: 'Show lifecycle', command: 'podlab.showLifecycle', arguments: [target] }));
+        }
+      }
+    }
+    return lenses;
+  }
+}
+
+export class PodHover implements vscode.HoverProvider {
+  constructor(
+    private readonly lab: Lab,
+    private readonly diags: Diagnostics,
+  ) {}
+
+  async provideHover(doc: vscode.TextDocument, pos: vscode.Position): Promise<vscode.Hover | undefined> {
+    const a = await this.diags.analyze(doc);
+    if (!a) return undefined;
+    const offset = doc.offsetAt(pos);
+    const h = hoverDocs(a, offset);
+    const parts: vscode.MarkdownString[] = [];
+    let range: vscode.Range | undefined;
+    if (h) {
+      parts.push(new vscode.MarkdownString(h.markdown));
+      range = new vscode.Range(doc.positionAt(h.start), doc.positionAt(h.end));
+    }
+    const live = await this.liveState(a, offset);
+    if (live) parts.push(live);
+    if (parts.length === 0) return undefined;
+    return new vscode.Hover(parts, range);
+  }
+
+  private async liveState(a: Analysis, offset: number): Promise<vscode.MarkdownString | undefined> {
+    const engine = this.lab.engineIfStarted;
+    if (!engine) return undefined;
+    const d = docAt(a, offset);
+    if (!d?.isPod || !d.ref) return undefined;
+    const path = fieldPathAt(a, offset);
+    if (!path || path.length !== 4 || path[0] !== 'spec') return undefined;
+    const [, list, idx, field] = path;
+    if ((list !== 'containers' && list !== 'initContainers') || typeof idx !== 'number' || (field !== 'name' && field !== 'image')) return undefined;
+    const spec = (d.object as { spec?: Record<string, { name?: string }[]> } | undefined)?.spec;
+    const cname = spec?.[list]?.[idx]?.name;
+    if (!cname) return undefined;
+    const pod = engine.getPod(d.ref.namespace, d.ref.name);
+    if (!pod) return undefined;
+    const statuses = list === 'initContainers' ? pod.status?.initContainerStatuses : pod.status?.containerStatuses;
+    const cs = statuses?.find((s) => s.name === cname);
+    const md = new vscode.MarkdownString(undefined, true);
+    md.isTrusted = { enabledCommands: ['podlab.showLifecycle', 'podlab.showLogs'] };
+    md.appendMarkdown(`**Live in Pod Lab** — \`${d.ref.namespace}/${d.ref.name}\` container \`${cname}\`\n\n`);
+    if (!cs?.state) {
+      md.appendMarkdown('State: not created yet\n\n');
+    } else if (cs.state.running) {
+      md.appendMarkdown(`State: **Running** since ${cs.state.running.startedAt ?? '?'} · ready: ${cs.ready ? 'yes' : 'no'}\n\n`);
+    } else if (cs.state.waiting) {
+      md.appendMarkdown(`State: **Waiting** · reason: **${cs.state.waiting.reason ?? ''}**${cs.state.waiting.message ? ` — ${escapeMd(cs.state.waiting.message)}` : ''}\n\n`);
+    } else if (cs.state.terminated) {
+      md.appendMarkdown(`State: **Terminated** · reason: **${cs.state.terminated.reason ?? ''}** · exit code: **${cs.state.terminated.exitCode}**\n\n`);
+    }
+    const last = cs?.lastState?.terminated;
+    if (last) md.appendMarkdown(`Last state: Terminated · ${last.reason ?? ''} · exit code: **${last.exitCode}**\n\n`);
+    md.appendMarkdown(`Restarts: **${cs?.restartCount ?? 0}**\n\n`);
+    try {
+      const useLast = !cs?.state?.running && !cs?.state?.terminated && !!last;
+      const lines = await engine.logs(d.ref.namespace, d.ref.name, cname, { tail: 5, previous: useLast });
+      if (lines.length > 0) {
+        md.appendMarkdown(useLast ? 'Last lines (previous attempt):\n' : 'Last lines:\n');
+        md.appendCodeblock(lines.join('\n'), 'log');
+      }
+    } catch {
+      // no logs yet
+    }
+    const args = encodeURIComponent(JSON.stringify([{ namespace: d.ref.namespace, name: d.ref.name }]));
+    const largs = encodeURIComponent(JSON.stringify([{ namespace: d.ref.namespace, name: d.ref.name, container: cname }]));
+    md.appendMarkdown(`[Show lifecycle](command:podlab.showLifecycle?${args}) · [Show logs](command:podlab.showLogs?${largs})`);
+    return md;
+  }
+}
+
+function escapeMd(s: string): string {
+  return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`);
+}
+
+export class PodCompletion implements vscode.CompletionItemProvider {
+  constructor(private readonly diags: Diagnostics) {}
+
+  async provideCompletionItems(doc: vscode.TextDocument, pos: vscode.Position): Promise<vscode.CompletionItem[] | undefined> {
+    // complete against the text as it is now (the debounced analysis may be older)
+    const a = await this.diags.analyze(doc);
+    if (!a) return undefined;
+    const items = completionItems(a, doc.offsetAt(pos));
+    return items.map((c) => {
+      const item = new vscode.CompletionItem(c.label, c.kind === 'value' ? vscode.CompletionItemKind.EnumMember : vscode.CompletionItemKind.Property);
+      if (c.insertText !== undefined) item.insertText = c.snippet ? new vscode.SnippetString(c.insertText) : c.insertText;
+      if (c.detail) item.detail = c.detail;
+      if (c.documentation) item.documentation = new vscode.MarkdownString(c.documentation);
+      if (c.start !== undefined && c.end !== undefined) item.range = new vscode.Range(doc.positionAt(c.start), doc.positionAt(c.end));
+      if (c.sortText) item.sortText = c.sortText;
+      return item;
+    });
+  }
+}
+
+export class PodQuickFixes implements vscode.CodeActionProvider {
+  static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };
+  constructor(private readonly diags: Diagnostics) {}
+
+  async provideCodeActions(doc: vscode.TextDocument, range: vscode.Range, ctx: vscode.CodeActionContext): Promise<vscode.CodeAction[]> {
+    const a = await this.diags.analyze(doc);
+    if (!a) return [];
+    const out: vscode.CodeAction[] = [];
+    for (const diag of ctx.diagnostics) {
+      if (diag.source !== 'Pod Lab') continue;
+      const p = probOf.get(diag) ?? a.problems.find((q) => q.message === diag.message && doc.positionAt(q.offset).isEqual(diag.range.start));
+      if (!p) continue;
+      for (const fix of quickFixes(a, p)) {
+        const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
+        const edit = new vscode.WorkspaceEdit();
+        for (const e of fix.edits) edit.replace(doc.uri, new vscode.Range(doc.positionAt(e.offset), doc.positionAt(e.endOffset)), e.newText);
+        action.edit = edit;
+        action.diagnostics = [diag];
+        action.isPreferred = fix.preferred === true;
+        out.push(action);
+      }
+    }
+    void range;
+    return out;
+  }
+}
+
+export function registerLanguageFeatures(lab: Lab): Diagnostics {
+  const diags = new Diagnostics(lab);
+  lab.push(
+    diags,
+    vscode.languages.registerCodeLensProvider(SELECTOR, new PodCodeLenses(lab, diags)),
+    vscode.languages.registerHoverProvider(SELECTOR, new PodHover(lab, diags)),
+    vscode.languages.registerCompletionItemProvider(SELECTOR, new PodCompletion(diags), ':', ' ', '-'),
+    vscode.languages.registerCodeActionsProvider(SELECTOR, new PodQuickFixes(diags), PodQuickFixes.metadata),
+  );
+  return diags;
+}

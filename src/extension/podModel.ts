@@ -1,0 +1,215 @@
+// The Pod Lab view's model, built from v1 Pods as pure data (no `vscode` import): one row per pod
+// with kubectl's STATUS/READY/RESTARTS/AGE, and its containers grouped init / sidecar / app with
+// a state icon, reason, exit code and restart count. The tree provider only maps it to TreeItems.
+import type { Pod, Container, ContainerStatus } from 'kubernetes-types/core/v1';
+import { podStatusText, readyText, restartsText, humanDuration } from '../engine/printer.js';
+
+export type ContainerKind = 'init' | 'sidecar' | 'app';
+export type Tone = 'ok' | 'progress' | 'warn' | 'error' | 'done' | 'idle';
+
+export interface ContainerRow {
+  id: string;
+  namespace: string;
+  pod: string;
+  name: string;
+  kind: ContainerKind;
+  image: string;
+  state: 'none' | 'waiting' | 'running' | 'terminated';
+  reason: string;
+  exitCode?: number;
+  lastExitCode?: number;
+  restartCount: number;
+  ready: boolean;
+  /** codicon id and tone for the state icon */
+  icon: string;
+  tone: Tone;
+  description: string;
+  tooltip: string;
+  /** for `viewItem` when clauses: container.<kind>.<state>[.backoff][.exited] */
+  contextValue: string;
+  /** runtime id of the newest instance (running or exited), if any */
+  containerId?: string;
+}
+
+export interface GroupRow {
+  id: string;
+  kind: ContainerKind;
+  label: string;
+  containers: ContainerRow[];
+}
+
+export interface PodRow {
+  id: string;
+  namespace: string;
+  name: string;
+  uid: string;
+  status: string;
+  ready: string;
+  restarts: string;
+  age: string;
+  icon: string;
+  tone: Tone;
+  description: string;
+  tooltip: string;
+  contextValue: string;
+  groups: GroupRow[];
+}
+
+export function containerKind(c: Container, isInit: boolean): ContainerKind {
+  if (!isInit) return 'app';
+  return c.restartPolicy === 'Always' ? 'sidecar' : 'init';
+}
+
+const groupLabel: Record<ContainerKind, string> = {
+  init: 'Init containers',
+  sidecar: 'Sidecar containers',
+  app: 'Containers',
+};
+
+/** Icon and tone of a pod from its kubectl STATUS text. */
+export function podTone(status: string, phase: string | undefined): { icon: string; tone: Tone } {
+  if (status === 'Terminating') return { icon: 'loading~spin', tone: 'progress' };
+  if (/BackOff|Err|Error|Failed|OOMKilled|Signal|ExitCode|Unknown|Invalid|CannotRun/.test(status)) return { icon: 'error', tone: 'error' };
+  if (status === 'Running') return { icon: 'vm-running', tone: 'ok' };
+  if (status === 'Completed' || phase === 'Succeeded') return { icon: 'pass', tone: 'done' };
+  if (status === 'NotReady') return { icon: 'vm-outline', tone: 'warn' };
+  return { icon: 'vm-outline', tone: 'progress' };
+}
+
+/** Icon, tone and short description of one container's status. */
+export function containerTone(cs: ContainerStatus | undefined, kind: ContainerKind): { icon: string; tone: Tone; state: ContainerRow['state']; reason: string } {
+  if (!cs || !cs.state) return { icon: 'circle-large-outline', tone: 'idle', state: 'none', reason: '' };
+  const s = cs.state;
+  if (s.running) {
+    const ready = cs.ready === true || (kind === 'sidecar' && cs.started === true);
+    return { icon: ready ? 'pass-filled' : 'circle-large-filled', tone: ready ? 'ok' : 'warn', state: 'running', reason: ready ? 'Running' : 'Running, not ready' };
+  }
+  if (s.terminated) {
+    const ok = s.terminated.exitCode === 0;
+    return { icon: ok ? 'pass' : 'error', tone: ok ? 'done' : 'error', state: 'terminated', reason: s.terminated.reason ?? (ok ? 'Completed' : 'Error') };
+  }
+  const reason = s.waiting?.reason ?? '';
+  if (/BackOff|Err|Error|Invalid/.test(reason)) return { icon: 'error', tone: 'error', state: 'waiting', reason };
+  if (reason === 'ContainerCreating' || reason === 'PodInitializing' || reason === '') return { icon: 'loading~spin', tone: 'progress', state: 'waiting', reason: reason || 'Waiting' };
+  return { icon: 'clock', tone: 'warn', state: 'waiting', reason };
+}
+
+function containerRow(pod: Pod, c: Container, kind: ContainerKind, cs: ContainerStatus | undefined): ContainerRow {
+  const ns = pod.metadata?.namespace ?? 'default';
+  const podName = pod.metadata?.name ?? '';
+  const t = containerTone(cs, kind);
+  const term = cs?.state?.terminated;
+  const last = cs?.lastState?.terminated;
+  const restartCount = cs?.restartCount ?? 0;
+  const parts: string[] = [t.state === 'none' ? 'not created' : t.reason];
+  if (term) parts.push(`exit ${term.exitCode}`);
+  else if (last && t.state === 'waiting') parts.push(`last exit ${last.exitCode}`);
+  if (restartCount > 0) parts.push(`${restartCount} restart${restartCount === 1 ? '' : 's'}`);
+  const backoff = t.state === 'waiting' && t.reason === 'CrashLoopBackOff';
+  const exited = !!term || !!last;
+  const id = idOf(term?.containerID ?? (t.state === 'running' ? cs?.containerID : undefined) ?? last?.containerID ?? cs?.containerID);
+  const tooltipLines = [
+    `${kindWord(kind)} ${c.name}`,
+    `image: ${c.image ?? ''}`,
+    `state: ${t.state === 'none' ? 'not created yet' : t.state}${t.reason && t.state !== 'running' ? ` (${t.reason})` : ''}`,
+  ];
+  const msg = cs?.state?.waiting?.message ?? term?.message;
+  if (msg) tooltipLines.push(`message: ${msg}`);
+  if (term) tooltipLines.push(`exit code: ${term.exitCode}`);
+  if (last) tooltipLines.push(`last state: terminated, ${last.reason ?? ''} (exit ${last.exitCode})`);
+  tooltipLines.push(`restarts: ${restartCount}`, `ready: ${cs?.ready === true}`);
+  return {
+    id: `${ns}/${podName}/${c.name}`,
+    namespace: ns,
+    pod: podName,
+    name: c.name,
+    kind,
+    image: c.image ?? '',
+    state: t.state,
+    reason: t.reason,
+    exitCode: term?.exitCode,
+    lastExitCode: last?.exitCode,
+    restartCount,
+    ready: cs?.ready === true,
+    icon: t.icon,
+    tone: t.tone,
+    description: parts.join(' · '),
+    tooltip: tooltipLines.join('\n'),
+    contextValue: `container.${kind}.${t.state}${backoff ? '.backoff' : ''}${exited ? '.exited' : ''}`,
+    containerId: id,
+  };
+}
+
+function kindWord(kind: ContainerKind): string {
+  return kind === 'init' ? 'init container' : kind === 'sidecar' ? 'sidecar container' : 'container';
+}
+
+function idOf(containerID: string | undefined): string | undefined {
+  if (!containerID) return undefined;
+  const i = containerID.indexOf('://');
+  return i >= 0 ? containerID.slice(i + 3) : containerID;
+}
+
+/** One view row per pod, sorted by namespace then name. */
+export function buildPodRows(pods: readonly Pod[], now: number, stepWaiting: ReadonlyMap<string, string> = new Map()): PodRow[] {
+  const rows = pods.map((p) => podRow(p, now, stepWaiting.get(p.metadata?.uid ?? '')));
+  rows.sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
+  return rows;
+}
+
+export function podRow(pod: Pod, now: number, stepWaitingFor?: string): PodRow {
+  const ns = pod.metadata?.namespace ?? 'default';
+  const name = pod.metadata?.name ?? '';
+  const status = podStatusText(pod);
+  const ready = readyText(pod);
+  const restarts = restartsText(pod, now);
+  const created = pod.metadata?.creationTimestamp ? Date.parse(pod.metadata.creationTimestamp) : NaN;
+  const age = Number.isFinite(created) ? humanDuration(Math.max(0, now - created)) : '<unknown>';
+  const { icon, tone } = stepWaitingFor ? { icon: 'debug-pause', tone: 'warn' as Tone } : podTone(status, pod.status?.phase);
+  const groups: GroupRow[] = [];
+  const statusesInit = pod.status?.initContainerStatuses ?? [];
+  const statuses = pod.status?.containerStatuses ?? [];
+  const byKind: Record<ContainerKind, ContainerRow[]> = { init: [], sidecar: [], app: [] };
+  for (const c of pod.spec?.initContainers ?? []) {
+    const kind = containerKind(c, true);
+    byKind[kind].push(containerRow(pod, c, kind, statusesInit.find((s) => s.name === c.name)));
+  }
+  for (const c of pod.spec?.containers ?? []) byKind.app.push(containerRow(pod, c, 'app', statuses.find((s) => s.name === c.name)));
+  for (const kind of ['init', 'sidecar', 'app'] as const) {
+    if (byKind[kind].length > 0) groups.push({ id: `${ns}/${name}#${kind}`, kind, label: groupLabel[kind], containers: byKind[kind] });
+  }
+  const tooltip = [
+    `${ns}/${name}`,
+    `STATUS ${status}   READY ${ready}   RESTARTS ${restarts}   AGE ${age}`,
+    `phase: ${pod.status?.phase ?? 'Pending'}`,
+    pod.spec?.nodeName ? `node: ${pod.spec.nodeName}` : 'not scheduled yet',
+    pod.status?.podIP ? `pod IP: ${pod.status.podIP}` : '',
+    stepWaitingFor ? `step mode: waiting before init container "${stepWaitingFor}" (Continue to start it)` : '',
+  ].filter((l) => l !== '');
+  return {
+    id: `${ns}/${name}`,
+    namespace: ns,
+    name,
+    uid: pod.metadata?.uid ?? '',
+    status,
+    ready,
+    restarts,
+    age,
+    icon,
+    tone,
+    description: `${stepWaitingFor ? 'Paused (step mode) · ' : ''}${status} · ${ready} · ${restarts} · ${age}`,
+    tooltip: tooltip.join('\n'),
+    contextValue: `pod${stepWaitingFor ? '.stepWaiting' : ''}`,
+    groups,
+  };
+}
+
+/** CodeLens titles for a Pod document, given the pod's live state (undefined: not running in the lab). */
+export function lensTitles(pod: Pod | undefined, now: number): { summary?: string; actions: ('run' | 'delete' | 'lifecycle')[] } {
+  if (!pod) return { actions: ['run'] };
+  const status = podStatusText(pod);
+  const ready = readyText(pod);
+  const restarts = restartsText(pod, now);
+  const rc = restarts.startsWith('0') ? '' : ` · ${restarts} restarts`;
+  return { summary: `${status} · ${ready}${rc}`, actions: ['delete', 'lifecycle'] };
+}

@@ -1,0 +1,139 @@
+// The Pod Lab view: pods → container groups (init / sidecar / app) → containers, driven by the
+// engine's watch (debounced by Lab). Opening the view connects to Docker.
+import * as vscode from 'vscode';
+import type { Lab } from './lab.js';
+import { buildPodRows, type PodRow, type GroupRow, type ContainerRow, type Tone } from './podModel.js';
+
+export type PodNode = { type: 'pod'; row: PodRow };
+export type GroupNode = { type: 'group'; pod: PodRow; row: GroupRow };
+export type ContainerNode = { type: 'container'; pod: PodRow; row: ContainerRow };
+export type LabNode = PodNode | GroupNode | ContainerNode;
+
+const toneColor: Record<Tone, string | undefined> = {
+  ok: 'testing.iconPassed',
+  done: 'testing.iconPassed',
+  progress: 'charts.blue',
+  warn: 'charts.yellow',
+  error: 'testing.iconFailed',
+  idle: 'disabledForeground',
+};
+
+function icon(id: string, tone: Tone): vscode.ThemeIcon {
+  const c = toneColor[tone];
+  return new vscode.ThemeIcon(id, c ? new vscode.ThemeColor(c) : undefined);
+}
+
+export class PodTree implements vscode.TreeDataProvider<LabNode> {
+  private readonly emitter = new vscode.EventEmitter<LabNode | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  private rows: PodRow[] = [];
+  private stepWaiting = new Map<string, string>();
+  private ageTimer: NodeJS.Timeout | undefined;
+  private visible = false;
+
+  constructor(private readonly lab: Lab) {
+    lab.push(
+      this.emitter,
+      lab.onDidChangePods(() => void this.refresh()),
+      lab.onDidChangeState(() => this.emitter.fire(undefined)),
+    );
+    lab.onDispose(() => {
+      if (this.ageTimer) clearInterval(this.ageTimer);
+    });
+  }
+
+  setVisible(v: boolean): void {
+    this.visible = v;
+    if (v && !this.ageTimer) {
+      // ages and back-off countdowns move even when nothing else changes
+      this.ageTimer = setInterval(() => this.lab.engineIfStarted && this.emitter.fire(undefined), 5000);
+    } else if (!v && this.ageTimer) {
+      clearInterval(this.ageTimer);
+      this.ageTimer = undefined;
+    }
+  }
+
+  async refresh(): Promise<void> {
+    const engine = this.lab.engineIfStarted;
+    if (engine) {
+      const waiting = new Map<string, string>();
+      for (const p of engine.listPods()) {
+        const uid = p.metadata?.uid;
+        if (!uid || !this.lab.stepPods.has(uid)) continue;
+        const info = await engine.debugInfo(p.metadata?.namespace ?? 'default', p.metadata?.name ?? '').catch(() => undefined);
+        if (info?.stepWaitingFor) waiting.set(uid, info.stepWaitingFor);
+      }
+      this.stepWaiting = waiting;
+    }
+    this.emitter.fire(undefined);
+  }
+
+  getTreeItem(n: LabNode): vscode.TreeItem {
+    if (n.type === 'pod') {
+      const r = n.row;
+      const item = new vscode.TreeItem(r.name, vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `pod:${r.id}`;
+      item.description = r.description;
+      item.tooltip = r.tooltip;
+      item.iconPath = icon(r.icon, r.tone);
+      item.contextValue = r.contextValue;
+      item.accessibilityInformation = { label: `pod ${r.name} ${r.status} ready ${r.ready} restarts ${r.restarts} age ${r.age}` };
+      item.command = { command: 'podlab.showLifecycle', title: 'Show Lifecycle', arguments: [n] };
+      return item;
+    }
+    if (n.type === 'group') {
+      const item = new vscode.TreeItem(n.row.label, vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `group:${n.row.id}`;
+      item.contextValue = `group.${n.row.kind}`;
+      item.description = `${n.row.containers.length}`;
+      item.iconPath = new vscode.ThemeIcon(n.row.kind === 'init' ? 'debug-step-into' : n.row.kind === 'sidecar' ? 'layout-sidebar-right' : 'package');
+      return item;
+    }
+    const r = n.row;
+    const item = new vscode.TreeItem(r.name, vscode.TreeItemCollapsibleState.None);
+    item.id = `container:${r.id}`;
+    item.description = r.description;
+    item.tooltip = new vscode.MarkdownString(r.tooltip.split('\n').map((l) => l.replace(/([\\`*_[\]<>])/g, '\\$1')).join('  \n'));
+    item.iconPath = icon(r.icon, r.tone);
+    item.contextValue = r.contextValue;
+    item.accessibilityInformation = { label: `${r.kind} container ${r.name} ${r.description}` };
+    return item;
+  }
+
+  getChildren(n?: LabNode): LabNode[] | Promise<LabNode[]> {
+    if (!n) return this.roots();
+    if (n.type === 'pod') return n.row.groups.map((g) => ({ type: 'group' as const, pod: n.row, row: g }));
+    if (n.type === 'group') return n.row.containers.map((c) => ({ type: 'container' as const, pod: n.pod, row: c }));
+    return [];
+  }
+
+  getParent(n: LabNode): LabNode | undefined {
+    if (n.type === 'pod') return undefined;
+    if (n.type === 'group') return { type: 'pod', row: n.pod };
+    const g = n.pod.groups.find((x) => x.containers.some((c) => c.id === n.row.id));
+    return g ? { type: 'group', pod: n.pod, row: g } : undefined;
+  }
+
+  private async roots(): Promise<LabNode[]> {
+    // opening the view connects to Docker (lazily, never during activation)
+    const engine = this.lab.engineIfStarted ?? (await this.lab.getEngine().catch(() => undefined));
+    if (!engine) return [];
+    this.rows = buildPodRows(engine.listPods(), Date.now(), this.stepWaiting);
+    return this.rows.map((row) => ({ type: 'pod' as const, row }));
+  }
+}
+
+export function registerTree(lab: Lab): PodTree {
+  const tree = new PodTree(lab);
+  const view = vscode.window.createTreeView('podlab.pods', { treeDataProvider: tree, showCollapseAll: true });
+  tree.setVisible(view.visible);
+  lab.push(
+    view,
+    view.onDidChangeVisibility((e) => tree.setVisible(e.visible)),
+    lab.onDidChangeState((s) => {
+      view.message = s.kind === 'failed' ? `Docker is not reachable: ${s.message}` : s.kind === 'connecting' ? 'Connecting to Docker…' : undefined;
+      if (s.kind === 'connected') view.badge = s.pods > 0 ? { value: s.pods, tooltip: `${s.pods} lab pod(s)` } : undefined;
+    }),
+  );
+  return tree;
+}

@@ -1,0 +1,117 @@
+// The one place the extension meets src/validation: it turns the validator's results into the
+// shapes the editor features use (offsets into the text, per-document pods). The validator module
+// is loaded on first use, so activation stays cheap.
+import type * as V from '../validation/index.js';
+import { podRefOf, type PodRef } from './manifest.js';
+
+type ValidationModule = typeof V;
+let mod: ValidationModule | undefined;
+let loading: Promise<ValidationModule> | undefined;
+
+export function loadValidator(): Promise<ValidationModule> {
+  if (mod) return Promise.resolve(mod);
+  loading ??= import('../validation/index.js').then((m) => (mod = m));
+  return loading;
+}
+
+export function validatorIfLoaded(): ValidationModule | undefined {
+  return mod;
+}
+
+export interface Prob {
+  offset: number;
+  endOffset: number;
+  severity: 'error' | 'warning' | 'info';
+  message: string;
+  field?: string;
+  type?: string;
+  docIndex: number;
+  raw: V.Problem;
+}
+
+export interface DocInfo {
+  index: number;
+  /** [start, end) of the document in the text */
+  start: number;
+  end: number;
+  kind?: string;
+  isPod: boolean;
+  /** the decoded object (for Pods: the manifest as written) */
+  object?: unknown;
+  ref?: PodRef;
+  problems: Prob[];
+  hasErrors: boolean;
+  raw: V.ValidatedDocument;
+}
+
+export interface Analysis {
+  text: string;
+  version: number;
+  docs: DocInfo[];
+  problems: Prob[];
+}
+
+function toProb(p: V.Problem, docIndex: number): Prob {
+  return {
+    offset: p.offset,
+    endOffset: Math.max(p.endOffset, p.offset),
+    severity: p.severity === 'warning' ? 'warning' : p.severity === 'error' ? 'error' : 'info',
+    message: p.message,
+    field: p.field,
+    type: p.type,
+    docIndex,
+    raw: p,
+  };
+}
+
+function toDocs(docs: readonly V.ValidatedDocument[]): DocInfo[] {
+  return docs.map((d, i) => {
+    const index = d.index ?? i;
+    const object = d.object;
+    const problems = d.problems.map((p) => toProb(p, index));
+    const isPod = d.kind === 'Pod';
+    return {
+      index,
+      start: d.offset,
+      end: d.endOffset,
+      kind: d.kind,
+      isPod,
+      object,
+      ref: isPod ? podRefOf(object) : undefined,
+      problems,
+      hasErrors: problems.some((p) => p.severity === 'error'),
+      raw: d,
+    };
+  });
+}
+
+/** One per open document: re-validates only the YAML documents an edit touched. */
+export class DocumentAnalyzer {
+  private inc: V.IncrementalValidator | undefined;
+  last: Analysis | undefined;
+
+  constructor(private readonly v: ValidationModule) {}
+
+  update(text: string, version: number): Analysis {
+    if (this.last && this.last.version === version && this.last.text === text) return this.last;
+    this.inc ??= new this.v.IncrementalValidator();
+    const docs = toDocs(this.inc.update(text));
+    this.last = { text, version, docs, problems: docs.flatMap((d) => d.problems) };
+    return this.last;
+  }
+}
+
+export function analyzeOnce(v: ValidationModule, text: string): Analysis {
+  const docs = toDocs(v.validateText(text));
+  return { text, version: -1, docs, problems: docs.flatMap((d) => d.problems) };
+}
+
+export function docAt(a: Analysis, offset: number): DocInfo | undefined {
+  return a.docs.find((d) => offset >= d.start && offset <= d.end);
+}
+
+/** The message the API server would answer a create with (`The Pod "x" is invalid: ...`). */
+export function refusal(v: ValidationModule, d: DocInfo): string | undefined {
+  if (!d.hasErrors) return undefined;
+  return v.invalidPodMessage(d.raw);
+}
