@@ -1,7 +1,10 @@
 // The Docker implementation of the CRI-shaped runtime seam, following dockershim
 // (pkg/kubelet/dockershim). The imperative shell: every decision about names, labels, create
 // options and status mapping lives in the pure modules next to this one.
-import { posix as posixPath } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, posix as posixPath } from 'node:path';
 import type { Readable } from 'node:stream';
 import Dockerode from 'dockerode';
 import {
@@ -25,7 +28,7 @@ import {
 import { ManagedLabel } from '../../engine/kubelet/labels.js';
 import { containerCreateOptions, DefaultSandboxGracePeriod, sandboxCreateOptions } from './config.js';
 import { resolveConnection, type DockerConnectionOptions } from './connection.js';
-import { dockerMessage, statusCode, toRuntimeError, unavailableMessage } from './errors.js';
+import { dockerMessage, isConnectionError, statusCode, toRuntimeError, unavailableMessage } from './errors.js';
 import {
   ContainerTypeLabelContainer,
   ContainerTypeLabelKey,
@@ -103,6 +106,7 @@ export class DockerRuntime implements RuntimeService {
   private eventsConnected: Promise<void> | null = null;
   private resolveEventsConnected: (() => void) | null = null;
   private closed = false;
+  private oomScoreRefused: boolean | undefined;
 
   constructor(opts: DockerRuntimeOptions = {}) {
     const r = resolveConnection(opts, process.env);
@@ -135,28 +139,78 @@ export class DockerRuntime implements RuntimeService {
 
   async runPodSandbox(config: PodSandboxConfig, sandboxImage: string): Promise<string> {
     const opts = sandboxCreateOptions(config, sandboxImage);
-    let id: string;
+    const oomFallback = this.sandboxOomScoreAdj();
+    if (oomFallback !== undefined) opts.HostConfig = { ...opts.HostConfig, OomScoreAdj: oomFallback };
+    const id = await this.createSandboxContainer(opts, sandboxImage);
     try {
-      id = await this.create(opts);
+      await this.docker.getContainer(id).start();
+    } catch (e) {
+      if (isConnectionError(e) || !((opts.HostConfig?.OomScoreAdj ?? 0) < 0)) {
+        // As dockershim: the failed sandbox stays for the kubelet to kill and collect.
+        this.fail(e, 'StartFailed', `failed to start sandbox container for pod "${config.metadata.name}"`);
+      }
+      // A Docker without CAP_SYS_RESOURCE (some VMs and nested containers) cannot give the pause
+      // container a negative OOM score: runc fails. Retry once with 0 and remember the answer.
+      await this.removeIgnoringGone(id).catch(() => undefined);
+      const retry = { ...opts, HostConfig: { ...opts.HostConfig, OomScoreAdj: 0 } };
+      const id2 = await this.createSandboxContainer(retry, sandboxImage);
+      try {
+        await this.docker.getContainer(id2).start();
+      } catch {
+        // The OOM score was not the reason: report the first failure with -998 restored.
+        await this.removeIgnoringGone(id2).catch(() => undefined);
+        const id3 = await this.createSandboxContainer(opts, sandboxImage);
+        try {
+          await this.docker.getContainer(id3).start();
+        } catch (e3) {
+          this.fail(e3, 'StartFailed', `failed to start sandbox container for pod "${config.metadata.name}"`);
+        }
+        return id3;
+      }
+      this.rememberOomScoreRefused();
+      return id2;
+    }
+    return id;
+  }
+
+  private async createSandboxContainer(opts: Dockerode.ContainerCreateOptions, sandboxImage: string): Promise<string> {
+    try {
+      return await this.create(opts);
     } catch (e) {
       if (statusCode(e) !== 404 || !/no such image/i.test(dockerMessage(e))) {
         this.fail(e, 'CreateFailed', 'Failed to create the sandbox container');
       }
-      // The pause image is pulled only when absent (dockershim ensureSandboxImageExists).
-      await this.pullSandboxImage(sandboxImage);
-      try {
-        id = await this.create(opts);
-      } catch (e2) {
-        this.fail(e2, 'CreateFailed', 'Failed to create the sandbox container');
-      }
     }
+    // The pause image is pulled only when absent (dockershim ensureSandboxImageExists).
+    await this.pullSandboxImage(sandboxImage);
     try {
-      await this.docker.getContainer(id).start();
-    } catch (e) {
-      // As dockershim: the failed sandbox stays for the kubelet to kill and collect.
-      this.fail(e, 'StartFailed', `failed to start sandbox container for pod "${config.metadata.name}"`);
+      return await this.create(opts);
+    } catch (e2) {
+      this.fail(e2, 'CreateFailed', 'Failed to create the sandbox container');
     }
-    return id;
+  }
+
+  /** The OOM score to use instead of dockershim's -998 when this Docker is known to refuse it. */
+  private sandboxOomScoreAdj(): number | undefined {
+    if (this.oomScoreRefused === undefined) {
+      this.oomScoreRefused = existsSync(this.oomMarkerPath());
+    }
+    return this.oomScoreRefused ? 0 : undefined;
+  }
+
+  private rememberOomScoreRefused(): void {
+    this.oomScoreRefused = true;
+    try {
+      writeFileSync(this.oomMarkerPath(), `${this.target}\n`);
+    } catch {
+      /* only an optimisation for the next process */
+    }
+  }
+
+  /** A marker in the temp directory, per Docker address, so the next process skips the failing attempt. */
+  private oomMarkerPath(): string {
+    const key = createHash('sha256').update(this.target).digest('hex').slice(0, 12);
+    return join(tmpdir(), `podlab-docker-${key}-no-negative-oom-score`);
   }
 
   private async pullSandboxImage(image: string): Promise<void> {
