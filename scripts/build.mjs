@@ -23,8 +23,19 @@ const jobs = [
     target: 'node20',
     entryPoints: { cli: 'src/cli/main.ts' },
     outdir: 'dist',
-    external: nodeExternal,
+    // `podlab validate` must not load Docker code: the engine commands are a separate bundle.
+    external: [...nodeExternal, './podlab-engine.js'],
+    define: { __PODLAB_BUNDLED__: 'true' },
     banner: { js: '#!/usr/bin/env node' },
+  }),
+  build({
+    ...common,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    entryPoints: { 'podlab-engine': 'src/cli/engine-commands.ts' },
+    outdir: 'dist',
+    external: nodeExternal,
   }),
 ];
 if (existsSync('src/extension/extension.ts')) {

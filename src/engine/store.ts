@@ -5,6 +5,7 @@ import type { Event as KEvent, Node, Pod } from 'kubernetes-types/core/v1';
 import type { WatchEvent } from './api.js';
 import type { Disposable } from '../runtime/cri.js';
 import { rfc3339, type Clock } from './clock.js';
+import type { DeepMutable } from './mutable.js';
 
 type Kind = 'Pod' | 'Event' | 'Node';
 type ObjOf<K extends Kind> = K extends 'Pod' ? Pod : K extends 'Event' ? KEvent : Node;
@@ -78,16 +79,16 @@ export class Store {
   }
 
   /** Replaces an object (a new resourceVersion); `mutate` gets a deep copy to change. */
-  update<K extends Kind>(kind: K, ns: string | undefined, name: string, mutate: (o: ObjOf<K>) => ObjOf<K> | void): ObjOf<K> {
+  update<K extends Kind>(kind: K, ns: string | undefined, name: string, mutate: (o: DeepMutable<ObjOf<K>>) => void): ObjOf<K> {
     const key = keyOf(ns, name);
     const cur = this.objects[kind].get(key) as ObjOf<K> | undefined;
     if (!cur) throw new NotFoundError(kind, name);
-    const copy = structuredClone(cur);
-    const next = (mutate(copy) ?? copy) as ObjOf<K>;
+    const next = structuredClone(cur) as DeepMutable<ObjOf<K>>;
+    mutate(next);
     next.metadata = { ...next.metadata, resourceVersion: String(++this.rv) };
-    this.objects[kind].set(key, next);
+    this.objects[kind].set(key, next as ObjOf<K>);
     this.emit({ type: 'MODIFIED', kind, object: next } as WatchEvent);
-    return next;
+    return next as ObjOf<K>;
   }
 
   delete<K extends Kind>(kind: K, ns: string | undefined, name: string): ObjOf<K> | undefined {

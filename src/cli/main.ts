@@ -1,0 +1,64 @@
+// `podlab`: a thin shell over the engine. This entry only dispatches: `validate` never loads the
+// Docker or engine code, which lives in a separate bundle (dist/podlab-engine.js) loaded on demand.
+import { runValidate } from './validate.js';
+
+declare const __PODLAB_BUNDLED__: boolean | undefined;
+
+const USAGE = `podlab: run and inspect Kubernetes pods on the local Docker, the way the kubelet would.
+
+Usage:
+  podlab run FILE [--json] [--until Running|Ready|Succeeded|Failed|Terminal] [--timeout SECONDS] [--rm]
+                  [--sandbox-image IMAGE] [--backoff-initial SECONDS] [--backoff-max SECONDS] [--nodes FILE] [--step]
+  podlab get [NAME] [-o json|wide] [-n NAMESPACE]
+  podlab describe NAME [-n NAMESPACE]
+  podlab logs NAME [-c CONTAINER] [--previous] [--tail N] [-n NAMESPACE]
+  podlab delete NAME|--all [--grace-period SECONDS] [-n NAMESPACE]
+  podlab validate FILE... [--json]
+
+Docker: DOCKER_HOST or /var/run/docker.sock. State (events, termination messages): PODLAB_STATE_DIR.
+`;
+
+type EngineCommands = typeof import('./engine-commands.js');
+
+function loadEngineCommands(): EngineCommands {
+  // Bundled: a separate file next to this one. From source (tsx): the TypeScript module.
+  if (typeof __PODLAB_BUNDLED__ !== 'undefined' && __PODLAB_BUNDLED__) {
+    return require('./podlab-engine.js') as EngineCommands;
+  }
+  return require('./engine-commands.js') as EngineCommands;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [cmd, ...rest] = argv;
+  switch (cmd) {
+    case 'validate':
+      return runValidate(rest, process.stdout, process.stderr);
+    case 'run':
+    case 'get':
+    case 'describe':
+    case 'logs':
+    case 'delete':
+      return loadEngineCommands().runCommand(cmd, rest);
+    case undefined:
+    case 'help':
+    case '-h':
+    case '--help':
+      process.stdout.write(USAGE);
+      return cmd === undefined ? 2 : 0;
+    default:
+      process.stderr.write(`podlab: unknown command "${cmd}"\n\n${USAGE}`);
+      return 2;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      process.stderr.write(`podlab: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
