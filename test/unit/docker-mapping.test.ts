@@ -24,6 +24,7 @@ import {
   sandboxIp,
   toContainerStatus,
   toRuntimeEvent,
+  toPullProgress,
   toSandboxStatus,
   type InspectLike,
 } from '../../src/runtime/docker/status.js';
@@ -482,6 +483,33 @@ describe('Docker events', () => {
   });
   test('an event of a pause container is a sandbox event', () => assert.equal(toRuntimeEvent(ev('die', 'podsandbox'))?.kind, 'sandbox'));
   test('a network event is not a runtime event', () => assert.equal(toRuntimeEvent({ Type: 'network', Action: 'connect', Actor: { ID: 'n' } }), null));
+});
+
+describe('pull progress', () => {
+  const cases: { name: string; msg: Parameters<typeof toPullProgress>[1]; want: ReturnType<typeof toPullProgress> }[] = [
+    {
+      name: 'a downloading layer reports its bytes',
+      msg: { status: 'Downloading', id: 'a1b2', progressDetail: { current: 512, total: 2048 } },
+      want: { progress: { image: 'busybox:1.35', status: 'Downloading', layer: 'a1b2', current: 512, total: 2048 } },
+    },
+    {
+      name: 'a status without a layer is image-wide',
+      msg: { status: 'Pulling from library/busybox', id: '1.35' },
+      want: { progress: { image: 'busybox:1.35', status: 'Pulling from library/busybox', layer: '1.35' } },
+    },
+    {
+      name: 'an empty progress detail adds no numbers',
+      msg: { status: 'Pull complete', id: 'a1b2', progressDetail: {} },
+      want: { progress: { image: 'busybox:1.35', status: 'Pull complete', layer: 'a1b2' } },
+    },
+    {
+      name: 'an in-stream error is Docker\'s message',
+      msg: { error: 'short', errorDetail: { message: 'manifest for busybox:1.35 not found' } },
+      want: { error: 'manifest for busybox:1.35 not found' },
+    },
+    { name: 'a message without status is ignored', msg: {}, want: null },
+  ];
+  for (const c of cases) test(c.name, () => assert.deepEqual(toPullProgress('busybox:1.35', c.msg), c.want));
 });
 
 function frame(kind: 1 | 2, text: string): Buffer {

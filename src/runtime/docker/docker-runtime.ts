@@ -35,7 +35,15 @@ import {
   ContainerTypeLabelSandbox,
   SandboxIDLabelKey,
 } from './naming.js';
-import { toContainerStatus, toRuntimeEvent, toSandboxStatus, type DockerEventLike, type InspectLike } from './status.js';
+import {
+  toContainerStatus,
+  toPullProgress,
+  toRuntimeEvent,
+  toSandboxStatus,
+  type DockerEventLike,
+  type InspectLike,
+  type PullMessageLike,
+} from './status.js';
 import { Demuxer, LineSplitter } from './streams.js';
 import { FirstEntryReader } from './tar.js';
 
@@ -589,32 +597,22 @@ export class DockerRuntime implements RuntimeService {
       let error: string | null = null;
       const line = (l: string) => {
         if (!l.trim()) return;
-        let obj: {
-          error?: string;
-          errorDetail?: { message?: string };
-          status?: string;
-          id?: string;
-          progressDetail?: { current?: number; total?: number };
-        };
+        let obj: PullMessageLike;
         try {
           obj = JSON.parse(l);
         } catch {
           return;
         }
-        if (obj.error || obj.errorDetail?.message) {
-          error = obj.errorDetail?.message ?? obj.error ?? 'unknown error';
+        const r = toPullProgress(image, obj);
+        if (!r) return;
+        if ('error' in r) {
+          error = r.error;
           return;
         }
-        if (onProgress && obj.status) {
-          const p: PullProgress = { image, status: obj.status };
-          if (obj.id) p.layer = obj.id;
-          if (obj.progressDetail?.current !== undefined) p.current = obj.progressDetail.current;
-          if (obj.progressDetail?.total !== undefined) p.total = obj.progressDetail.total;
-          try {
-            onProgress(p);
-          } catch {
-            /* ignore listener failures */
-          }
+        try {
+          onProgress?.(r.progress);
+        } catch {
+          /* ignore listener failures */
         }
       };
       stream.on('data', (c: Buffer) => {

@@ -1,6 +1,6 @@
 // Docker inspect data -> CRI statuses, as dockershim mapped them (docker_container.go
 // ContainerStatus, docker_sandbox.go PodSandboxStatus). Pure.
-import type { ContainerState, ContainerStatus, PodSandboxMetadata, PodSandboxStatus, RuntimeEvent } from '../cri.js';
+import type { ContainerState, ContainerStatus, PodSandboxMetadata, PodSandboxStatus, PullProgress, RuntimeEvent } from '../cri.js';
 import { ContainerNameLabel, PodNameLabel, PodNamespaceLabel, PodUIDLabel } from '../../engine/kubelet/labels.js';
 import {
   ContainerTypeLabelKey,
@@ -179,4 +179,24 @@ export function toRuntimeEvent(e: DockerEventLike): RuntimeEvent | null {
   if (attrs[PodUIDLabel]) ev.podUid = attrs[PodUIDLabel];
   if (attrs[ContainerNameLabel]) ev.containerName = attrs[ContainerNameLabel];
   return ev;
+}
+
+/** One line of Docker's pull progress stream (JSON). */
+export interface PullMessageLike {
+  status?: string;
+  id?: string;
+  progressDetail?: { current?: number; total?: number };
+  error?: string;
+  errorDetail?: { message?: string };
+}
+
+/** A pull progress message -> per-layer progress, or the error Docker reported in-stream. */
+export function toPullProgress(image: string, m: PullMessageLike): { error: string } | { progress: PullProgress } | null {
+  if (m.error || m.errorDetail?.message) return { error: m.errorDetail?.message || m.error || 'unknown error' };
+  if (!m.status) return null;
+  const p: PullProgress = { image, status: m.status };
+  if (m.id) p.layer = m.id;
+  if (typeof m.progressDetail?.current === 'number') p.current = m.progressDetail.current;
+  if (typeof m.progressDetail?.total === 'number') p.total = m.progressDetail.total;
+  return { progress: p };
 }
