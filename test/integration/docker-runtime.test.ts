@@ -166,6 +166,25 @@ describe('shareProcessNamespace', () => {
   });
 });
 
+describe('host namespaces', () => {
+  test('a hostNetwork and hostIPC pod runs its container in the host namespaces and has no pod IP', async () => {
+    const sb = await sandbox('hostns', { hostNetwork: true, hostIPC: true });
+    try {
+      const id = await runContainer(sb, 'app', ['sleep', '3600']);
+      assert.equal((await rt.containerStatus(id))?.state, 'CONTAINER_RUNNING');
+      const s = await rt.podSandboxStatus(sb.id);
+      assert.equal(s?.state, 'SANDBOX_READY');
+      assert.equal(s?.ip, '');
+      const info = await rt.docker.getContainer(sb.id).inspect();
+      assert.equal(info.HostConfig.NetworkMode, 'host');
+      assert.equal(info.HostConfig.IpcMode, 'host');
+      assert.equal((await rt.docker.getContainer(id).inspect()).HostConfig.UTSMode, 'host');
+    } finally {
+      await rt.removePodSandbox(sb.id);
+    }
+  });
+});
+
 describe('terminated reasons', () => {
   let sb: { id: string; config: PodSandboxConfig };
   before(async () => {
