@@ -289,15 +289,18 @@ Events:            <none>
   });
 
   test('a waiting container shows its reason but not its message, and a failed pod its reason and message', () => {
-    const pod = initPod();
-    pod.status = {
-      ...pod.status,
-      phase: 'Failed',
-      reason: 'DeadlineExceeded',
-      message: 'Pod was active on the node longer than the specified deadline',
-      containerStatuses: [
-        { name: 'web', state: { waiting: { reason: 'ErrImagePull', message: 'pull access denied' } }, lastState: {}, ready: false, restartCount: 0, image: 'busybox:1.35', imageID: '' },
-      ],
+    const base = initPod();
+    const pod: Pod = {
+      ...base,
+      status: {
+        ...base.status,
+        phase: 'Failed',
+        reason: 'DeadlineExceeded',
+        message: 'Pod was active on the node longer than the specified deadline',
+        containerStatuses: [
+          { name: 'web', state: { waiting: { reason: 'ErrImagePull', message: 'pull access denied' } }, lastState: {}, ready: false, restartCount: 0, image: 'busybox:1.35', imageID: '' },
+        ],
+      },
     };
     const text = describePod(pod, [], at(60));
     assert.match(text, /\nStatus:           Failed\nReason:           DeadlineExceeded\nMessage:          Pod was active on the node longer than the specified deadline\n/);
