@@ -115,3 +115,64 @@ export function refusal(v: ValidationModule, d: DocInfo): string | undefined {
   if (!d.hasErrors) return undefined;
   return v.invalidPodMessage(d.raw);
 }
+
+// ---- hover, completion, quick fixes, path: thin adapters over the validator's functions ----
+
+export interface HoverDoc {
+  markdown: string;
+  start: number;
+  end: number;
+}
+
+export interface CompletionEntry {
+  label: string;
+  kind: 'key' | 'value';
+  insertText?: string;
+  snippet?: boolean;
+  detail?: string;
+  documentation?: string;
+  start?: number;
+  end?: number;
+  sortText?: string;
+}
+
+export interface QuickFix {
+  title: string;
+  edits: { offset: number; endOffset: number; newText: string }[];
+  preferred?: boolean;
+}
+
+export function hoverDocs(a: Analysis, offset: number): HoverDoc | undefined {
+  const v = mod;
+  if (!v) return undefined;
+  const h = v.hoverAt(a.text, offset);
+  if (!h) return undefined;
+  return { markdown: h.markdown, start: h.offset, end: h.endOffset };
+}
+
+export function completionItems(a: Analysis, offset: number): CompletionEntry[] {
+  const v = mod;
+  if (!v) return [];
+  return v.completionsAt(a.text, offset).map((c) => ({
+    label: c.label,
+    kind: c.kind === 'value' ? 'value' : 'key',
+    insertText: c.insertText,
+    snippet: c.snippet,
+    detail: c.detail,
+    documentation: c.documentation,
+    start: c.offset,
+    end: c.endOffset,
+  }));
+}
+
+export function quickFixes(a: Analysis, p: Prob): QuickFix[] {
+  const v = mod;
+  if (!v) return [];
+  return v.quickFixesFor(a.text, p.raw).map((f) => ({ title: f.title, edits: f.edits, preferred: f.isPreferred }));
+}
+
+export function fieldPathAt(a: Analysis, offset: number): (string | number)[] | undefined {
+  const v = mod;
+  if (!v) return undefined;
+  return v.pathAt(a.text, offset);
+}

@@ -3,8 +3,10 @@
 //
 // CSP: nothing by default; scripts only with the per-load nonce; styles, fonts and images only from
 // the webview resource origin. The webview's own CSS and the toolkit's styles are applied as
-// constructable stylesheets (adoptedStyleSheets) by the bundled script, so no inline <style> and
-// no 'unsafe-inline' are needed. No inline event handlers anywhere.
+// constructable stylesheets (adoptedStyleSheets) by the bundled script, so no 'unsafe-inline' is
+// needed. The one <style> element the toolkit creates (FAST's :focus-visible feature test) takes
+// its nonce from <meta property="csp-nonce">, so styles also allow that nonce. No inline event
+// handlers anywhere.
 import { randomBytes } from 'node:crypto';
 
 export function makeNonce(): string {
@@ -16,7 +18,7 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
     "default-src 'none'",
     `img-src ${cspSource} data:`,
     `font-src ${cspSource}`,
-    `style-src ${cspSource}`,
+    `style-src ${cspSource} 'nonce-${nonce}'`,
     `script-src 'nonce-${nonce}'`,
   ].join('; ');
 }
@@ -41,6 +43,7 @@ export function panelHtml(o: PanelHtmlOptions): string {
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeAttr(contentSecurityPolicy(o.cspSource, o.nonce))}">
+<meta property="csp-nonce" content="${escapeAttr(o.nonce)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <title>${escapeAttr(o.title)}</title>
 </head>

@@ -21,6 +21,8 @@ export interface RecordedStream {
   /** The manifest that was run, for reference. */
   manifest?: unknown;
   frames: RecordedFrame[];
+  /** Log lines of every attempt, by container id (engine.attemptLogs at the end of the recording). */
+  logs?: Record<string, string[]>;
 }
 
 /**

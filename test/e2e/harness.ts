@@ -1,0 +1,347 @@
+// End-to-end harness: a REAL VS Code (code-server from npm, served on loopback) with the packaged
+// .vsix installed into a fresh extensions dir, driven by Debian's chromium through playwright-core.
+// No mocks: the extension talks to the real Docker.
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync, cpSync, existsSync, readdirSync, readFileSync, statSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import * as path from 'node:path';
+import { chromium, type Browser, type Page, type Frame, type FrameLocator, type Locator } from 'playwright-core';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+export const ARTIFACTS = path.join(ROOT, '.test-artifacts');
+export const VSIX = process.env.PODLAB_E2E_VSIX ?? path.join(ROOT, 'dist', 'pod-lab.vsix');
+
+export function log(msg: string): void {
+  process.stderr.write(`[e2e ${new Date().toISOString().slice(11, 23)}] ${msg}\n`);
+}
+
+function codeServerEntry(): string {
+  const out = execFileSync('bash', [path.join(ROOT, 'scripts/code-server.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  const entry = out.split('\n').pop() ?? '';
+  if (!existsSync(entry)) throw new Error(`code-server entry not found: ${entry}`);
+  return entry;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => (typeof a === 'object' && a ? resolve(a.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface Session {
+  dir: string;
+  workspace: string;
+  userDataDir: string;
+  url: string;
+  server: ChildProcess;
+  browser: Browser;
+  page: Page;
+  close(): Promise<void>;
+}
+
+export const testSettings = {
+  'security.workspace.trust.enabled': false,
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
+  'workbench.enableExperiments': false,
+  'workbench.colorTheme': 'Default Dark Modern',
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'extensions.ignoreRecommendations': true,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'git.enabled': false,
+  'editor.hover.delay': 200,
+  'editor.minimap.enabled': false,
+  'editor.codeLens': true,
+  'files.autoSave': 'off',
+  'window.restoreWindows': 'none',
+  'chat.commandCenter.enabled': false,
+  // short back-offs keep the crash-loop scenario short (the engine's default is the kubelet's 10 s/300 s)
+  'podlab.backoff.initialSeconds': 2,
+  'podlab.backoff.maxSeconds': 16,
+};
+
+/** Starts code-server with the packaged extension on a copy of `examples/`, and opens it in chromium. */
+export async function startSession(name: string, extraFiles: Record<string, string> = {}): Promise<Session> {
+  if (!existsSync(VSIX)) throw new Error(`${VSIX} is missing: run "npm run package" first (npm run test:e2e does)`);
+  const entry = codeServerEntry();
+  const dir = path.join(ARTIFACTS, `e2e-${name}-${Date.now()}`);
+  const workspace = path.join(dir, 'examples');
+  const userDataDir = path.join(dir, 'user-data');
+  const extensionsDir = path.join(dir, 'extensions');
+  mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
+  mkdirSync(extensionsDir, { recursive: true });
+  cpSync(path.join(ROOT, 'examples'), workspace, { recursive: true });
+  for (const [f, text] of Object.entries(extraFiles)) writeFileSync(path.join(workspace, f), text);
+  writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify(testSettings, null, 2));
+  const config = path.join(dir, 'code-server.yaml');
+  writeFileSync(config, 'auth: none\ncert: false\n');
+  const common = ['--config', config, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
+  log(`installing ${path.relative(ROOT, VSIX)} into a fresh extensions dir`);
+  execFileSync(process.execPath, [entry, ...common, '--install-extension', VSIX], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const installed = readdirSync(extensionsDir).filter((d) => d.startsWith('podlab.pod-lab'));
+  if (installed.length !== 1) throw new Error(`extension not installed: ${readdirSync(extensionsDir).join(', ')}`);
+
+  const port = await freePort();
+  const server = spawn(
+    process.execPath,
+    [entry, ...common, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--bind-addr', `127.0.0.1:${port}`, workspace],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, XDG_CONFIG_HOME: path.join(dir, 'xdg') } },
+  );
+  const serverLog: string[] = [];
+  server.stdout?.on('data', (b: Buffer) => serverLog.push(b.toString()));
+  server.stderr?.on('data', (b: Buffer) => serverLog.push(b.toString()));
+  await waitFor(async () => serverLog.join('').includes('HTTP server listening'), 30000, 'code-server to listen');
+  const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`;
+  log(`code-server on ${url}`);
+
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-dev-shm-usage'],
+  });
+  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+  // clipboard permissions keep VS Code from prompting
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: `http://127.0.0.1:${port}` }).catch(() => undefined);
+  const page = await context.newPage();
+  page.on('pageerror', (e) => log(`page error: ${e.message}`));
+  await page.goto(url);
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
+  await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 60000 });
+  return {
+    dir,
+    workspace,
+    userDataDir,
+    url,
+    server,
+    browser,
+    page,
+    async close() {
+      writeFileSync(path.join(dir, 'code-server.log'), serverLog.join(''));
+      await browser.close().catch(() => undefined);
+      server.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 500));
+      if (server.exitCode === null) server.kill('SIGKILL');
+    },
+  };
+}
+
+export async function waitFor<T>(fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs: number, what: string, intervalMs = 250): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  let lastErr: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v !== undefined && v !== false) return v as T;
+    } catch (e) {
+      lastErr = e;
+    }
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastErr ? `: ${String(lastErr)}` : ''}`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+export async function screenshot(s: Session, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const file = path.join(ARTIFACTS, `${name}.png`);
+  await s.page.screenshot({ path: file });
+  return file;
+}
+
+// ---- driving the workbench ------------------------------------------------------------------
+
+const quickInput = '.quick-input-widget';
+
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  const input = page.locator(`${quickInput} .quick-input-box input`);
+  await input.waitFor({ state: 'visible', timeout: 10000 });
+  await input.fill(`>${title}`);
+  const row = page.locator(`${quickInput} .monaco-list-row`, { hasText: title }).first();
+  await row.waitFor({ state: 'visible', timeout: 10000 });
+  // pick the exact title (not a longer one that contains it)
+  const rows = page.locator(`${quickInput} .monaco-list-row`);
+  const n = await rows.count();
+  for (let i = 0; i < n; i++) {
+    const label = (await rows.nth(i).getAttribute('aria-label')) ?? '';
+    if (label === title || label.startsWith(`${title},`) || label.startsWith(`${title} `)) {
+      await rows.nth(i).click();
+      return;
+    }
+  }
+  await row.click();
+}
+
+/** Lists the palette entries matching a filter (titles as shown). */
+export async function paletteEntries(page: Page, filter: string): Promise<string[]> {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  const input = page.locator(`${quickInput} .quick-input-box input`);
+  await input.waitFor({ state: 'visible', timeout: 10000 });
+  await input.fill(`>${filter}`);
+  await page.locator(`${quickInput} .monaco-list-row`).first().waitFor({ timeout: 10000 });
+  await page.waitForTimeout(300);
+  const labels = await page.locator(`${quickInput} .monaco-list-row .label-name`).allTextContents();
+  await page.keyboard.press('Escape');
+  return labels.map((l) => l.replace(/\s+/g, ' ').trim());
+}
+
+/** Opens a workspace file with Quick Open and waits for its editor. */
+export async function openFile(page: Page, file: string): Promise<void> {
+  await page.keyboard.press('Escape');
+  // F1 opens the quick input; without the ">" prefix it is Quick Open (Ctrl+P can be taken by a focused panel)
+  await page.keyboard.press('F1');
+  const input = page.locator(`${quickInput} .quick-input-box input`);
+  await input.waitFor({ state: 'visible', timeout: 10000 });
+  await input.fill(file);
+  const row = page.locator(`${quickInput} .monaco-list-row[aria-label^="${file}"]`).first();
+  await row.waitFor({ timeout: 10000 });
+  await row.click();
+  await page.locator(`.tabs-container .tab.active[aria-label*="${file}"]`).waitFor({ timeout: 10000 });
+  await page.locator('.editor-instance .monaco-editor .view-lines').first().waitFor();
+}
+
+/** Moves the cursor (Go to Line/Column). */
+export async function gotoLine(page: Page, line: number, column: number): Promise<void> {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+g');
+  const input = page.locator(`${quickInput} .quick-input-box input`);
+  await input.waitFor({ state: 'visible', timeout: 10000 });
+  await input.fill(`:${line}:${column}`);
+  await page.keyboard.press('Enter');
+}
+
+export async function explorerRow(page: Page, file: string): Promise<Locator> {
+  await runCommand(page, 'View: Show Explorer');
+  const row = page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${file}"]`).first();
+  await row.waitFor({ timeout: 10000 });
+  return row;
+}
+
+/** Right-clicks a row and chooses a context-menu item by its exact label. */
+export async function contextMenu(page: Page, target: Locator, item: string): Promise<string[]> {
+  await target.click({ button: 'right' });
+  const menu = page.locator('.monaco-menu .actions-container').first();
+  await menu.waitFor({ timeout: 10000 });
+  const labels = (await page.locator('.monaco-menu .action-label').allTextContents()).map((s) => s.trim()).filter((s) => s !== '');
+  await page.locator('.monaco-menu .action-item', { has: page.locator(`.action-label:text-is("${item}")`) }).first().click();
+  return labels;
+}
+
+export async function contextMenuLabels(page: Page, target: Locator): Promise<string[]> {
+  await target.click({ button: 'right' });
+  await page.locator('.monaco-menu .actions-container').first().waitFor({ timeout: 10000 });
+  const labels = (await page.locator('.monaco-menu .action-label').allTextContents()).map((s) => s.trim()).filter((s) => s !== '');
+  await page.keyboard.press('Escape');
+  return labels;
+}
+
+export async function notifications(page: Page): Promise<string[]> {
+  return (await page.locator('.notification-toast .notification-list-item-message').allTextContents()).map((s) => s.trim());
+}
+
+/** Clicks a button of the notification whose message contains `text`. */
+export async function clickNotificationButton(page: Page, text: string, button: string): Promise<void> {
+  const toast = page.locator('.notification-toast', { hasText: text }).first();
+  await toast.waitFor({ timeout: 30000 });
+  await toast.locator('.monaco-button', { hasText: button }).first().click();
+}
+
+export async function clearNotifications(page: Page): Promise<void> {
+  await runCommand(page, 'Notifications: Clear All Notifications').catch(() => undefined);
+}
+
+/** Text of the Problems panel rows. */
+export async function problems(page: Page): Promise<string[]> {
+  await runCommand(page, 'View: Focus Problems (Errors, Warnings, Infos)');
+  const rows = page.locator('.markers-panel .monaco-list-row');
+  await rows.first().waitFor({ timeout: 15000 });
+  return (await rows.allTextContents()).map((s) => s.replace(/\s+/g, ' ').trim());
+}
+
+/** The Pod Lab view's rows (their accessibility labels). */
+export async function treeRows(page: Page): Promise<string[]> {
+  const rows = page.locator('.pane-body .monaco-list-row[aria-label^="pod "], .pane-body .monaco-list-row[aria-label*=" container "]');
+  return (await rows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''))).filter((s) => s !== '');
+}
+
+export async function showPodLabView(page: Page): Promise<void> {
+  await runCommand(page, 'Pod Lab: Focus on Pods View');
+}
+
+/** The lifecycle panel's webview content frame (the newest one). */
+export async function panelFrame(page: Page, timeoutMs = 30000): Promise<Frame> {
+  return waitFor(
+    async () => {
+      for (const f of page.frames().reverse()) {
+        if (f.name() === 'active-frame' || f.url().includes('fake.html') || f.url().includes('index.html?id=')) {
+          const has = await f
+            .evaluate(() => document.body?.innerText?.length ?? 0)
+            .catch(() => 0);
+          const isOurs = await f.evaluate(() => !!document.querySelector('script[src*="webview.js"]') || document.title.includes('Pod')).catch(() => false);
+          if (has > 0 && isOurs) return f;
+        }
+      }
+      return undefined;
+    },
+    timeoutMs,
+    'the lifecycle panel webview',
+  );
+}
+
+export async function frameText(f: Frame): Promise<string> {
+  return f.evaluate(() => document.body.innerText);
+}
+
+export function webviewLocator(page: Page): FrameLocator {
+  return page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
+}
+
+/** Lab containers (sandboxes and containers) of the named pods, from the real Docker. */
+export function labContainers(podNames: string[]): { id: string; name: string; pod: string }[] {
+  const out = execFileSync('docker', ['ps', '-a', '--filter', 'label=io.podlab.managed=true', '--format', '{{.ID}}\t{{.Names}}\t{{.Label "io.kubernetes.pod.name"}}'], { encoding: 'utf8' });
+  return out
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => {
+      const [id, name, pod] = l.split('\t');
+      return { id: id ?? '', name: name ?? '', pod: pod ?? '' };
+    })
+    .filter((c) => podNames.includes(c.pod));
+}
+
+/** Removes what a test left behind (only the named pods' containers and debug images of this suite). */
+export function removeLabContainers(podNames: string[]): void {
+  const ids = labContainers(podNames).map((c) => c.id);
+  const debug = execFileSync('docker', ['ps', '-a', '--filter', 'label=io.podlab.debug-copy=true', '--format', '{{.ID}}\t{{.Label "io.podlab.debug-copy.of"}}'], { encoding: 'utf8' })
+    .split('\n')
+    .filter((l) => podNames.includes((l.split('\t')[1] ?? '').split('/')[0] ?? ''))
+    .map((l) => l.split('\t')[0]!);
+  const all = [...ids, ...debug];
+  if (all.length > 0) execFileSync('docker', ['rm', '-f', ...all], { stdio: 'ignore' });
+}
+
+/** The "Pod Lab" output channel's log file in this session's user-data dir. */
+export function outputLog(s: Session): string {
+  const found: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d)) {
+      const p = path.join(d, e);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (e.includes('Pod Lab') && e.endsWith('.log')) found.push(p);
+    }
+  };
+  const logs = path.join(s.userDataDir, 'logs');
+  if (existsSync(logs)) walk(logs);
+  return found.map((f) => readFileSync(f, 'utf8')).join('\n');
+}
+
+export function cleanupDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,344 @@
+// Pod Lab in a REAL VS Code (code-server) with the packaged .vsix and the real Docker, driven by
+// chromium. One session for the whole file (starting VS Code is the slow part); the scenarios run
+// in order and each cleans up the pods it created.
+//
+//   npm run test:e2e        (builds, packages, installs code-server if missing, runs this file)
+import { test, describe, before, after, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import {
+  ROOT,
+  startSession,
+  runCommand,
+  paletteEntries,
+  openFile,
+  gotoLine,
+  explorerRow,
+  contextMenu,
+  contextMenuLabels,
+  notifications,
+  clickNotificationButton,
+  clearNotifications,
+  problems,
+  treeRows,
+  showPodLabView,
+  panelFrame,
+  frameText,
+  labContainers,
+  removeLabContainers,
+  outputLog,
+  screenshot,
+  waitFor,
+  log,
+  type Session,
+} from './harness.js';
+
+/** Pod names (and their containers) of an example file, read from the file itself. */
+function podsOf(file: string): { name: string; init: string[]; containers: string[] }[] {
+  const p = path.join(ROOT, 'examples', file);
+  if (!existsSync(p)) return [];
+  return parseAllDocuments(readFileSync(p, 'utf8'))
+    .map((d) => d.toJS() as { kind?: string; metadata?: { name?: string }; spec?: { initContainers?: { name: string }[]; containers?: { name: string }[] } } | null)
+    .filter((o) => o?.kind === 'Pod' && o.metadata?.name)
+    .map((o) => ({ name: o!.metadata!.name!, init: (o!.spec?.initContainers ?? []).map((c) => c.name), containers: (o!.spec?.containers ?? []).map((c) => c.name) }));
+}
+
+/** 1-based line of the first line matching `re` in an example file. */
+function lineOf(file: string, re: RegExp): { line: number; column: number } {
+  const lines = readFileSync(path.join(ROOT, 'examples', file), 'utf8').split('\n');
+  const i = lines.findIndex((l) => re.test(l));
+  assert.ok(i >= 0, `${file} has a line matching ${re}`);
+  const m = re.exec(lines[i]!)!;
+  return { line: i + 1, column: (m.index ?? 0) + 1 + (m[1] ? m[0].indexOf(m[1]) : 0) };
+}
+
+const DESCRIBE_SAMPLE = `Name:             web
+Namespace:        default
+Status:           Pending
+Init Containers:
+  init-db:
+    State:          Waiting
+      Reason:       CrashLoopBackOff
+    Last State:     Terminated
+      Reason:       Error
+      Exit Code:    1
+Events:
+  Type     Reason     Age   From               Message
+  ----     ------     ----  ----               -------
+  Normal   Scheduled  10s   default-scheduler  Successfully assigned default/web to podlab
+  Warning  BackOff    2s    kubelet            Back-off restarting failed container init-db in pod web_default(1234)
+`;
+
+const allPodNames = [
+  ...['two-containers.yaml', 'init-containers.yaml', 'crashloop.yaml', 'failing-init.yaml', 'multi-doc.yaml', 'invalid.yaml'].flatMap((f) => podsOf(f).map((p) => p.name)),
+];
+
+const engineReady = existsSync(path.join(ROOT, 'src/engine/index.ts'));
+
+describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
+  let s: Session;
+
+  before(async () => {
+    removeLabContainers(allPodNames);
+    s = await startSession('podlab', { 'describe-sample.podlab-describe': DESCRIBE_SAMPLE });
+  });
+
+  afterEach(async (t) => {
+    // every scenario leaves a picture of the workbench behind (the failing ones too)
+    const name = (t as unknown as { name?: string }).name ?? 'scenario';
+    if (s) await screenshot(s, `after-${name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`).catch(() => undefined);
+  });
+
+  after(async () => {
+    if (s) {
+      await screenshot(s, 'final').catch(() => undefined);
+      await s.close();
+    }
+    removeLabContainers(allPodNames);
+  });
+
+  test('the extension activates on a YAML file without touching Docker, and logs its activation time', async () => {
+    await openFile(s.page, 'multi-doc.yaml');
+    const text = await waitFor(() => {
+      const t = outputLog(s);
+      return /activated in [\d.]+ ms/.test(t) ? t : undefined;
+    }, 30000, 'the activation line in the Pod Lab output channel');
+    const ms = /activated in ([\d.]+) ms/.exec(text)![1];
+    log(`activation took ${ms} ms (target < 50 ms)`);
+    assert.doesNotMatch(text, /connected to Docker/, 'no Docker connection during activation');
+  });
+
+  test('every Pod Lab command is in the command palette', async () => {
+    const entries = await paletteEntries(s.page, 'Pod Lab: ');
+    for (const title of [
+      'Pod Lab: Run Pod',
+      'Pod Lab: Delete Pod',
+      'Pod Lab: Show Lifecycle',
+      'Pod Lab: Show Logs',
+      'Pod Lab: Describe Pod',
+      'Pod Lab: Open Shell',
+      'Pod Lab: Restart Init Container Now (skip back-off)',
+      'Pod Lab: Continue (Step Mode)',
+      'Pod Lab: Delete All Lab Pods',
+    ]) {
+      assert.ok(entries.includes(title), `palette has "${title}" (got: ${entries.join(' | ')})`);
+    }
+  });
+
+  test('Run Pod is in the explorer context menu of YAML files only', async () => {
+    const yamlMenu = await contextMenuLabels(s.page, await explorerRow(s.page, 'multi-doc.yaml'));
+    assert.ok(yamlMenu.includes('Run Pod'), `YAML menu: ${yamlMenu.join(' | ')}`);
+    const otherMenu = await contextMenuLabels(s.page, await explorerRow(s.page, 'describe-sample.podlab-describe'));
+    assert.ok(!otherMenu.includes('Run Pod'), `non-YAML menu has no Run Pod: ${otherMenu.join(' | ')}`);
+  });
+
+  test('an invalid manifest is underlined with the API server wording and Run Pod refuses it', async () => {
+    await openFile(s.page, 'invalid.yaml');
+    await s.page.locator('.monaco-editor .squiggly-error').first().waitFor({ timeout: 20000 });
+    const rows = await problems(s.page);
+    log(`problems: ${rows.join(' || ')}`);
+    assert.ok(rows.some((r) => r.includes('spec.containers[0].name: Invalid value: "Web"')), 'the uppercase name, as the API server says it');
+    assert.ok(rows.some((r) => r.includes('spec.restartPolicy: Unsupported value: "Sometimes"')), 'the unsupported restartPolicy');
+    assert.ok(rows.some((r) => r.includes('spec.containers[1].image: Required value')), 'the missing image');
+    await screenshot(s, 'invalid-squiggles');
+    await openFile(s.page, 'invalid.yaml');
+    await runCommand(s.page, 'Pod Lab: Run Pod');
+    const msg = await waitFor(async () => (await notifications(s.page)).find((m) => m.includes('is invalid')), 20000, 'the refusal message');
+    assert.match(msg, /^The Pod "invalid-demo" is invalid: /);
+    assert.equal(labContainers(['invalid-demo']).length, 0, 'nothing was started');
+    await clearNotifications(s.page);
+  });
+
+  test('hover on a key shows the field documentation', async () => {
+    await openFile(s.page, 'multi-doc.yaml');
+    const at = lineOf('multi-doc.yaml', /^\s+(image):/);
+    await gotoLine(s.page, at.line, at.column + 1);
+    await showHover(s);
+    const hover = s.page.locator('.monaco-hover:not(.hidden)').first();
+    await hover.waitFor({ timeout: 15000 });
+    const text = (await hover.innerText()).trim();
+    log(`hover: ${text.slice(0, 200).replace(/\n/g, ' ⏎ ')}`);
+    assert.match(text, /image/i);
+    assert.ok(text.length > 20, 'more than the key name');
+    await screenshot(s, 'hover-docs');
+    await s.page.keyboard.press('Escape');
+  });
+
+  test('the describe grammar colours Normal and Warning events, reasons and exit codes differently', async () => {
+    await openFile(s.page, 'describe-sample.podlab-describe');
+    // (a string expression: functions passed to evaluate would carry the test transpiler's helpers)
+    const colorOf = (token: string) =>
+      s.page.evaluate(`(() => {
+        const tok = ${JSON.stringify(token)};
+        const spans = [...document.querySelectorAll('.editor-group-container.active .monaco-editor .view-lines span span')];
+        const norm = (e) => (e.textContent || '').replace(/\\u00a0/g, ' ').trim();
+        const el = spans.find((e) => norm(e) === tok) || spans.find((e) => norm(e).startsWith(tok));
+        return el ? getComputedStyle(el).color : undefined;
+      })()`) as Promise<string | undefined>;
+    const normal = await waitFor(() => colorOf('Normal'), 10000, 'the Normal token');
+    const warning = await waitFor(() => colorOf('Warning'), 10000, 'the Warning token');
+    const plain = await waitFor(() => colorOf('Successfully assigned'), 10000, 'the message text');
+    const exitCode = await waitFor(() => colorOf('1'), 10000, 'the exit code');
+    const crash = await waitFor(() => colorOf('CrashLoopBackOff'), 10000, 'a reason');
+    log(`colours: Normal ${normal}, Warning ${warning}, message ${plain}, exit code ${exitCode}, reason ${crash}`);
+    assert.notEqual(normal, warning, 'Normal and Warning differ');
+    assert.notEqual(warning, plain, 'Warning is coloured');
+    assert.notEqual(exitCode, plain, 'the exit code is coloured');
+    assert.notEqual(crash, plain, 'the reason is coloured');
+    await screenshot(s, 'describe-grammar');
+  });
+
+  // ---- scenarios that run pods on the real Docker ----------------------------------------
+
+  const two = podsOf('two-containers.yaml')[0];
+  test('right-click Run Pod on the two-container example: the panel shows Running, both ready, and the start events; the tree agrees', { skip: !engineReady || !two }, async () => {
+    const row = await explorerRow(s.page, 'two-containers.yaml');
+    await contextMenu(s.page, row, 'Run Pod');
+    const frame = await panelFrame(s.page, 60000);
+    const text = await waitFor(
+      async () => {
+        const t = await frameText(frame);
+        return /Running/.test(t) && /2\/2/.test(t) && ['Scheduled', 'Pulled', 'Created', 'Started'].every((r) => t.includes(r)) ? t : undefined;
+      },
+      90000,
+      'Running 2/2 with Scheduled/Pulled/Created/Started in the panel',
+    );
+    for (const c of two!.containers) assert.ok(text.includes(c), `panel lists container ${c}`);
+    await screenshot(s, 'panel-two-containers');
+    await showPodLabView(s.page);
+    const rows = await waitFor(async () => {
+      const r = await treeRows(s.page);
+      return r.some((x) => x.startsWith(`pod ${two!.name} Running ready 2/2`)) ? r : undefined;
+    }, 30000, 'the tree to show the pod Running 2/2');
+    log(`tree: ${rows.join(' | ')}`);
+    for (const c of two!.containers) assert.ok(rows.some((r) => r.includes(`container ${c}`) && r.includes('Running')), `tree shows ${c} running`);
+    await screenshot(s, 'tree-two-containers');
+  });
+
+  test('hover on a running container name shows its live state and last log lines', { skip: !engineReady || !two }, async () => {
+    await openFile(s.page, 'two-containers.yaml');
+    const at = lineOf('two-containers.yaml', /^\s+- (name):/);
+    await gotoLine(s.page, at.line, at.column + 8);
+    await showHover(s);
+    const hover = s.page.locator('.monaco-hover:not(.hidden)').first();
+    const text = await waitFor(async () => {
+      const t = (await hover.innerText().catch(() => '')).trim();
+      return t.includes('Live in Pod Lab') ? t : undefined;
+    }, 20000, 'live state in the hover');
+    assert.match(text, /Running/);
+    assert.match(text, /Restarts: 0/);
+    assert.match(text, /Show lifecycle/);
+    await screenshot(s, 'hover-live');
+    await s.page.keyboard.press('Escape');
+  });
+
+  test('Delete removes every container of the pod', { skip: !engineReady || !two }, async () => {
+    assert.ok(labContainers([two!.name]).length >= 3, 'sandbox and two containers exist before');
+    await openFile(s.page, 'two-containers.yaml');
+    await runCommand(s.page, 'Pod Lab: Delete Pod');
+    await waitFor(() => labContainers([two!.name]).length === 0, 60000, 'every container of the pod to be removed');
+    await showPodLabView(s.page);
+    await waitFor(async () => !(await treeRows(s.page)).some((r) => r.startsWith(`pod ${two!.name} `)), 15000, 'the pod to leave the tree');
+  });
+
+  const multi = podsOf('multi-doc.yaml');
+  test('CodeLens Run on the second Pod of a multi-document file runs that pod only', { skip: !engineReady }, async () => {
+    await openFile(s.page, 'multi-doc.yaml');
+    const lenses = s.page.locator('.monaco-editor .codelens-decoration a', { hasText: '▶ Run Pod' });
+    await waitFor(async () => (await lenses.count()) === multi.length, 20000, `one Run lens per Pod (${multi.length})`);
+    await lenses.nth(1).click();
+    const second = multi[1]!.name;
+    await waitFor(() => labContainers([second]).length >= 2, 60000, `${second} to start`);
+    assert.equal(labContainers([multi[0]!.name]).length, 0, 'the first pod was not run');
+    const state = s.page.locator('.monaco-editor .codelens-decoration a', { hasText: 'Running' });
+    await state.first().waitFor({ timeout: 30000 });
+    const deleteLens = s.page.locator('.monaco-editor .codelens-decoration a', { hasText: 'Delete' });
+    assert.equal(await deleteLens.count(), 1, 'only the running pod offers Delete');
+    await screenshot(s, 'codelens-multi-doc');
+    await deleteLens.first().click();
+    await waitFor(() => labContainers([second]).length === 0, 60000, `${second} to be deleted`);
+  });
+
+  const failing = podsOf('failing-init.yaml')[0];
+  test('the failing-init example: Init:CrashLoopBackOff, per-attempt logs, a growing back-off, Restart now', { skip: !engineReady || !failing }, async () => {
+    await openFile(s.page, 'failing-init.yaml');
+    await runCommand(s.page, 'Pod Lab: Run Pod');
+    const frame = await panelFrame(s.page, 60000);
+    await waitFor(async () => (await frameText(frame)).includes('Init:CrashLoopBackOff'), 90000, 'Init:CrashLoopBackOff in the panel');
+    await showPodLabView(s.page);
+    await waitFor(async () => (await treeRows(s.page)).some((r) => r.startsWith(`pod ${failing!.name} Init:CrashLoopBackOff`)), 30000, 'the tree to agree');
+    await screenshot(s, 'panel-failing-init');
+
+    // a growing back-off: the kubelet's message names the delay, doubling each time (2s, 4s, …)
+    const delays: number[] = [];
+    await waitFor(async () => {
+      const t = await frameText(frame);
+      for (const m of t.matchAll(/back-off (\d+)s restarting failed container/g)) {
+        const d = Number(m[1]);
+        if (!delays.includes(d)) delays.push(d);
+      }
+      return delays.length >= 2 ? true : undefined;
+    }, 120000, 'two different back-off delays');
+    log(`back-off delays seen: ${delays.join(', ')} s`);
+    assert.ok(delays[1]! > delays[0]!, 'the back-off grows');
+
+    // per-attempt logs: the attempt picker lists each attempt
+    const initName = failing!.init[0]!;
+    await runCommand(s.page, 'Pod Lab: Show Logs');
+    const pick = s.page.locator('.quick-input-widget .monaco-list-row');
+    await pick.first().waitFor({ timeout: 10000 });
+    if (await s.page.locator('.quick-input-widget .monaco-list-row', { hasText: initName }).count()) {
+      await s.page.locator('.quick-input-widget .monaco-list-row', { hasText: initName }).first().click();
+    }
+    await waitFor(async () => (await s.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Attempt 1' }).count()) > 0, 10000, 'attempts in the picker');
+    const attempts = await s.page.locator('.quick-input-widget .monaco-list-row .label-name').allTextContents();
+    log(`attempt picker: ${attempts.join(' | ')}`);
+    assert.ok(attempts.some((a) => a.includes('Attempt 0')) && attempts.some((a) => a.includes('Attempt 1')), 'each attempt is listed');
+    await s.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Attempt 0' }).first().click();
+    await s.page.locator('.tabs-container .tab.active[aria-label*="attempt 0"]').waitFor({ timeout: 15000 });
+    await screenshot(s, 'logs-attempt-0');
+
+    // Restart now: the next attempt starts without waiting for the back-off
+    const restartsBefore = await restartCount(s, failing!.name, initName);
+    await runCommand(s.page, 'Pod Lab: Restart Init Container Now (skip back-off)');
+    await waitFor(async () => (await restartCount(s, failing!.name, initName)) > restartsBefore, 8000, 'a restart right away');
+    await runCommand(s.page, 'Pod Lab: Delete Pod');
+    await waitFor(() => labContainers([failing!.name]).length === 0, 60000, 'the failing pod to be deleted');
+  });
+
+  const inits = podsOf('init-containers.yaml')[0] ?? failing;
+  const stepFile = podsOf('init-containers.yaml')[0] ? 'init-containers.yaml' : 'failing-init.yaml';
+  test('step mode waits before each init container until Continue', { skip: !engineReady || !inits }, async () => {
+    await clearNotifications(s.page);
+    await openFile(s.page, stepFile);
+    await runCommand(s.page, 'Pod Lab: Run Pod in Step Mode (pause before each init container)');
+    await waitFor(async () => (await notifications(s.page)).some((m) => m.includes(`paused before init container "${inits!.init[0]}"`)), 60000, 'the step-mode notification');
+    // nothing but the sandbox runs while paused
+    await new Promise((r) => setTimeout(r, 2000));
+    const paused = labContainers([inits!.name]).filter((c) => !/^k8s_POD_/.test(c.name));
+    assert.equal(paused.length, 0, `no container started while paused (got ${paused.map((c) => c.name).join(', ')})`);
+    await screenshot(s, 'step-mode-paused');
+    await clickNotificationButton(s.page, `paused before init container "${inits!.init[0]}"`, 'Continue');
+    await waitFor(() => labContainers([inits!.name]).some((c) => c.name.startsWith(`k8s_${inits!.init[0]}_`)), 30000, 'the first init container to start after Continue');
+    await runCommand(s.page, 'Pod Lab: Delete All Lab Pods');
+    await s.page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Delete All' }).click();
+    await waitFor(() => labContainers([inits!.name]).length === 0, 60000, 'the pod to be deleted');
+  });
+});
+
+async function restartCount(s: Session, pod: string, container: string): Promise<number> {
+  // dockershim names: k8s_<container>_<pod>_<namespace>_<uid>_<attempt>; attempt = restartCount
+  void s;
+  const attempts = labContainers([pod])
+    .filter((c) => c.name.startsWith(`k8s_${container}_`))
+    .map((c) => Number(c.name.split('_').pop()));
+  return attempts.length === 0 ? -1 : Math.max(...attempts);
+}
+
+/** Show or Focus Hover (Ctrl+K Ctrl+I) at the cursor. */
+async function showHover(s: Session): Promise<void> {
+  await s.page.keyboard.press('Control+k');
+  await s.page.keyboard.press('Control+i');
+}
