@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import * as path from 'node:path';
 import { chromium, type Browser, type Page, type Frame, type FrameLocator, type Locator } from 'playwright-core';
 
-export const ROOT = path.resolve(import.meta.dirname, '../..');
+export const ROOT = path.resolve(__dirname, '../..');
 export const ARTIFACTS = path.join(ROOT, '.test-artifacts');
 export const VSIX = process.env.PODLAB_E2E_VSIX ?? path.join(ROOT, 'dist', 'pod-lab.vsix');
 

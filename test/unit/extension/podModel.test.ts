@@ -1,0 +1,96 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Pod } from 'kubernetes-types/core/v1';
+import { buildPodRows, containerTone, lensTitles } from '../../../src/extension/podModel.js';
+
+const now = Date.UTC(2024, 0, 1, 12, 0, 0);
+const t = (s: number) => new Date(now - s * 1000).toISOString().replace('.000Z', 'Z');
+
+function crashingInitPod(): Pod {
+  return {
+    metadata: { name: 'failing-init', namespace: 'default', uid: 'u1', creationTimestamp: t(95) },
+    spec: {
+      initContainers: [
+        { name: 'wait-for-db', image: 'busybox:1.35' },
+        { name: 'proxy', image: 'busybox:1.35', restartPolicy: 'Always' },
+      ],
+      containers: [{ name: 'app', image: 'busybox:1.35' }],
+    },
+    status: {
+      phase: 'Pending',
+      initContainerStatuses: [
+        {
+          name: 'wait-for-db',
+          image: 'busybox:1.35',
+          imageID: '',
+          ready: false,
+          restartCount: 3,
+          state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 40s restarting failed container=wait-for-db pod=failing-init_default(u1)' } },
+          lastState: { terminated: { exitCode: 1, reason: 'Error', containerID: 'docker://dead', finishedAt: t(10) } },
+          containerID: 'docker://dead',
+        },
+        { name: 'proxy', image: 'busybox:1.35', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'PodInitializing' } } },
+      ],
+      containerStatuses: [{ name: 'app', image: 'busybox:1.35', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'PodInitializing' } } }],
+    },
+  };
+}
+
+test('a pod row carries kubectl STATUS, READY, RESTARTS and AGE', () => {
+  const [row] = buildPodRows([crashingInitPod()], now);
+  assert.equal(row!.status, 'Init:CrashLoopBackOff');
+  assert.equal(row!.ready, '0/2');
+  assert.match(row!.restarts, /^3 \(10s ago\)$/);
+  assert.equal(row!.age, '95s');
+  assert.equal(row!.tone, 'error');
+  assert.equal(row!.description, `Init:CrashLoopBackOff · 0/2 · ${row!.restarts} · 95s`);
+});
+
+test('containers are grouped init, sidecar, app in that order', () => {
+  const [row] = buildPodRows([crashingInitPod()], now);
+  assert.deepEqual(
+    row!.groups.map((g) => [g.kind, g.containers.map((c) => c.name)]),
+    [
+      ['init', ['wait-for-db']],
+      ['sidecar', ['proxy']],
+      ['app', ['app']],
+    ],
+  );
+});
+
+test('a crash-looping init container shows its reason, last exit code and restarts, and offers Restart now and a shell', () => {
+  const c = buildPodRows([crashingInitPod()], now)[0]!.groups[0]!.containers[0]!;
+  assert.equal(c.description, 'CrashLoopBackOff · last exit 1 · 3 restarts');
+  assert.equal(c.contextValue, 'container.init.waiting.backoff.exited');
+  assert.equal(c.containerId, 'dead');
+  assert.equal(c.icon, 'error');
+});
+
+test('a pod paused in step mode says so and offers Continue', () => {
+  const [row] = buildPodRows([crashingInitPod()], now, new Map([['u1', 'wait-for-db']]));
+  assert.equal(row!.contextValue, 'pod.stepWaiting');
+  assert.match(row!.description, /^Paused \(step mode\) · /);
+  assert.equal(row!.icon, 'debug-pause');
+});
+
+const toneCases = [
+  { name: 'a container without status is idle', cs: undefined, want: ['circle-large-outline', 'none'] },
+  { name: 'a running ready container is ok', cs: { name: 'a', image: '', imageID: '', ready: true, restartCount: 0, state: { running: {} } }, want: ['pass-filled', 'running'] },
+  { name: 'a running unready container is a warning', cs: { name: 'a', image: '', imageID: '', ready: false, restartCount: 0, state: { running: {} } }, want: ['circle-large-filled', 'running'] },
+  { name: 'a completed container passed', cs: { name: 'a', image: '', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 0, reason: 'Completed' } } }, want: ['pass', 'terminated'] },
+  { name: 'an image pull back-off is an error', cs: { name: 'a', image: '', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'ImagePullBackOff' } } }, want: ['error', 'waiting'] },
+  { name: 'a container being created is in progress', cs: { name: 'a', image: '', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'ContainerCreating' } } }, want: ['loading~spin', 'waiting'] },
+] as const;
+for (const c of toneCases) {
+  test(c.name, () => {
+    const r = containerTone(c.cs as never, 'app');
+    assert.deepEqual([r.icon, r.state], c.want);
+  });
+}
+
+test('the CodeLens offers Run for a pod not in the lab, and its state with Delete and Show lifecycle once it runs', () => {
+  assert.deepEqual(lensTitles(undefined, now), { actions: ['run'] });
+  const l = lensTitles(crashingInitPod(), now);
+  assert.deepEqual(l.actions, ['delete', 'lifecycle']);
+  assert.match(l.summary!, /^Init:CrashLoopBackOff · 0\/2 · 3 \(10s ago\) restarts$/);
+});
