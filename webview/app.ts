@@ -291,7 +291,7 @@ export class PanelApp {
     return h(
       'div',
       { class: 'banner banner-lab', role: 'status' },
-      h('vscode-tag', {}, 'lab feature'),
+      h('span', { class: 'tag tag-lab' }, 'lab feature'),
       h('p', {}, 'Step mode: the kubelet is waiting before it starts init container ', h('code', {}, waiting), '.'),
       h('p', { class: 'note' }, 'Step mode is a Pod Lab feature for learning. The real kubelet has no such mode: it starts each init container as soon as the previous one exits 0.'),
       btn,
@@ -302,8 +302,26 @@ export class PanelApp {
   private timeline(m: PanelModel): Child {
     const width = Math.max(360, (this.root.clientWidth || 900) - 8);
     const live = !m.header.gone;
+    const clock = this.clock();
+    const zoom = this.ui.timelineZoom ?? 'all';
+    const dataEnd = Math.max(m.timeline.end, live ? clock : m.timeline.end);
+    const range =
+      zoom === 'first5s'
+        ? { from: m.timeline.start, to: m.timeline.start + 5000 }
+        : zoom === 'last60s'
+          ? { from: Math.max(m.timeline.start, dataEnd - 60_000), to: dataEnd }
+          : undefined;
+    const zoomButton = (z: NonNullable<typeof this.ui.timelineZoom>, label: string) => {
+      const b = h('vscode-button', { appearance: z === zoom ? 'primary' : 'secondary', 'data-zoom': z, 'aria-pressed': String(z === zoom) }, label);
+      on(b, 'click', () => {
+        this.ui.timelineZoom = z;
+        this.save();
+        this.render(['timeline']);
+      });
+      return b;
+    };
     return [
-      h('h2', {}, 'Timeline'),
+      h('div', { class: 'timeline-head' }, h('h2', {}, 'Timeline'), zoomButton('all', 'Whole run'), zoomButton('first5s', 'First 5 s'), zoomButton('last60s', 'Last 60 s')),
       h(
         'p',
         { class: 'legend' },
@@ -315,7 +333,7 @@ export class PanelApp {
         legend('normal', 'Normal event'),
         legend('warning', 'Warning event'),
       ),
-      h('div', { class: 'timeline-wrap' }, renderTimeline(m.timeline, this.clock(), live, { width, labelWidth: 150, laneHeight: 26 })),
+      h('div', { class: 'timeline-wrap' }, renderTimeline(m.timeline, clock, live, { width, labelWidth: 150, laneHeight: 26 }, range)),
     ];
   }
 
@@ -357,7 +375,6 @@ export class PanelApp {
         ? h(
             'p',
             { class: 'backoff', 'data-testid': `backoff-${c.name}` },
-            h('span', { class: 'codicon-ish' }, '⏱ '),
             h('span', { 'data-fmt': 'countdown', 'data-until': c.backoff.until }),
             h('span', { class: 'muted' }, ` (back-off ${Math.round(c.backoff.delayMs / 1000)}s, at ${clockTime(c.backoff.until)})`),
           )
@@ -366,7 +383,7 @@ export class PanelApp {
         'div',
         { class: 'actions' },
         restartBtn,
-        h('span', { class: 'lab-note' }, h('vscode-tag', {}, 'lab feature'), ' skips the back-off; the real kubelet cannot be told to.'),
+        h('span', { class: 'lab-note' }, h('span', { class: 'tag tag-lab' }, 'lab feature'), ' skips the back-off; the real kubelet cannot be told to.'),
         shellBtn,
         h('span', { class: 'muted' }, 'a shell in a copy of the failed container\'s filesystem (like kubectl debug --copy-to)'),
       ),
@@ -415,7 +432,12 @@ export class PanelApp {
             ),
             this.logBlock(c.name, { which: 'id', containerId: a.containerId }),
           );
-          on(details, 'toggle', () => this.setOpen(key, (details as HTMLDetailsElement).open));
+          const initiallyOpen = (details as HTMLDetailsElement).open;
+          // Only the user's toggles are remembered (the initial `open` fires a toggle event too).
+          on(details, 'toggle', () => {
+            const open = (details as HTMLDetailsElement).open;
+            if (open !== initiallyOpen) this.setOpen(key, open);
+          });
           return details;
         }),
       ),
@@ -469,7 +491,7 @@ export class PanelApp {
     return h(
       'tr',
       { 'data-container': c.name, 'data-kind': c.kind, class: c.failed ? 'failed' : '' },
-      h('td', {}, h('code', {}, c.name), ' ', c.kind !== 'app' ? h('vscode-tag', {}, c.kind) : null),
+      h('td', {}, h('code', {}, c.name), ' ', c.kind !== 'app' ? h('span', { class: `tag tag-${c.kind}` }, c.kind) : null),
       h('td', { class: 'image' }, c.image),
       h('td', { 'data-col': 'state', class: `state-${c.state.kind}` }, stateText(c.state)),
       h('td', { 'data-col': 'reason', class: /BackOff|Err|Error/.test(reason) ? 'error' : '' }, reason),
@@ -510,7 +532,7 @@ export class PanelApp {
 
   private events(m: PanelModel): Child {
     return [
-      h('h2', {}, 'Events ', h('vscode-badge', {}, String(m.events.length))),
+      h('h2', {}, 'Events ', h('span', { class: 'count-badge' }, String(m.events.length))),
       m.events.length === 0
         ? h('p', { class: 'muted' }, '<none>')
         : h(
@@ -603,7 +625,7 @@ export class PanelApp {
   }
 
   private fillLog(el: HTMLElement, entry: LogEntry | undefined): void {
-    if (!entry || (entry.loading && !entry.lines)) replaceChildren(el, h('vscode-progress-ring', {}), h('span', { class: 'muted' }, ' loading logs…'));
+    if (!entry || (entry.loading && !entry.lines)) replaceChildren(el, h('span', { class: 'muted loading-logs' }, 'loading logs…'));
     else if (entry.error) replaceChildren(el, h('p', { class: 'error' }, entry.error));
     else replaceChildren(el, h('pre', { class: 'log-lines' }, entry.lines!.length ? entry.lines!.join('\n') : '(no output)'));
   }

@@ -1,15 +1,12 @@
 // Entry of the lifecycle panel's webview (bundled by esbuild to dist/webview.js, IIFE, with the
 // toolkit inside: node_modules is not shipped). Styles are applied as constructable stylesheets,
-// which the panel's strict CSP (no 'unsafe-inline') allows.
+// which the panel's strict CSP (no 'unsafe-inline') allows. The toolkit's badge, tag (a badge) and
+// progress ring are not used: their templates carry `style` attributes, which that CSP blocks.
 import {
   provideVSCodeDesignSystem,
-  vsCodeBadge,
   vsCodeButton,
-  vsCodeDivider,
   vsCodeDropdown,
   vsCodeOption,
-  vsCodeProgressRing,
-  vsCodeTag,
 } from '@vscode/webview-ui-toolkit';
 import css from './styles.css';
 import { PanelApp, type VsCodeApi } from './app.js';
@@ -17,13 +14,9 @@ import { PanelApp, type VsCodeApi } from './app.js';
 declare function acquireVsCodeApi(): VsCodeApi;
 
 provideVSCodeDesignSystem().register(
-  vsCodeBadge(),
   vsCodeButton(),
-  vsCodeDivider(),
   vsCodeDropdown(),
   vsCodeOption(),
-  vsCodeProgressRing(),
-  vsCodeTag(),
 );
 
 const sheet = new CSSStyleSheet();

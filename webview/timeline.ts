@@ -54,11 +54,19 @@ function markTitle(m: TimelineMark, start: number): string {
  * Draws the timeline. `clock` is the display time; when `live`, the axis and the open bars extend
  * to it, otherwise to the last time in the data.
  */
-export function renderTimeline(tl: TimelineView, clock: number, live: boolean, layout: TimelineLayout): SVGElement {
+export function renderTimeline(
+  tl: TimelineView,
+  clock: number,
+  live: boolean,
+  layout: TimelineLayout,
+  range?: { from: number; to: number },
+): SVGElement {
   const { labelWidth, laneHeight } = layout;
   const width = Math.max(360, layout.width);
-  const start = tl.start;
-  const end = Math.max(tl.end, live ? clock : tl.end, start + 1000);
+  const start = range?.from ?? tl.start;
+  const end = range?.to ?? Math.max(tl.end, live ? clock : tl.end, start + 1000);
+  const liveEnd = live ? clock : Math.max(tl.end, start);
+  const visible = (from: number, to: number) => to >= start && from <= end;
   const span = end - start;
   const plotW = width - labelWidth - PAD_RIGHT;
   const x = (t: number) => labelWidth + ((Math.min(Math.max(t, start), end) - start) / span) * plotW;
@@ -80,10 +88,14 @@ export function renderTimeline(tl: TimelineView, clock: number, live: boolean, l
   });
 
   // Grid and axis.
+  // Ticks are offsets from the pod's creation (tl.start), also when zoomed.
   const { step, ticks } = niceTicks(span, Math.max(2, Math.floor(plotW / 80)));
+  const first = Math.ceil((start - tl.start) / step) * step;
   const axis = s('g', { class: 'axis', 'data-step': step });
-  for (const off of ticks) {
-    const tx = x(start + off);
+  for (const rel of ticks) {
+    const off = first + rel;
+    if (tl.start + off > end) break;
+    const tx = x(tl.start + off);
     axis.appendChild(s('line', { class: 'grid', x1: tx, x2: tx, y1: lanesTop - 2, y2: axisTop }));
     axis.appendChild(s('text', { class: 'tick', x: tx, y: axisTop + 15, 'text-anchor': 'middle', 'data-offset': off }, tickLabel(off, step)));
   }
@@ -96,6 +108,7 @@ export function renderTimeline(tl: TimelineView, clock: number, live: boolean, l
   const phaseMarks = tl.phases;
   phaseMarks.forEach((m, i) => {
     const next = phaseMarks[i + 1];
+    if (!visible(m.at, next ? next.at : end)) return;
     const x1 = x(m.at);
     const x2 = next ? x(next.at) : x(end);
     const cls = m.kind === 'phase' ? 'phase-change' : 'status-change';
@@ -117,8 +130,9 @@ export function renderTimeline(tl: TimelineView, clock: number, live: boolean, l
     const kindTag = lane.kind === 'sandbox' ? '' : lane.kind === 'app' ? '' : ` (${lane.kind})`;
     g.appendChild(s('text', { class: 'lane-label', x: 6, y: y + laneHeight / 2 + 4 }, `${lane.label}${kindTag}`));
     for (const b of lane.bars) {
+      const bEnd = b.end ?? liveEnd;
+      if (!visible(b.start, bEnd)) continue;
       const bx = x(b.start);
-      const bEnd = b.end ?? (live ? clock : end);
       const bw = Math.max(3, x(bEnd) - bx);
       const cls = `bar bar-${b.kind} outcome-${b.outcome}${b.end === undefined ? ' open' : ''}`;
       const bar = s('g', {
@@ -142,6 +156,13 @@ export function renderTimeline(tl: TimelineView, clock: number, live: boolean, l
       bar.appendChild(s('rect', { x: bx, y: y + 4, width: bw, height: laneHeight - 8, rx: 2 }));
       const text = barText(b, bw - 6);
       if (text) bar.appendChild(s('text', { class: 'bar-text', x: bx + 4, y: y + laneHeight / 2 + 4 }, text));
+      else if (
+        b.kind === 'run' &&
+        b.attempt !== undefined &&
+        lane.kind !== 'sandbox' &&
+        !lane.bars.some((o) => o !== b && o.start >= b.start && x(o.start) - (bx + bw) < 16)
+      )
+        bar.appendChild(s('text', { class: 'bar-note', x: bx + bw + 2, y: y + laneHeight / 2 + 4 }, `#${b.attempt}`));
       g.appendChild(bar);
     }
     svg.appendChild(g);
@@ -151,6 +172,7 @@ export function renderTimeline(tl: TimelineView, clock: number, live: boolean, l
   const ev = s('g', { class: 'events-row' });
   ev.appendChild(s('text', { class: 'lane-label', x: 6, y: eventsTop + EVENT_ROW / 2 + 4 }, 'events'));
   for (const m of tl.events) {
+    if (!visible(m.at, m.at)) continue;
     const mx = x(m.at);
     const cy = eventsTop + EVENT_ROW / 2;
     const g = s('g', { class: `event-mark event-${m.kind}`, 'data-at': m.at, 'data-reason': m.label });
@@ -162,7 +184,7 @@ export function renderTimeline(tl: TimelineView, clock: number, live: boolean, l
   }
   svg.appendChild(ev);
 
-  if (live) {
+  if (live && visible(clock, clock)) {
     const nx = x(clock);
     svg.appendChild(s('line', { class: 'now-line', x1: nx, x2: nx, y1: 0, y2: axisTop }));
   }

@@ -244,6 +244,8 @@ export interface WebviewState {
     logsContainer?: string;
     /** Key of AttemptRef: "current", "previous" or a container id. */
     logsAttempt?: string;
+    /** Time range of the timeline: the whole run, the first 5 seconds, or the last 60 seconds. */
+    timelineZoom?: 'all' | 'first5s' | 'last60s';
     /** <details> the user opened ("key") or closed ("!key"). */
     open?: string[];
   };

@@ -1,0 +1,366 @@
+// The lifecycle panel rendered in headless Chromium from recorded engine streams: the host-side
+// PanelFeed turns each recorded frame into the snapshot/patch messages the extension would post,
+// and the test checks what a learner sees (STATUS, conditions, containers, back-off countdown,
+// per-attempt logs, the timeline) plus the protocol behaviour (acks, requests, state on reload).
+// Screenshots go to .test-artifacts/.
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { replay, type RecordedStream } from '../../src/extension/panel/recording.js';
+import type { HostToWebview, WebviewToHost } from '../../src/shared/protocol.js';
+import { ROOT, bundleWebview, launch, openPanel, type PanelPage } from './harness.js';
+
+const fixture = (name: string): RecordedStream =>
+  JSON.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'recorded', `${name}.json`), 'utf8')) as RecordedStream;
+
+let browser: Browser;
+let script: string;
+
+before(async () => {
+  script = await bundleWebview();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** Opens the panel and plays a stream into it; returns the page and the messages sent. */
+async function play(stream: RecordedStream, opts: Parameters<typeof openPanel>[2] = {}): Promise<{ p: PanelPage; sent: HostToWebview[] }> {
+  const p = await openPanel(browser, script, { title: `${stream.namespace}/${stream.name}`, ...opts });
+  p.serveRequests(stream);
+  const sent = replay(stream).map((m) => m.message);
+  for (const m of sent) await p.send(m);
+  const last = sent[sent.length - 1]!;
+  await p.waitForSeq(last.type === 'reply' ? 0 : last.seq);
+  return { p, sent };
+}
+
+const text = (p: PanelPage, sel: string) => p.page.locator(sel).first().innerText();
+const cells = (p: PanelPage, rowSel: string) => p.page.locator(`${rowSel} td`).allInnerTexts();
+
+describe('the failing init container pod', () => {
+  const stream = fixture('failing-init');
+  let p: PanelPage;
+  let sent: HostToWebview[];
+
+  before(async () => {
+    ({ p, sent } = await play(stream));
+    // Logs of every attempt are requested and answered before we look.
+    await p.page.waitForFunction(() => document.querySelectorAll('details.attempt pre.log-lines').length === 4);
+  });
+  after(async () => {
+    await p?.close();
+  });
+
+  test('the header shows the kubectl STATUS, phase, readiness, restarts, node and pod IP', async () => {
+    assert.equal(await text(p, '[data-testid=status]'), 'Init:CrashLoopBackOff');
+    assert.equal(await text(p, '[data-testid=phase]'), 'Pending');
+    assert.equal(await text(p, '[data-testid=ready]'), '0/1');
+    assert.match(await text(p, '[data-testid=restarts]'), /^3 \(\d+s ago\)$/);
+    assert.equal(await text(p, '[data-testid=node]'), 'podlab-node');
+    assert.equal(await text(p, '[data-testid=pod-ip]'), '172.17.0.5');
+  });
+
+  test('the five conditions are listed in order with status, reason and message', async () => {
+    const rows = await p.page.locator('[data-testid=conditions-table] tbody tr').evaluateAll((trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].slice(0, 4).map((td) => td.textContent)),
+    );
+    assert.deepEqual(rows, [
+      ['PodReadyToStartContainers', 'True', '', ''],
+      ['Initialized', 'False', 'ContainersNotInitialized', 'containers with incomplete status: [init-db-check]'],
+      ['Ready', 'False', 'ContainersNotReady', 'containers with unready status: [app]'],
+      ['ContainersReady', 'False', 'ContainersNotReady', 'containers with unready status: [app]'],
+      ['PodScheduled', 'True', '', ''],
+    ]);
+  });
+
+  test('every container shows its state, reason, exit code, restarts, started and ready', async () => {
+    const row = (name: string) => cells(p, `[data-testid=containers-table] tr[data-container="${name}"]`);
+    const [ok, failing, app] = await Promise.all([row('init-ok'), row('init-db-check'), row('app')]);
+    assert.deepEqual(ok.slice(2, 9), ['Terminated (Completed)', 'Completed', '0', '0', 'false', 'true', '']);
+    assert.deepEqual(failing.slice(2, 9), ['Waiting (CrashLoopBackOff)', 'CrashLoopBackOff', '', '3', 'false', 'false', 'Error (exit 3)']);
+    assert.deepEqual(app.slice(2, 8), ['Waiting (PodInitializing)', 'PodInitializing', '', '0', 'false', 'false']);
+  });
+
+  test('the failed init container card shows its exit code, command, args and resolved env', async () => {
+    const card = '[data-testid="failed-init-init-db-check"]';
+    assert.match(await text(p, `${card} [data-testid=failed-exit-code]`), /exit code 3 \(Error\)/);
+    assert.equal(await text(p, `${card} [data-testid=command]`), '["sh","-c"]');
+    assert.match(await text(p, `${card} [data-testid=args]`), /checking postgres:\/\/db\.default\.svc:5432\/app/);
+    const env = await p.page.locator(`${card} [data-testid=env] tbody tr`).allInnerTexts();
+    assert.deepEqual(
+      env.map((r) => r.replace(/\s+/g, ' ').trim()),
+      ['DB_HOST db.default.svc', 'DB_URL postgres://db.default.svc:5432/app', 'POD_NAME init-fail (v1:metadata.name)'],
+    );
+  });
+
+  test('the back-off countdown counts down to the next restart (40 s back-off)', async () => {
+    const el = p.page.locator('[data-testid="backoff-init-db-check"] [data-fmt=countdown]');
+    const first = Number(await el.getAttribute('data-seconds-left'));
+    // The recording ends 29 s before the restart is due; the webview's clock runs on from there.
+    assert.ok(first > 20 && first <= 29, `seconds left ${first}`);
+    assert.match(await el.innerText(), /^next restart in \d+s$/);
+    assert.match(await text(p, '[data-testid="backoff-init-db-check"]'), /back-off 40s/);
+    await p.page.waitForFunction((f) => Number(document.querySelector('[data-fmt=countdown]')?.getAttribute('data-seconds-left')) < f, first, {
+      timeout: 5000,
+    });
+  });
+
+  test('every attempt is listed newest first with its exit code, times and its own logs', async () => {
+    const attempts = await p.page.locator('[data-testid=attempts] details.attempt').evaluateAll((ds) =>
+      ds.map((d) => ({
+        attempt: d.getAttribute('data-attempt'),
+        exit: d.getAttribute('data-exit-code'),
+        summary: d.querySelector('summary')!.textContent,
+        logs: d.querySelector('pre.log-lines')?.textContent,
+      })),
+    );
+    assert.deepEqual(
+      attempts.map((a) => [a.attempt, a.exit]),
+      [
+        ['3', '3'],
+        ['2', '3'],
+        ['1', '3'],
+        ['0', '3'],
+      ],
+    );
+    for (const a of attempts) {
+      assert.match(a.summary!, /exit code 3 Error started \d\d:\d\d:\d\d\.\d{3}, finished \d\d:\d\d:\d\d\.\d{3} \(31ms\)/);
+      assert.equal(a.logs, 'checking postgres://db.default.svc:5432/app\ncannot reach db.default.svc:5432');
+    }
+    // The logs were asked for by container id, one request per attempt.
+    const ids = (await p.posted()).flatMap((m) => (m.type === 'request' && m.body.kind === 'logs' && m.body.attempt.which === 'id' ? [m.body.attempt.containerId] : []));
+    assert.equal(new Set(ids).size, 4);
+  });
+
+  test('the timeline has the sandbox, then a lane per container in spec order', async () => {
+    const lanes = await p.page.locator('svg.timeline g.lane').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-lane')));
+    assert.deepEqual(lanes, ['sandbox', 'container:init-ok', 'container:init-db-check', 'container:app']);
+  });
+
+  test('the timeline draws one bar per attempt, in start order, left to right, then the back-off', async () => {
+    const bars = await p.page.locator('svg.timeline g.lane[data-lane="container:init-db-check"] g.bar').evaluateAll((gs) =>
+      gs.map((g) => ({
+        kind: g.getAttribute('data-kind'),
+        attempt: g.getAttribute('data-attempt'),
+        outcome: g.getAttribute('data-outcome'),
+        x: Number(g.querySelector('rect')!.getAttribute('x')),
+      })),
+    );
+    const runs = bars.filter((b) => b.kind === 'run');
+    assert.deepEqual(
+      runs.map((b) => [b.attempt, b.outcome]),
+      [
+        ['0', 'failed'],
+        ['1', 'failed'],
+        ['2', 'failed'],
+        ['3', 'failed'],
+      ],
+    );
+    for (let i = 1; i < runs.length; i++) assert.ok(runs[i]!.x > runs[i - 1]!.x, 'bars go left to right in start order');
+    const backoff = bars.filter((b) => b.kind === 'backoff');
+    assert.equal(backoff.length, 1);
+    assert.ok(backoff[0]!.x >= runs[3]!.x);
+    // init-ok ran (and succeeded) before the first attempt of init-db-check.
+    const okX = Number(await p.page.locator('svg.timeline g.lane[data-lane="container:init-ok"] g.bar rect').getAttribute('x'));
+    assert.ok(okX < runs[0]!.x);
+    assert.equal(await p.page.locator('svg.timeline g.lane[data-lane="container:init-ok"] g.bar').getAttribute('data-outcome'), 'succeeded');
+    assert.equal(await p.page.locator('svg.timeline g.lane[data-lane="container:app"] g.bar').count(), 0);
+  });
+
+  test('the timeline axis starts at 0s and its ticks increase', async () => {
+    const ticks = await p.page.locator('svg.timeline g.axis text.tick').evaluateAll((ts) =>
+      ts.map((t) => ({ label: t.textContent, offset: Number(t.getAttribute('data-offset')), x: Number(t.getAttribute('x')) })),
+    );
+    assert.equal(ticks[0]!.label, '0s');
+    assert.ok(ticks.length >= 3);
+    for (let i = 1; i < ticks.length; i++) assert.ok(ticks[i]!.offset > ticks[i - 1]!.offset && ticks[i]!.x > ticks[i - 1]!.x);
+  });
+
+  test('the timeline marks the phase/STATUS changes and the events', async () => {
+    const phases = await p.page.locator('svg.timeline g.phase-mark').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-label')));
+    assert.equal(phases[0], 'Pending');
+    assert.ok(phases.indexOf('Init:Error') > 0 && phases.indexOf('Init:CrashLoopBackOff') > phases.indexOf('Init:Error'));
+    const warnings = await p.page.locator('svg.timeline g.event-mark.event-Warning').count();
+    assert.ok(warnings >= 2, 'first and last BackOff');
+  });
+
+  test('the events list shows type, reason, age with count, source and message', async () => {
+    const backoff = await cells(p, '[data-testid=events-table] tr[data-reason=BackOff]');
+    assert.equal(backoff[0], 'Warning');
+    assert.equal(backoff[1], 'BackOff');
+    assert.match(backoff[2]!, /^\d+s \(x5 over \d+s\)$/);
+    assert.equal(backoff[3], 'kubelet');
+    assert.match(backoff[4]!, /^Back-off restarting failed container init-db-check in pod init-fail_default\(/);
+    const scheduled = await cells(p, '[data-testid=events-table] tr[data-reason=Scheduled]');
+    assert.deepEqual([scheduled[3], scheduled[4]], ['default-scheduler', 'Successfully assigned default/init-fail to podlab-node']);
+  });
+
+  test('the logs pane opens on the failed container and offers current, previous and every attempt', async () => {
+    const options = await p.page.locator('[data-testid=logs-attempt] vscode-option').evaluateAll((os) => os.map((o) => o.getAttribute('value')));
+    assert.equal(options[0], 'current');
+    assert.equal(options[1], 'previous');
+    assert.equal(options.length, 6);
+    assert.equal(await p.page.locator('[data-testid=logs-container] vscode-option[selected]').getAttribute('value'), 'init-db-check');
+  });
+
+  test('every update is acknowledged with its sequence number', async () => {
+    const acked = new Set((await p.posted()).flatMap((m) => (m.type === 'rendered' ? [m.seq] : [])));
+    for (const m of sent) if (m.type !== 'reply') assert.ok(acked.has(m.seq), `update ${m.seq} acknowledged`);
+  });
+
+  test('Restart now and Open Shell post typed requests for the failed container', async () => {
+    await p.page.click('[data-testid="restart-now-init-db-check"]');
+    await p.page.click('[data-testid="open-shell-init-db-check"]');
+    await p.page.waitForFunction(() =>
+      (window as unknown as { __posted: { type: string; body?: { kind: string } }[] }).__posted.some((m) => m.body?.kind === 'openShell'),
+    );
+    const bodies = (await p.posted()).flatMap((m) => (m.type === 'request' && m.body.kind !== 'logs' ? [m.body] : []));
+    assert.deepEqual(bodies, [
+      { kind: 'restartNow', container: 'init-db-check' },
+      { kind: 'openShell', container: 'init-db-check' },
+    ]);
+  });
+
+  test('Restart now is labelled as a lab feature', async () => {
+    assert.match(await text(p, '[data-testid="failed-init-init-db-check"] .actions'), /lab feature/i);
+  });
+
+  test('no CSP violation and no script error happened', async () => {
+    assert.deepEqual(await p.problems(), []);
+  });
+
+  test('screenshots in dark, light and high-contrast themes', async () => {
+    await p.screenshot('panel-failing-init-dark');
+    await p.setTheme('light');
+    await p.screenshot('panel-failing-init-light');
+    await p.setTheme('high-contrast');
+    await p.screenshot('panel-failing-init-high-contrast');
+    await p.setTheme('dark');
+    // The toolkit follows the theme: a primary button takes the theme's button colour.
+    const bg = await p.page.locator('[data-zoom=all]').evaluate((b) => getComputedStyle(b).getPropertyValue('--button-primary-background').trim());
+    assert.equal(bg.toLowerCase(), '#0078d4');
+  });
+});
+
+describe('the two-container pod', () => {
+  const stream = fixture('two-containers');
+  let p: PanelPage;
+  before(async () => {
+    ({ p } = await play(stream, { theme: 'light' }));
+  });
+  after(async () => {
+    await p?.close();
+  });
+
+  test('it shows Running with both containers ready', async () => {
+    assert.equal(await text(p, '[data-testid=status]'), 'Running');
+    assert.equal(await text(p, '[data-testid=ready]'), '2/2');
+    for (const name of ['web', 'client']) {
+      const row = await cells(p, `[data-testid=containers-table] tr[data-container="${name}"]`);
+      assert.deepEqual(row.slice(2, 8), ['Running', '', '', '0', 'true', 'true']);
+    }
+  });
+
+  test('all five conditions are True', async () => {
+    const statuses = await p.page.locator('[data-testid=conditions-table] td[data-col=status]').allInnerTexts();
+    assert.deepEqual(statuses, ['True', 'True', 'True', 'True', 'True']);
+  });
+
+  test('the events are Scheduled, Pulled, Created and Started', async () => {
+    const reasons = await p.page.locator('[data-testid=events-table] tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-reason')));
+    assert.deepEqual(reasons, ['Scheduled', 'Pulled', 'Created', 'Started', 'Pulled', 'Created', 'Started']);
+  });
+
+  test('the timeline shows both containers running, web started first, and no failed-init card', async () => {
+    const bars = await p.page.locator('svg.timeline g.lane[data-kind=app] g.bar').evaluateAll((gs) =>
+      gs.map((g) => [g.closest('g.lane')!.getAttribute('data-lane'), g.getAttribute('data-outcome'), Number(g.querySelector('rect')!.getAttribute('x'))] as const),
+    );
+    assert.deepEqual(
+      bars.map((b) => [b[0], b[1]]),
+      [
+        ['container:web', 'running'],
+        ['container:client', 'running'],
+      ],
+    );
+    assert.ok(bars[0]![2] < bars[1]![2]);
+    assert.equal(await p.page.locator('[data-testid^=failed-init-]').count(), 0);
+    await p.screenshot('panel-two-containers-light');
+    assert.deepEqual(await p.problems(), []);
+  });
+});
+
+describe('protocol behaviour in the webview', () => {
+  const stream = fixture('failing-init');
+
+  test('state survives hide/show: a reloaded webview renders its saved state and asks for a snapshot', async () => {
+    const { p } = await play(stream);
+    await p.page.click('[data-zoom=first5s]');
+    const saved = await p.savedState();
+    await p.close();
+    const again = await openPanel(browser, script, { initialState: saved });
+    try {
+      assert.equal(await again.page.locator('#app').getAttribute('data-restored'), 'true');
+      assert.equal(await text(again, '[data-testid=status]'), 'Init:CrashLoopBackOff');
+      assert.equal(await again.page.locator('[data-zoom=first5s]').getAttribute('aria-pressed'), 'true');
+      const ready = (await again.posted()).find((m): m is Extract<WebviewToHost, { type: 'ready' }> => m.type === 'ready');
+      assert.equal(typeof ready?.haveSeq, 'number');
+    } finally {
+      await again.close();
+    }
+  });
+
+  test('a patch that does not follow the last update makes the webview ask for a resync', async () => {
+    const p = await openPanel(browser, script);
+    try {
+      const [first, second] = replay(stream).map((m) => m.message);
+      await p.send(first!);
+      await p.waitForSeq(1);
+      assert.equal(second!.type, 'patch');
+      if (second!.type === 'patch') await p.send({ ...second!, baseSeq: 7, seq: 8 });
+      await p.page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'resync'));
+      assert.equal(await p.page.locator('#app').getAttribute('data-seq'), '1');
+    } finally {
+      await p.close();
+    }
+  });
+
+  test('in step mode the panel offers Continue, says it is a lab feature, and posts continueStep', async () => {
+    // The stream up to the sandbox, then the engine reports it waits before the first init container.
+    const t0 = stream.frames[0]!.at;
+    const frames = stream.frames.filter((f) => f.at <= t0 + 195);
+    const lastDebug = [...frames].reverse().find((f) => 'debug' in f);
+    assert.ok(lastDebug && 'debug' in lastDebug && lastDebug.debug);
+    frames.push({ at: t0 + 196, debug: { ...lastDebug.debug, stepWaitingFor: 'init-ok' } });
+    const { p } = await play({ ...stream, frames });
+    try {
+      const banner = await text(p, '[data-testid=step]');
+      assert.match(banner, /Step mode: the kubelet is waiting before it starts init container init-ok/);
+      assert.match(banner, /Pod Lab feature/);
+      assert.match(banner, /real kubelet has no such mode/);
+      assert.equal(await p.page.locator('svg.timeline g.bar[data-kind=stepwait]').count(), 1);
+      await p.page.click('[data-testid=continue]');
+      await p.page.waitForFunction(() =>
+        (window as unknown as { __posted: { body?: { kind: string } }[] }).__posted.some((m) => m.body?.kind === 'continueStep'),
+      );
+      await p.screenshot('panel-step-mode-dark');
+    } finally {
+      await p.close();
+    }
+  });
+
+  test('a deleted pod keeps its last state with a notice', async () => {
+    const last = [...stream.frames].reverse().find((f) => 'watch' in f && f.watch.kind === 'Pod');
+    assert.ok(last && 'watch' in last);
+    const frames = [...stream.frames, { at: last.at + 60_000, watch: { ...last.watch, type: 'DELETED' as const } }];
+    const { p } = await play({ ...stream, frames });
+    try {
+      assert.match(await text(p, '[data-testid=gone]'), /deleted/);
+      assert.equal(await text(p, '[data-testid=status]'), 'Init:CrashLoopBackOff');
+    } finally {
+      await p.close();
+    }
+  });
+});
