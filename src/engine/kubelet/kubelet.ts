@@ -23,6 +23,8 @@ import * as L from './labels.js';
 import { toKContainerStatus, type KContainerStatus, type RuntimePodStatus, type StartFailure } from './types.js';
 
 const MIN_GRACE_SECONDS = 2;
+/** The virtual node's address: host ports are published on the Docker host, reachable at loopback. */
+export const NODE_IP = '127.0.0.1';
 /** backOffPeriod: how soon a sync that failed for another reason (e.g. sandbox creation) is retried. */
 const SYNC_ERROR_RETRY_MS = 10_000;
 const MAX_TERMINATION_MESSAGE = 4096;
@@ -345,7 +347,7 @@ export class PodWorker implements Disposable {
         return;
       }
     }
-    const facts = { podIP, hostIP: '127.0.0.1', nodeName: pod.spec?.nodeName ?? '' };
+    const facts = { podIP, hostIP: NODE_IP, nodeName: pod.spec?.nodeName ?? '' };
     const inits = pod.spec?.initContainers ?? [];
     const current = a.createSandbox ? { ...rs, containers: rs.containers.filter((c) => !inits.some((i) => i.name === c.name)) } : rs;
 
@@ -520,7 +522,7 @@ export class PodWorker implements Disposable {
   private async writeStatus(pod: Pod, rs: RuntimePodStatus, podIsTerminal: boolean): Promise<void> {
     const fresh = this.pod();
     if (!fresh) return;
-    const status = generatePodStatus({ pod: fresh, runtime: rs, reasonCache: this.reasons, podIsTerminal, now: this.d.clock.now() });
+    const status = generatePodStatus({ pod: fresh, runtime: rs, reasonCache: this.reasons, podIsTerminal, now: this.d.clock.now(), hostIP: NODE_IP });
     if (JSON.stringify(status) === JSON.stringify(fresh.status)) return;
     const [ns, name] = this.key.split('/') as [string, string];
     this.d.store.update('Pod', ns, name, (p) => {

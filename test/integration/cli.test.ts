@@ -1,0 +1,179 @@
+// The `podlab` command-line contract, on the real Docker, through the built bundle (dist/cli.js)
+// in separate processes — as a user (and the adoption story) would run it.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { removeLabContainers, sleep } from './engine-helpers.js';
+
+const root = join(__dirname, '..', '..');
+const cli = join(root, 'dist', 'cli.js');
+let stateDir: string;
+let work: string;
+const env = () => ({ ...process.env, PODLAB_STATE_DIR: stateDir });
+
+function podlab(args: string[], timeoutMs = 60_000) {
+  const r = spawnSync(process.execPath, [cli, ...args], { env: env(), encoding: 'utf8', timeout: timeoutMs });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+function file(name: string, text: string): string {
+  const f = join(work, name);
+  writeFileSync(f, text);
+  return f;
+}
+
+function jsonLines(out: string): { kind: string; [k: string]: unknown }[] {
+  return out
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { kind: string });
+}
+
+const pod = (name: string, body: string) => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\nspec:\n${body}`;
+
+before(() => {
+  execFileSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
+  stateDir = mkdtempSync(join(tmpdir(), 'podlab-test-cli-'));
+  work = mkdtempSync(join(tmpdir(), 'podlab-cli-files-'));
+});
+after(() => {
+  removeLabContainers(stateDir);
+  rmSync(stateDir, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('podlab run', () => {
+  test('the init-container example runs to Succeeded and exits 0, printing pods and events as JSON lines', () => {
+    const r = podlab(['run', join(root, 'examples/init-containers.yaml'), '--json', '--rm']);
+    assert.equal(r.code, 0, r.err);
+    const lines = jsonLines(r.out);
+    const pods = lines.filter((l) => l.kind === 'Pod') as unknown as { apiVersion: string; metadata: { name: string }; spec: unknown; status: { phase: string } }[];
+    const events = lines.filter((l) => l.kind === 'Event') as unknown as { type: string; reason: string; message: string; involvedObject: { fieldPath?: string }; source: { component: string }; count: number; firstTimestamp: string }[];
+    assert.ok(pods.length > 2);
+    assert.equal(pods[0]!.apiVersion, 'v1');
+    assert.ok(pods[0]!.spec && pods[0]!.metadata.name === 'setup-steps');
+    assert.equal(pods.at(-1)!.status.phase, 'Succeeded');
+    const sched = events.find((e) => e.reason === 'Scheduled')!;
+    assert.equal(sched.source.component, 'default-scheduler');
+    assert.match(sched.message, /^Successfully assigned default\/setup-steps to podlab-node$/);
+    const started = events.filter((e) => e.reason === 'Started').map((e) => e.involvedObject.fieldPath);
+    assert.deepEqual(started, ['spec.initContainers{fetch-config}', 'spec.initContainers{migrate}', 'spec.containers{app}']);
+    assert.ok(events.every((e) => e.count >= 1 && e.firstTimestamp));
+  });
+
+  test('a failing pod under --until Terminal exits 1; --until Failed exits 0', () => {
+    const f = file('fail.yaml', pod('cli-fail', '  restartPolicy: Never\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sh", "-c", "exit 4"]\n'));
+    assert.equal(podlab(['run', f, '--rm']).code, 1);
+    const r = podlab(['run', f, '--until', 'Failed', '--rm']);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /cli-fail\s+0\/1\s+Error\s+0/);
+  });
+
+  test('an invalid manifest exits 2 with the API server\'s message and starts nothing', () => {
+    const f = file('bad.yaml', pod('cli-bad', '  containers:\n    - name: Web\n      image: busybox:1.35\n'));
+    const r = podlab(['run', f]);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /^The Pod "cli-bad" is invalid: spec\.containers\[0\]\.name: Invalid value: "Web": a lowercase RFC 1123 label must consist of/m);
+    assert.equal(execFileSync('docker', ['ps', '-aq', '--filter', 'label=io.kubernetes.pod.name=cli-bad'], { encoding: 'utf8' }).trim(), '');
+  });
+
+  test('a condition not reached in time exits 124', () => {
+    const f = file('slow.yaml', pod('cli-slow', '  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sleep", "3600"]\n'));
+    const r = podlab(['run', f, '--until', 'Succeeded', '--timeout', '3', '--rm']);
+    assert.equal(r.code, 124);
+  });
+
+  test('SIGINT deletes the pods gracefully and exits 130', async () => {
+    const f = file('int.yaml', pod('cli-int', '  terminationGracePeriodSeconds: 1\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sleep", "3600"]\n'));
+    const child = spawn(process.execPath, [cli, 'run', f], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    await waitOutput(() => /cli-int\s+1\/1\s+Running/.test(out), 30_000);
+    child.kill('SIGINT');
+    const code = await exitCode(child);
+    assert.equal(code, 130);
+    assert.match(out, /Killing\s+pod\/cli-int\s+Stopping container app/);
+    assert.equal(execFileSync('docker', ['ps', '-aq', '--filter', 'label=io.kubernetes.pod.name=cli-int'], { encoding: 'utf8' }).trim(), '');
+  });
+});
+
+describe('another process sees what is in Docker', () => {
+  test('a killed engine\'s pod is shown by get/describe/logs, re-adopted by a new run, and deleted by delete', async () => {
+    const f = file('adopt.yaml', pod('cli-adopt', '  terminationGracePeriodSeconds: 1\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sh", "-c", "echo hello-adopt; sleep 3600"]\n'));
+    const first = spawn(process.execPath, [cli, 'run', f], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    first.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    await waitOutput(() => /cli-adopt\s+1\/1\s+Running/.test(out), 30_000);
+    first.kill('SIGKILL');
+    await exitCode(first);
+
+    const get = podlab(['get']);
+    assert.equal(get.code, 0, get.err);
+    assert.match(get.out, /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\n/);
+    assert.match(get.out, /cli-adopt\s+1\/1\s+Running\s+0\s+\d+s/);
+    const wide = podlab(['get', 'cli-adopt', '-o', 'wide']);
+    assert.match(wide.out, /IP\s+NODE/);
+    assert.match(wide.out, /podlab-node/);
+    const json = JSON.parse(podlab(['get', 'cli-adopt', '-o', 'json']).out) as { kind: string; status: { phase: string } };
+    assert.equal(json.kind, 'Pod');
+    assert.equal(json.status.phase, 'Running');
+    const desc = podlab(['describe', 'cli-adopt']);
+    assert.match(desc.out, /^Name:\s+cli-adopt$/m);
+    assert.match(desc.out, /Started\s+.*Started container app/);
+    assert.deepEqual(podlab(['logs', 'cli-adopt']).out.trim(), 'hello-adopt');
+
+    // A new `podlab run` of the same manifest re-attaches instead of failing.
+    const again = spawn(process.execPath, [cli, 'run', f, '--until', 'Running', '--json'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    assert.equal(await exitCode(again), 0);
+
+    const del = podlab(['delete', 'cli-adopt', '--grace-period', '1']);
+    assert.equal(del.code, 0, del.err);
+    assert.match(del.out, /pod "cli-adopt" deleted/);
+    assert.equal(execFileSync('docker', ['ps', '-aq', '--filter', 'label=io.kubernetes.pod.name=cli-adopt'], { encoding: 'utf8' }).trim(), '');
+    assert.match(podlab(['get', 'cli-adopt']).err, /pods "cli-adopt" not found/);
+  });
+
+  test('get STATUS shows Init:CrashLoopBackOff for a failing init container, and logs --previous works', async () => {
+    const f = file('initloop.yaml', pod('cli-initloop', '  terminationGracePeriodSeconds: 0\n  initContainers:\n    - name: check\n      image: busybox:1.35\n      command: ["sh", "-c", "echo try; exit 1"]\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sleep", "3600"]\n'));
+    const child = spawn(process.execPath, [cli, 'run', f, '--backoff-initial', '2', '--backoff-max', '4'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    await waitOutput(() => /cli-initloop\s+0\/1\s+Init:CrashLoopBackOff/.test(out), 30_000);
+    const get = podlab(['get', 'cli-initloop']);
+    assert.match(get.out, /cli-initloop\s+0\/1\s+Init:CrashLoopBackOff\s+\d+ \(\d+s ago\)/);
+    assert.equal(podlab(['logs', 'cli-initloop', '-c', 'check', '--previous']).out.trim(), 'try');
+    child.kill('SIGTERM');
+    assert.equal(await exitCode(child), 130);
+  });
+
+  test('when Docker is down every command fails with one clear line', () => {
+    const r = spawnSync(process.execPath, [cli, 'get'], { env: { ...env(), DOCKER_HOST: 'unix:///nonexistent/docker.sock' }, encoding: 'utf8' });
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /^error: Cannot connect to Docker at \/nonexistent\/docker\.sock: .*Start Docker/);
+    assert.equal(r.stderr.trim().split('\n').length, 1);
+  });
+});
+
+function waitOutput(pred: () => boolean, ms: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const start = Date.now();
+    const tick = () => {
+      if (pred()) return resolve();
+      if (Date.now() - start > ms) return reject(new Error('timed out waiting for output'));
+      setTimeout(tick, 100);
+    };
+    tick();
+  });
+}
+
+function exitCode(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve(child.exitCode);
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : null)));
+  });
+}
+
+void sleep;
