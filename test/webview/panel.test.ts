@@ -65,7 +65,7 @@ describe('the failing init container pod', () => {
 
   test('the five conditions are listed in order with status, reason and message', async () => {
     const rows = await p.page.locator('[data-testid=conditions-table] tbody tr').evaluateAll((trs) =>
-      trs.map((tr) => [...tr.querySelectorAll('td')].slice(0, 4).map((td) => td.textContent)),
+      trs.map((tr) => Array.from(tr.querySelectorAll('td')).slice(0, 4).map((td) => td.textContent)),
     );
     assert.deepEqual(rows, [
       ['PodReadyToStartContainers', 'True', '', ''],
