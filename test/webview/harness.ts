@@ -94,6 +94,7 @@ export async function openPanel(
       csp.push('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI + ' at ' + e.sourceFile + ':' + e.lineNumber));
     const apply = (t) => {
       const root = document.documentElement;
+      for (const k of Array.from(root.style)) if (k.startsWith('--vscode-')) root.style.removeProperty(k);
       for (const [k, v] of Object.entries(t.vars)) root.style.setProperty(k, v);
       document.body.classList.remove('vscode-light', 'vscode-dark', 'vscode-high-contrast', 'vscode-high-contrast-light');
       document.body.classList.add(t.kind);
