@@ -12,7 +12,7 @@ import { Store } from './store.js';
 import { EventRecorder } from './events.js';
 import { realClock, rfc3339, type Clock } from './clock.js';
 import { Scheduler } from './scheduler/scheduler.js';
-import { Kubelet, LabLabel, podDir, readRuntimePod, removePodFromRuntime } from './kubelet/kubelet.js';
+import { Kubelet, LabLabel, podDir, readArchivedAttempts, readRuntimePod, removePodFromRuntime } from './kubelet/kubelet.js';
 import { generatePodStatus } from './kubelet/status.js';
 import { applyPodDefaults } from '../validation/defaults.js';
 import * as L from './kubelet/labels.js';
@@ -457,8 +457,17 @@ export class Engine implements EngineApi {
     return this.runtime.followContainerLogs(list[0].id, { onLine });
   }
 
-  attemptLogs(containerId: string, tail?: number): Promise<string[]> {
-    return this.runtime.containerLogs(containerId, { tail });
+  async attemptLogs(containerId: string, tail?: number): Promise<string[]> {
+    try {
+      return await this.runtime.containerLogs(containerId, { tail });
+    } catch (e) {
+      // Removed by the container GC: the archive keeps its log tail.
+      for (const p of this.store.list('Pod')) {
+        const a = readArchivedAttempts(this.settings.stateDir, p.metadata?.uid ?? '').find((x) => x.id === containerId);
+        if (a) return tail ? a.logs.slice(-tail) : a.logs;
+      }
+      throw e;
+    }
   }
 
   async debugInfo(namespace: string, name: string): Promise<PodDebugInfo | undefined> {
@@ -469,8 +478,19 @@ export class Engine implements EngineApi {
     return {
       uid: pod.metadata?.uid ?? '',
       sandboxes: rs.sandboxes.map((s) => ({ id: s.id, attempt: s.metadata.attempt, state: s.state === 'SANDBOX_READY' ? 'ready' : 'notready', createdAt: s.createdAt, ip: s.ip })),
-      attempts: rs.containers
-        .map((c) => ({
+      attempts: [
+        ...readArchivedAttempts(this.settings.stateDir, pod.metadata?.uid ?? '').map((a) => ({
+          containerName: a.name,
+          attempt: a.restartCount,
+          id: a.id,
+          state: 'exited' as const,
+          exitCode: a.exitCode,
+          reason: a.reason || undefined,
+          createdAt: a.createdAt,
+          startedAt: a.startedAt || undefined,
+          finishedAt: a.finishedAt || undefined,
+        })),
+        ...rs.containers.map((c) => ({
           containerName: c.name,
           attempt: c.restartCount,
           id: c.id,
@@ -480,8 +500,8 @@ export class Engine implements EngineApi {
           createdAt: c.createdAt,
           startedAt: c.startedAt || undefined,
           finishedAt: c.finishedAt || undefined,
-        }))
-        .sort((a, b) => a.createdAt - b.createdAt),
+        })),
+      ].sort((a, b) => a.createdAt - b.createdAt),
       backoff: w?.debugState().backoff ?? {},
       stepWaitingFor: w?.debugState().stepWaitingFor,
     };

@@ -136,6 +136,16 @@ describe('init containers', () => {
     assert.match(cs(waiting, 'check')?.state?.waiting?.message ?? '', /^back-off \d+s restarting failed container=check pod=init-loop_default\(.+\)$/);
     assert.equal(cs(waiting, 'check')?.lastState?.terminated?.exitCode, 1);
     assert.ok(!cs(waiting, 'app')?.state?.running, 'app never runs');
+    // The container GC keeps two instances in Docker; the lab still knows every attempt.
+    const uid = waiting.metadata?.uid ?? '';
+    const inDocker = execFileSync('docker', ['ps', '-aq', '--filter', `label=io.kubernetes.pod.uid=${uid}`, '--filter', 'label=io.kubernetes.container.name=check'], { encoding: 'utf8' }).trim().split('\n');
+    assert.ok(inDocker.length <= 2, `at most 2 instances of check in Docker, found ${inDocker.length}`);
+    const info = await engine.debugInfo('default', 'init-loop');
+    const attempts = info!.attempts.filter((a) => a.containerName === 'check');
+    assert.ok(attempts.length >= 4, `every attempt is listed: ${attempts.length}`);
+    assert.deepEqual(attempts.slice(0, 3).map((a) => a.attempt), [0, 1, 2]);
+    assert.ok(attempts.every((a) => a.state !== 'exited' || a.exitCode === 1));
+    assert.deepEqual(await engine.attemptLogs(attempts[0]!.id), ['attempt'], 'the first attempt\'s logs survive the GC');
     await engine.deletePod('default', 'init-loop', 0);
   });
 });

@@ -3,7 +3,7 @@
 // numbered steps of SyncPod through the runtime seam; then it writes the generated status.
 // Syncs are triggered by the runtime's event stream (PLEG), by timers (back-off expiry) and by a
 // slow relist; never by tight polling.
-import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Container, Pod, PodStatus } from 'kubernetes-types/core/v1';
@@ -378,12 +378,20 @@ export class PodWorker implements Disposable {
     return true;
   }
 
+  /**
+   * Container GC: the runtime keeps the current and the previous instance of each container
+   * (lastState, `logs --previous`). Older attempts are archived first — their exit and their log
+   * tail — so the lab can still show every attempt of a failing init container.
+   */
   private async pruneOldInstances(rs: RuntimePodStatus): Promise<void> {
     const seen = new Map<string, number>();
     for (const c of rs.containers) {
       const n = (seen.get(c.name) ?? 0) + 1;
       seen.set(c.name, n);
-      if (n > 2 && c.state === 'exited') await this.d.runtime.removeContainer(c.id).catch(() => undefined);
+      if (n <= 2 || c.state !== 'exited') continue;
+      const logs = await this.d.runtime.containerLogs(c.id, { tail: ARCHIVED_LOG_LINES }).catch(() => [] as string[]);
+      archiveAttempt(this.d.settings.stateDir, rs.uid, c, logs);
+      await this.d.runtime.removeContainer(c.id).catch(() => undefined);
     }
   }
 
@@ -552,6 +560,42 @@ export class PodWorker implements Disposable {
 /** After killPod without a new sandbox the pod is done (Never, or OnFailure with every container succeeded). */
 function isTerminalAfterKill(pod: Pod): boolean {
   return !pod.metadata?.deletionTimestamp;
+}
+
+const ARCHIVED_LOG_LINES = 200;
+
+export interface ArchivedAttempt {
+  id: string;
+  name: string;
+  restartCount: number;
+  exitCode: number;
+  reason: string;
+  createdAt: number;
+  startedAt: number;
+  finishedAt: number;
+  logs: string[];
+}
+
+function archiveAttempt(stateDir: string, uid: string, c: KContainerStatus, logs: string[]): void {
+  const dir = join(podDir(stateDir, uid), 'attempts');
+  mkdirSync(dir, { recursive: true });
+  const a: ArchivedAttempt = { id: c.id, name: c.name, restartCount: c.restartCount, exitCode: c.exitCode, reason: c.reason, createdAt: c.createdAt, startedAt: c.startedAt, finishedAt: c.finishedAt, logs };
+  writeFileSync(join(dir, `${c.id}.json`), JSON.stringify(a));
+}
+
+/** Attempts removed from the runtime by the container GC, oldest first. */
+export function readArchivedAttempts(stateDir: string, uid: string): ArchivedAttempt[] {
+  const dir = join(podDir(stateDir, uid), 'attempts');
+  if (!existsSync(dir)) return [];
+  const out: ArchivedAttempt[] = [];
+  for (const f of readdirSync(dir)) {
+    try {
+      out.push(JSON.parse(readFileSync(join(dir, f), 'utf8')) as ArchivedAttempt);
+    } catch {
+      // a half-written archive: skip it
+    }
+  }
+  return out.sort((a, b) => a.createdAt - b.createdAt);
 }
 
 export async function removePodFromRuntime(rt: RuntimeService, rs: RuntimePodStatus): Promise<void> {
