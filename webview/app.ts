@@ -350,7 +350,7 @@ export class PanelApp {
     const shellBtn = h('vscode-button', { appearance: 'secondary', 'data-testid': `open-shell-${c.name}` }, 'Open Shell');
     on(shellBtn, 'click', () => this.act('openShell', { kind: 'openShell', container: c.name }));
     const attempts = c.attempts.slice().reverse();
-    for (const a of attempts) if (a.state === 'exited') this.ensureLogs(c.name, { which: 'id', containerId: a.containerId });
+    for (const a of attempts) if (a.state === 'exited' && !a.removed) this.ensureLogs(c.name, { which: 'id', containerId: a.containerId });
     return h(
       'article',
       { class: 'card card-failed', 'data-testid': `failed-init-${c.name}` },
@@ -417,7 +417,7 @@ export class PanelApp {
           const dur = a.startedAt !== undefined && a.finishedAt !== undefined ? preciseDuration(a.finishedAt - a.startedAt) : '';
           const details = h(
             'details',
-            { class: 'attempt', 'data-attempt': a.attempt, 'data-exit-code': a.exitCode, open: this.isOpen(key, i === 0) },
+            { class: 'attempt', 'data-attempt': a.attempt, 'data-exit-code': a.exitCode, 'data-removed': a.removed, open: this.isOpen(key, i === 0) },
             h(
               'summary',
               {},
@@ -430,7 +430,9 @@ export class PanelApp {
                 : h('span', {}, a.state),
               h('span', { class: 'muted' }, ` started ${clockTime(a.startedAt ?? a.createdAt)}`, a.finishedAt !== undefined ? `, finished ${clockTime(a.finishedAt)}` : '', dur ? ` (${dur})` : ''),
             ),
-            this.logBlock(c.name, { which: 'id', containerId: a.containerId }),
+            a.removed
+              ? h('p', { class: 'muted removed' }, 'This instance has been removed (the runtime keeps only the current and the previous one), so its logs are gone.')
+              : this.logBlock(c.name, { which: 'id', containerId: a.containerId }),
           );
           const initiallyOpen = (details as HTMLDetailsElement).open;
           // Only the user's toggles are remembered (the initial `open` fires a toggle event too).
@@ -568,7 +570,7 @@ export class PanelApp {
       ['current', 'current'],
       ['previous', 'previous (--previous)'],
       ...c.attempts
-        .slice()
+        .filter((a) => !a.removed)
         .reverse()
         .map((a): [string, string] => [a.containerId, `#${a.attempt} ${shortId(a.containerId)}${a.state === 'exited' ? ` exit ${a.exitCode}` : ` ${a.state}`}`]),
     ];

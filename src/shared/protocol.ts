@@ -84,6 +84,8 @@ export interface AttemptView {
   createdAt: number;
   startedAt?: number;
   finishedAt?: number;
+  /** The runtime no longer has this instance (the kubelet keeps only the previous one): seen earlier, logs gone. */
+  removed?: boolean;
 }
 
 export interface ContainerView {

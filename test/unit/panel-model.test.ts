@@ -447,3 +447,31 @@ describe('the HTML shell', () => {
     assert.equal((html.match(/<script/g) ?? []).length, 1);
   });
 });
+
+describe('streams recorded from a real engine run', () => {
+  const rec = fixture('recorded-failing-init');
+  const end = buildPanelModel(replayFeed(rec).observation, lastAt(rec));
+  const c = end.containers.find((x) => x.kind === 'init')!;
+  test('the recorded failing init pod ends in Init:CrashLoopBackOff, phase Pending', () =>
+    assert.deepEqual([end.header.status, end.header.phase], ['Init:CrashLoopBackOff', 'Pending']));
+  test('instances the runtime removed are still listed as attempts, marked removed', () => {
+    assert.equal(c.attempts.length, c.restartCount + 1);
+    assert.deepEqual(
+      c.attempts.map((a) => a.removed === true),
+      c.attempts.map((_, i) => i < c.attempts.length - 2),
+    );
+  });
+  test('the timeline has a bar per attempt in start order', () => {
+    const runs = end.timeline.lanes.find((l) => l.key === `container:${c.name}`)!.bars.filter((b) => b.kind === 'run');
+    assert.deepEqual(
+      runs.map((b) => b.attempt),
+      c.attempts.map((a) => a.attempt),
+    );
+    for (let i = 1; i < runs.length; i++) assert.ok(runs[i]!.start > runs[i - 1]!.start);
+  });
+  test('the recorded two-container pod reaches Running with 2/2 ready', () => {
+    const two = fixture('recorded-two-containers');
+    const m = buildPanelModel(replayFeed(two).observation, lastAt(two));
+    assert.deepEqual([m.header.status, m.header.ready], ['Running', '2/2']);
+  });
+});

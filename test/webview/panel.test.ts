@@ -364,3 +364,47 @@ describe('protocol behaviour in the webview', () => {
     }
   });
 });
+
+describe('streams recorded from a real engine run', () => {
+  test('the recorded failing init pod: STATUS, every attempt in the timeline, logs of the attempts the runtime kept', async () => {
+    const stream = fixture('recorded-failing-init');
+    const { p } = await play(stream);
+    try {
+      assert.equal(await text(p, '[data-testid=status]'), 'Init:CrashLoopBackOff');
+      const bars = await p.page.locator('svg.timeline g.lane[data-kind=init] g.bar[data-kind=run]').evaluateAll((gs) =>
+        gs.map((g) => [Number(g.getAttribute('data-attempt')), Number(g.querySelector('rect')!.getAttribute('x'))]),
+      );
+      assert.deepEqual(
+        bars.map((b) => b[0]),
+        [0, 1, 2, 3],
+      );
+      for (let i = 1; i < bars.length; i++) assert.ok(bars[i]![1]! > bars[i - 1]![1]!);
+      assert.equal(await p.page.locator('svg.timeline g.bar[data-kind=backoff]').count(), 1);
+      await p.page.waitForFunction(() => document.querySelectorAll('details.attempt pre.log-lines').length === 2);
+      const kept = await p.page.locator('details.attempt:not([data-removed]) pre.log-lines').evaluateAll((ps) => ps.map((x) => x.textContent ?? ''));
+      for (const logs of kept) assert.match(logs, /db not reachable/);
+      assert.equal(await p.page.locator('details.attempt[data-removed] .removed').count(), 2);
+      await p.screenshot('panel-recorded-failing-init-dark');
+      assert.deepEqual(await p.problems(), []);
+    } finally {
+      await p.close();
+    }
+  });
+
+  test('the recorded two-container pod: Running, 2/2, both containers running in the timeline', async () => {
+    const stream = fixture('recorded-two-containers');
+    const { p } = await play(stream, { theme: 'light' });
+    try {
+      assert.equal(await text(p, '[data-testid=status]'), 'Running');
+      assert.equal(await text(p, '[data-testid=ready]'), '2/2');
+      const outcomes = await p.page.locator('svg.timeline g.lane[data-kind=app] g.bar').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-outcome')));
+      assert.deepEqual(outcomes, ['running', 'running']);
+      const reasons = await p.page.locator('[data-testid=events-table] tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-reason')));
+      assert.deepEqual(reasons, ['Scheduled', 'Pulled', 'Created', 'Started', 'Pulled', 'Created', 'Started']);
+      await p.screenshot('panel-recorded-two-containers-light');
+      assert.deepEqual(await p.problems(), []);
+    } finally {
+      await p.close();
+    }
+  });
+});

@@ -11,7 +11,7 @@ import type {
   Pod,
   PodCondition,
 } from 'kubernetes-types/core/v1';
-import type { PodDebugInfo, WatchEvent } from '../../engine/api.js';
+import type { ContainerAttempt, PodDebugInfo, WatchEvent } from '../../engine/api.js';
 import { podStatusText, readyText } from '../../engine/printer.js';
 import type {
   AttemptView,
@@ -48,12 +48,17 @@ export interface PodObservation {
   /** Events whose involvedObject is this pod, keyed by event uid (or name). */
   events: Record<string, KEvent>;
   debug?: PodDebugInfo;
+  /**
+   * Every container instance seen in debug info, by id. The runtime keeps only the newest and the
+   * previous instance of a container (as the kubelet's GC does); the panel still shows older runs.
+   */
+  attemptsSeen: Record<string, ContainerAttempt>;
   /** Phase and kubectl STATUS changes in the order the host saw them. */
   history: StatusMark[];
 }
 
 export function newObservation(namespace: string, name: string): PodObservation {
-  return { namespace, name, gone: false, events: {}, history: [] };
+  return { namespace, name, gone: false, events: {}, attemptsSeen: {}, history: [] };
 }
 
 export function parseTime(s: string | undefined): number | undefined {
@@ -114,8 +119,10 @@ export function observe(obs: PodObservation, e: WatchEvent, now: number): PodObs
       const evUid = ev.involvedObject?.uid;
       if (uid === undefined || evUid === undefined || evUid === uid) events[k] = ev;
     }
-    const debug = base.debug && uid !== undefined && base.debug.uid !== uid ? undefined : base.debug;
-    return { ...base, uid: uid ?? base.uid, pod, gone: false, events, debug, history: recordStatus(base.history, pod, now) };
+    const stale = base.debug && uid !== undefined && base.debug.uid !== uid;
+    const debug = stale ? undefined : base.debug;
+    const attemptsSeen = stale ? {} : base.attemptsSeen;
+    return { ...base, uid: uid ?? base.uid, pod, gone: false, events, debug, attemptsSeen, history: recordStatus(base.history, pod, now) };
   }
   if (e.kind === 'Event') {
     const events = { ...obs.events };
@@ -136,7 +143,9 @@ export function withEvents(obs: PodObservation, list: KEvent[]): PodObservation 
 
 export function withDebug(obs: PodObservation, debug: PodDebugInfo | undefined): PodObservation {
   if (debug && obs.uid !== undefined && debug.uid !== obs.uid) return obs;
-  return { ...obs, debug };
+  const attemptsSeen = { ...obs.attemptsSeen };
+  for (const a of debug?.attempts ?? []) attemptsSeen[a.id] = a;
+  return { ...obs, debug, attemptsSeen };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -282,12 +291,15 @@ function conditionViews(conds: PodCondition[] | undefined): ConditionView[] {
   return views;
 }
 
-function attemptsOf(debug: PodDebugInfo | undefined, name: string): AttemptView[] {
+function attemptsOf(obs: PodObservation, name: string): AttemptView[] {
+  const debug = obs.debug;
   if (!debug) return [];
-  return debug.attempts
+  const present = new Set(debug.attempts.map((a) => a.id));
+  return Object.values(obs.attemptsSeen)
     .filter((a) => a.containerName === name)
     .sort((a, b) => a.attempt - b.attempt || a.createdAt - b.createdAt)
     .map((a) => ({
+      ...(present.has(a.id) ? {} : { removed: true }),
       attempt: a.attempt,
       containerId: a.id,
       state: a.state,
@@ -304,14 +316,15 @@ function exitedNonZero(s: StateView): boolean {
 }
 
 function containerView(
+  obs: PodObservation,
   pod: Pod,
   c: Container,
   kind: ContainerKind,
   index: number,
   st: ContainerStatus | undefined,
-  debug: PodDebugInfo | undefined,
   now: number,
 ): ContainerView {
+  const debug = obs.debug;
   const state = stateView(st?.state);
   const lastState = stateView(st?.lastState);
   const env = resolveEnv(pod, c.env);
@@ -341,24 +354,24 @@ function containerView(
         : `${f.prefix ?? ''}secret ${f.secretRef?.name ?? ''}  Optional: ${f.secretRef?.optional === true}`,
     ),
     workingDir: c.workingDir ?? '',
-    attempts: attemptsOf(debug, c.name),
+    attempts: attemptsOf(obs, c.name),
     backoff: bo && bo.until > now ? { until: bo.until, delayMs: bo.delayMs } : undefined,
     failed,
     stepWaiting: debug?.stepWaitingFor === c.name,
   };
 }
 
-function containerViews(pod: Pod, debug: PodDebugInfo | undefined, now: number): ContainerView[] {
+function containerViews(obs: PodObservation, pod: Pod, now: number): ContainerView[] {
   const out: ContainerView[] = [];
   const spec = pod.spec;
   const initStatuses = pod.status?.initContainerStatuses ?? [];
   const statuses = pod.status?.containerStatuses ?? [];
   (spec?.initContainers ?? []).forEach((c, i) => {
     const kind: ContainerKind = c.restartPolicy === 'Always' ? 'sidecar' : 'init';
-    out.push(containerView(pod, c, kind, i, initStatuses.find((s) => s.name === c.name), debug, now));
+    out.push(containerView(obs, pod, c, kind, i, initStatuses.find((s) => s.name === c.name), now));
   });
   (spec?.containers ?? []).forEach((c, i) => {
-    out.push(containerView(pod, c, 'app', i, statuses.find((s) => s.name === c.name), debug, now));
+    out.push(containerView(obs, pod, c, 'app', i, statuses.find((s) => s.name === c.name), now));
   });
   return out;
 }
@@ -537,7 +550,7 @@ function timelineView(obs: PodObservation, pod: Pod, containers: ContainerView[]
 /** The whole view model for the panel, at host time `now`. */
 export function buildPanelModel(obs: PodObservation, now: number): PanelModel {
   const pod: Pod = obs.pod ?? { metadata: { name: obs.name, namespace: obs.namespace }, spec: { containers: [] } };
-  const containers = containerViews(pod, obs.debug, now);
+  const containers = containerViews(obs, pod, now);
   const events = eventViews(obs.events);
   const header = obs.pod ? headerView(obs, pod, containers) : { ...headerView(obs, pod, containers), status: 'Unknown', phase: '' };
   return {
