@@ -120,7 +120,7 @@ class PodPanel {
   }
 
   reveal(): void {
-    this.panel.reveal(vscode.ViewColumn.Beside, true);
+    this.panel.reveal(this.panel.viewColumn, true);
   }
 
   private async connect(getEngine: () => Promise<EngineApi>): Promise<void> {
