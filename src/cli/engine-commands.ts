@@ -207,6 +207,15 @@ async function run(argv: string[]): Promise<number> {
 
   if (!json) io.out(`${table.line([...POD_COLUMNS])}\n`);
   const sub = engine.watch(onWatch);
+  // Step mode (a Pod Lab feature, not kubelet behaviour): Enter on stdin lets the next init container start.
+  const stepSub = engine.onStepWaiting((key, container) => {
+    io.err(`step mode: init container ${container} of pod ${key} is ready to start; press Enter to continue\n`);
+  });
+  const onStdin = () => names.forEach(([ns, n]) => engine.continueStep(ns, n));
+  if (values.step) {
+    process.stdin.on('data', onStdin);
+    process.stdin.unref?.();
+  }
   try {
     for (const p of pods) {
       const ns = p.metadata?.namespace ?? 'default';
@@ -270,6 +279,8 @@ async function run(argv: string[]): Promise<number> {
   });
 
   if (values.rm && code !== 130) await deleteAll(engine, names);
+  if (values.step) process.stdin.off('data', onStdin);
+  stepSub.dispose();
   sub.dispose();
   await engine.close();
   if (code === 124) io.err(`error: timed out waiting for the condition (--until ${until})\n`);

@@ -72,6 +72,7 @@ export class Engine implements EngineApi {
   private scheduler?: Scheduler;
   kubelet?: Kubelet;
   private readonly pullListeners = new Set<(p: PullProgress & { pod: string }) => void>();
+  private readonly stepListeners = new Set<(podKey: string, container: string) => void>();
   private readonly owned = new Set<string>();
   private readonly subs: Disposable[] = [];
   private requestWatcher?: FSWatcher;
@@ -127,6 +128,7 @@ export class Engine implements EngineApi {
       log: this.log,
       onPullProgress: (p) => this.pullListeners.forEach((l) => l(p)),
       owns: (uid) => this.owned.has(uid),
+      onStepWaiting: (key, container) => this.stepListeners.forEach((l) => l(key, container)),
     });
   }
 
@@ -522,6 +524,12 @@ export class Engine implements EngineApi {
   restartNow(namespace: string, name: string, container: string): void {
     const uid = this.store.get('Pod', namespace, name)?.metadata?.uid ?? '';
     this.kubelet?.workerFor(uid)?.restartNow(container);
+  }
+
+  /** Step mode: told when a pod's kubelet holds an init container until continueStep. */
+  onStepWaiting(listener: (podKey: string, container: string) => void): Disposable {
+    this.stepListeners.add(listener);
+    return { dispose: () => this.stepListeners.delete(listener) };
   }
 
   onPullProgress(listener: (p: PullProgress & { pod: string }) => void): Disposable {

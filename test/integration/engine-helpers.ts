@@ -39,7 +39,7 @@ export function removeLabContainers(stateDir: string): void {
 }
 
 export function podManifest(name: string, spec: Record<string, unknown>): Pod {
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: spec as Pod['spec'] };
+  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: spec as unknown as Pod["spec"] };
 }
 
 /** Resolves with the pod once `pred` holds (checked on every watch event); rejects after `ms`. */

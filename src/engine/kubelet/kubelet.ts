@@ -40,6 +40,8 @@ export interface KubeletDeps {
   onPullProgress: (p: PullProgress & { pod: string }) => void;
   /** Whether this engine may act on the pod (another live process may own it). */
   owns: (uid: string) => boolean;
+  /** Step mode: the worker holds `container` of pod `key` (namespace/name) until continueStep. */
+  onStepWaiting?: (key: string, container: string) => void;
 }
 
 const podKey = (p: Pod) => `${p.metadata?.namespace ?? 'default'}/${p.metadata?.name}`;
@@ -373,8 +375,11 @@ export class PodWorker implements Disposable {
       this.stepWaiting = undefined;
       return false;
     }
-    if (this.stepWaiting !== c.name) this.d.log(`${this.key}: step mode: waiting for Continue before starting init container ${c.name}`);
-    this.stepWaiting = c.name;
+    if (this.stepWaiting !== c.name) {
+      this.stepWaiting = c.name;
+      this.d.log(`${this.key}: step mode: waiting for Continue before starting init container ${c.name}`);
+      this.d.onStepWaiting?.(this.key, c.name);
+    }
     return true;
   }
 

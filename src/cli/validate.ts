@@ -1,0 +1,64 @@
+// `podlab validate FILE... [--json]`: the editor's validator on the command line. Exit 0 when
+// every Pod is valid, 1 when any error, 2 when a file cannot be read. Loads no Docker code.
+import { readFileSync } from 'node:fs';
+import { validateText, type Problem } from '../validation/index.js';
+
+interface JsonProblem {
+  file: string;
+  document: number;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  severity: 'error' | 'warning';
+  field: string;
+  type: string;
+  detail: string;
+  message: string;
+}
+
+const toJson = (file: string, p: Problem): JsonProblem => ({
+  file,
+  document: p.document,
+  line: p.line,
+  column: p.column,
+  endLine: p.endLine,
+  endColumn: p.endColumn,
+  severity: p.severity,
+  field: p.field,
+  type: p.type,
+  detail: p.detail,
+  message: p.message,
+});
+
+export async function runValidate(argv: string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+  const json = argv.includes('--json');
+  const unknown = argv.filter((a) => a.startsWith('-') && a !== '--json');
+  if (unknown.length) {
+    err.write(`error: unknown flag: ${unknown[0]}\nUsage: podlab validate FILE... [--json]\n`);
+    return 2;
+  }
+  const files = argv.filter((a) => !a.startsWith('-'));
+  if (files.length === 0) {
+    err.write('error: podlab validate needs at least one FILE\nUsage: podlab validate FILE... [--json]\n');
+    return 2;
+  }
+  const all: JsonProblem[] = [];
+  let unreadable = false;
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      err.write(`error: cannot read ${file}: ${code === 'ENOENT' ? 'no such file or directory' : code === 'EISDIR' ? 'is a directory' : (e as Error).message}\n`);
+      unreadable = true;
+      continue;
+    }
+    for (const p of validateText(text).problems) all.push(toJson(file, p));
+  }
+  if (json) out.write(`${JSON.stringify(all)}\n`);
+  else for (const p of all) out.write(`${p.file}:${p.line}:${p.column}: ${p.severity}: ${p.message}\n`);
+  if (unreadable) return 2;
+  return all.some((p) => p.severity === 'error') ? 1 : 0;
+}

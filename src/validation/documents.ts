@@ -1,0 +1,467 @@
+// The per-document pipeline: split the text into YAML documents, parse each with `yaml` (keeping node
+// ranges), decode strictly, default, validate, and place every finding in the text.
+import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node, type Pair } from 'yaml';
+import type { Pod } from 'kubernetes-types/core/v1';
+import { decodeValue, keyString, type DecodeCtx } from './decode.js';
+import { defaultPodInPlace } from './defaults.js';
+import { goQuote, renderMessage, type FieldErr, type ProblemType } from './errors.js';
+import { validatePod } from './rules.js';
+import { CORE_V1_KINDS } from './schema.js';
+
+export interface Problem {
+  document: number;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  offset: number;
+  endOffset: number;
+  severity: 'error' | 'warning';
+  field: string;
+  type: ProblemType;
+  detail: string;
+  message: string;
+}
+
+export interface ValidatedDocument {
+  index: number;
+  offset: number;
+  endOffset: number;
+  kind?: string;
+  apiVersion?: string;
+  name?: string;
+  namespace?: string;
+  runnable: boolean;
+  skipReason?: string;
+  pod?: Pod;
+  problems: Problem[];
+}
+
+export interface ValidationResult {
+  documents: ValidatedDocument[];
+  problems: Problem[];
+}
+
+/** YAML parse options: YAML 1.1 like kubectl's sigs.k8s.io/yaml (0644 is octal, yes/no are booleans). */
+export const PARSE_OPTIONS = { version: '1.1', uniqueKeys: false, prettyErrors: false } as const;
+
+/** A slice of the text holding one or more YAML documents; split at `---` lines. */
+export interface Chunk {
+  start: number;
+  end: number;
+  /** 0-based line of `start` */
+  line: number;
+}
+
+const DOC_START = /^---(?=[ \t\r\n]|$)/gm;
+
+function onlyCommentsOrDirectives(s: string): boolean {
+  for (const raw of s.split('\n')) {
+    const l = raw.trim();
+    if (l !== '' && l[0] !== '#' && l[0] !== '%') return false;
+  }
+  return true;
+}
+
+function countNewlines(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n', from); i >= 0 && i < to; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** Splits at document-start markers (`---` at column 0). Comment/directive-only heads join the next chunk. */
+export function splitChunks(text: string): Chunk[] {
+  const starts: number[] = [0];
+  DOC_START.lastIndex = 0;
+  for (let m = DOC_START.exec(text); m; m = DOC_START.exec(text)) if (m.index > 0) starts.push(m.index);
+  if (starts.length > 1 && onlyCommentsOrDirectives(text.slice(0, starts[1]))) starts.splice(1, 1);
+  const chunks: Chunk[] = [];
+  let line = 0;
+  for (let i = 0; i < starts.length; i++) {
+    const start = starts[i]!;
+    const end = i + 1 < starts.length ? starts[i + 1]! : text.length;
+    chunks.push({ start, end, line });
+    line += countNewlines(text, start, end);
+  }
+  return chunks;
+}
+
+/** A document's result with offsets relative to its chunk and lines relative to the chunk's first line. */
+export interface RelDoc {
+  offset: number;
+  endOffset: number;
+  kind?: string;
+  apiVersion?: string;
+  name?: string;
+  namespace?: string;
+  runnable: boolean;
+  skipReason?: string;
+  pod?: Pod;
+  problems: Omit<Problem, 'document'>[];
+}
+
+type Found = { key: Node | null; value: Node | null; pair: Pair | null };
+
+/** Splits a rendered field path (`spec.containers[0].resources.limits[cpu]`) into segments. */
+export function splitField(field: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  for (let i = 0; i < field.length; i++) {
+    const c = field[i]!;
+    if (c === '.') {
+      if (cur) out.push(cur);
+      cur = '';
+    } else if (c === '[') {
+      if (cur) out.push(cur);
+      cur = '';
+      const close = field.indexOf(']', i + 1);
+      const end = close < 0 ? field.length : close;
+      out.push('\u0000' + field.slice(i + 1, end));
+      i = end;
+    } else cur += c;
+  }
+  if (cur) out.push(cur);
+  return out;
+}
+
+/** Walks the AST along `segments`; returns the deepest node reached and how many segments matched. */
+export function walk(doc: Document.Parsed, segments: string[]): { found: Found; depth: number; chain: Found[] } {
+  let cur: Found = { key: null, value: doc.contents as Node | null, pair: null };
+  const chain: Found[] = [cur];
+  let i = 0;
+  while (i < segments.length) {
+    const node = cur.value;
+    const raw = segments[i]!;
+    const bracket = raw.charCodeAt(0) === 0;
+    const seg = bracket ? raw.slice(1) : raw;
+    let next: Found | undefined;
+    let used = 1;
+    if (node && isSeq(node) && /^\d+$/.test(seg)) {
+      const item = node.items[Number(seg)] as Node | undefined;
+      if (item) next = { key: null, value: item, pair: null };
+    } else if (node && isMap(node)) {
+      // a key may itself contain dots (annotation keys rendered with Child): try longer joins
+      for (let j = i; j < segments.length && !next; j++) {
+        const cand = segments
+          .slice(i, j + 1)
+          .map((s) => (s.charCodeAt(0) === 0 ? s.slice(1) : s))
+          .join('.');
+        for (const p of node.items) {
+          if (keyString(p.key) === cand) {
+            next = { key: p.key as Node, value: p.value as Node | null, pair: p };
+            used = j - i + 1;
+            break;
+          }
+        }
+        if (j - i > 8) break;
+      }
+    }
+    if (!next) break;
+    cur = next;
+    chain.push(cur);
+    i += used;
+  }
+  return { found: cur, depth: i, chain };
+}
+
+function firstLineEnd(text: string, start: number, end: number): number {
+  const nl = text.indexOf('\n', start);
+  return nl < 0 || nl > end ? end : nl;
+}
+
+/** Where a finding is shown: [start, end) relative to the chunk. */
+function locate(doc: Document.Parsed, chunkText: string, e: FieldErr, docRange: [number, number]): [number, number] {
+  const segments = splitField(e.loc ?? e.field);
+  const { found, depth } = walk(doc, segments);
+  const complete = depth === segments.length;
+  const wantKey = (complete && e.at === 'key') || !complete;
+  const k = found.key?.range;
+  const v = found.value?.range;
+  if (wantKey && k) return [k[0], k[1]];
+  if (v && found.value) {
+    if (isScalar(found.value)) {
+      return v[1] > v[0] ? [v[0], v[1]] : k ? [k[0], k[1]] : [v[0], v[1]];
+    }
+    if (k) return [k[0], k[1]];
+    return [v[0], firstLineEnd(chunkText, v[0], v[1])];
+  }
+  if (k) return [k[0], k[1]];
+  return [docRange[0], firstLineEnd(chunkText, docRange[0], docRange[1])];
+}
+
+function scalarOf(node: unknown): unknown {
+  return isScalar(node) ? node.value : undefined;
+}
+
+function topPair(root: Node | null, key: string): Pair | undefined {
+  if (!root || !isMap(root)) return undefined;
+  for (const p of root.items) if (isScalar(p.key) && p.key.value === key) return p;
+  return undefined;
+}
+
+function jsonKind(n: unknown): string {
+  if (isMap(n)) return 'object';
+  if (isSeq(n)) return 'array';
+  const v = scalarOf(n);
+  if (typeof v === 'number') return 'number';
+  if (typeof v === 'boolean') return 'bool';
+  return 'string';
+}
+
+/** Reports duplicate keys in a document that is not decoded as a Pod. */
+function duplicateKeys(node: unknown, path: string, errs: FieldErr[], base: number, depth: number): void {
+  if (depth > 100) return;
+  if (isMap(node)) {
+    const seen = new Set<string>();
+    for (const p of node.items) {
+      const k = keyString(p.key);
+      const child = path ? `${path}.${k}` : k;
+      if (seen.has(k)) {
+        const r = (p.key as Node | null)?.range;
+        const e: FieldErr = { type: 'YAML syntax', field: child, detail: `duplicate field ${JSON.stringify(child)}`, severity: 'error', at: 'key' };
+        if (r) e.range = [base + r[0], base + r[1]];
+        errs.push(e);
+      }
+      seen.add(k);
+      duplicateKeys(p.value, child, errs, base, depth + 1);
+    }
+  } else if (isSeq(node)) {
+    node.items.forEach((it, i) => duplicateKeys(it, `${path}[${i}]`, errs, base, depth + 1));
+  }
+}
+
+/** Validates one parsed document. Offsets in the result are relative to the chunk. */
+function processDocument(doc: Document.Parsed, chunkText: string, lc: LineCounter): RelDoc {
+  const range: [number, number] = [doc.range[0], doc.range[2]];
+  const rel: RelDoc = { offset: range[0], endOffset: range[1], runnable: false, problems: [] };
+  const errs: FieldErr[] = [];
+  for (const e of doc.errors) {
+    errs.push({ type: 'YAML syntax', field: '', detail: e.message, severity: 'error', range: [e.pos[0], Math.max(e.pos[1], e.pos[0])] });
+  }
+  for (const w of doc.warnings) {
+    errs.push({ type: 'YAML syntax', field: '', detail: w.message, severity: 'warning', range: [w.pos[0], Math.max(w.pos[1], w.pos[0])] });
+  }
+  const root = doc.contents as Node | null;
+  const finish = (): RelDoc => {
+    rel.problems = errs.map((e) => place(e, doc, chunkText, lc, range));
+    return rel;
+  };
+  if (root === null || (isScalar(root) && root.value === null)) {
+    rel.skipReason = 'empty document';
+    return finish();
+  }
+  if (!isMap(root)) {
+    if (!doc.errors.length)
+      errs.push({
+        type: 'Type mismatch',
+        field: '',
+        detail: `json: cannot unmarshal ${jsonKind(root)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`,
+        severity: 'error',
+        range: [root.range?.[0] ?? range[0], root.range?.[1] ?? range[1]],
+      });
+    rel.skipReason = 'not a Kubernetes object (the document is not a mapping)';
+    return finish();
+  }
+  const kindPair = topPair(root, 'kind');
+  const avPair = topPair(root, 'apiVersion');
+  const kindV = scalarOf(kindPair?.value);
+  const avV = scalarOf(avPair?.value);
+  if (typeof kindV === 'string') rel.kind = kindV;
+  if (typeof avV === 'string') rel.apiVersion = avV;
+  const meta = topPair(root, 'metadata')?.value;
+  const nameV = scalarOf(topPair(meta as Node, 'name')?.value);
+  const nsV = scalarOf(topPair(meta as Node, 'namespace')?.value);
+  if (typeof nameV === 'string') rel.name = nameV;
+  if (typeof nsV === 'string') rel.namespace = nsV;
+
+  const isPodKind = typeof kindV === 'string' && kindV.toLowerCase() === 'pod';
+  const typeErr = (pair: Pair | undefined, field: string, v: unknown) => {
+    if (pair && v !== undefined && v !== null && typeof v !== 'string') {
+      const r = (pair.value as Node | null)?.range;
+      const e: FieldErr = {
+        type: 'Type mismatch',
+        field,
+        detail: `json: cannot unmarshal ${jsonKind(pair.value)} into Go struct field TypeMeta.${field} of type string`,
+        severity: 'error',
+      };
+      if (r) e.range = [r[0], r[1]];
+      errs.push(e);
+      return true;
+    }
+    return false;
+  };
+  const badKindType = typeErr(kindPair, 'kind', kindV);
+  const badAvType = typeErr(avPair, 'apiVersion', avV);
+  if (!isPodKind) {
+    if (!doc.errors.length) duplicateKeys(root, '', errs, 0, 0);
+    if (badKindType || badAvType || kindV === undefined || kindV === null || kindV === '') {
+      if (!badKindType && (kindV === undefined || kindV === null || kindV === '')) errs.push({ type: 'Required value', field: 'kind', detail: 'kind not set', severity: 'error' });
+      if (!badAvType && (avV === undefined || avV === null || avV === '')) errs.push({ type: 'Required value', field: 'apiVersion', detail: 'apiVersion not set', severity: 'error' });
+      rel.skipReason = 'not a Kubernetes object (kind is not set)';
+      return finish();
+    }
+    const k = String(kindV);
+    if (avV === 'v1' && !CORE_V1_KINDS.has(k)) {
+      const match = [...CORE_V1_KINDS].find((c) => c.toLowerCase() === k.toLowerCase());
+      if (match) {
+        errs.push({
+          type: 'Invalid value',
+          field: 'kind',
+          detail: `${goQuote(k)}: no matches for kind ${goQuote(k)} in version "v1" (did you mean ${goQuote(match)}?)`,
+          severity: 'error',
+          at: 'value',
+        });
+      }
+    }
+    rel.skipReason = `Pod Lab runs Pods only: this ${k} is not run`;
+    return finish();
+  }
+  // A Pod (or a misspelt one).
+  if (kindV !== 'Pod') {
+    errs.push({ type: 'Invalid value', field: 'kind', detail: `${goQuote(String(kindV))}: no matches for kind ${goQuote(String(kindV))} in version ${goQuote(String(avV ?? ''))} (did you mean "Pod"?)`, severity: 'error', at: 'value' });
+  }
+  if (!badAvType) {
+    if (avV === undefined || avV === null || avV === '') errs.push({ type: 'Required value', field: 'apiVersion', detail: 'apiVersion not set', severity: 'error' });
+    else if (avV !== 'v1')
+      errs.push({ type: 'Invalid value', field: 'apiVersion', detail: `${goQuote(String(avV))}: no matches for kind "Pod" in version ${goQuote(String(avV))}`, severity: 'error', at: 'value' });
+  }
+  if (doc.errors.length) {
+    rel.runnable = false;
+    rel.skipReason = 'the document has YAML syntax errors';
+    return finish();
+  }
+  const ctx: DecodeCtx = { base: 0, doc, errs, dropped: new Set(), depth: 0 };
+  const before = errs.length;
+  const decoded = decodeValue(root, 'Pod', '', 'Pod', '', '', ctx) as Pod | undefined;
+  const decodeFailed = errs.length > before;
+  rel.runnable = kindV === 'Pod' && avV === 'v1';
+  if (!rel.runnable) rel.skipReason = 'not a v1 Pod';
+  if (!decoded) return finish();
+  const pod = defaultPodInPlace(decoded);
+  const found = validatePod(pod);
+  for (const e of found) {
+    if (ctx.dropped.size && isUnderDropped(e.field, ctx.dropped)) continue;
+    errs.push(e);
+  }
+  if (!decodeFailed && rel.runnable) rel.pod = pod;
+  return finish();
+}
+
+function isUnderDropped(field: string, dropped: Set<string>): boolean {
+  for (const d of dropped) if (field === d || field.startsWith(d + '.') || field.startsWith(d + '[')) return true;
+  return false;
+}
+
+function place(e: FieldErr, doc: Document.Parsed, chunkText: string, lc: LineCounter, docRange: [number, number]): Omit<Problem, 'document'> {
+  let r: [number, number];
+  try {
+    r = e.range ?? locate(doc, chunkText, e, docRange);
+  } catch {
+    r = [docRange[0], docRange[0]];
+  }
+  const s = Math.max(0, Math.min(r[0], chunkText.length));
+  const en = Math.max(s, Math.min(r[1], chunkText.length));
+  const a = lc.linePos(s);
+  const b = lc.linePos(en);
+  return {
+    line: a.line,
+    column: a.col,
+    endLine: b.line,
+    endColumn: b.col,
+    offset: s,
+    endOffset: en,
+    severity: e.severity,
+    field: e.field,
+    type: e.type,
+    detail: e.detail,
+    message: renderMessage(e.field, e.type, e.detail),
+  };
+}
+
+/** Parses and validates one chunk of text (which starts at a line start). */
+export function validateChunk(chunkText: string): RelDoc[] {
+  const lc = new LineCounter();
+  let docs: Document.Parsed[];
+  try {
+    const parsed = parseAllDocuments(chunkText, { ...PARSE_OPTIONS, lineCounter: lc });
+    docs = Array.isArray(parsed) ? parsed : [];
+  } catch (err) {
+    return [internalDoc(chunkText, err)];
+  }
+  const out: RelDoc[] = [];
+  for (const d of docs) {
+    try {
+      out.push(processDocument(d, chunkText, lc));
+    } catch (err) {
+      out.push(internalDoc(chunkText, err, d.range[0], d.range[2]));
+    }
+  }
+  return out;
+}
+
+function internalDoc(chunkText: string, err: unknown, start = 0, end = chunkText.length): RelDoc {
+  const detail = err instanceof Error ? err.message : String(err);
+  const lc = new LineCounter();
+  let line = 1;
+  for (let i = chunkText.indexOf('\n'); i >= 0 && i < start; i = chunkText.indexOf('\n', i + 1)) line++;
+  void lc;
+  return {
+    offset: start,
+    endOffset: end,
+    runnable: false,
+    skipReason: 'internal error',
+    problems: [
+      {
+        line,
+        column: 1,
+        endLine: line,
+        endColumn: 1,
+        offset: start,
+        endOffset: start,
+        severity: 'error',
+        field: '',
+        type: 'Internal error',
+        detail,
+        message: renderMessage('', 'Internal error', detail),
+      },
+    ],
+  };
+}
+
+/** Places chunk-relative documents in the whole text. */
+export function rebase(rels: RelDoc[], chunk: Chunk, firstIndex: number): ValidatedDocument[] {
+  return rels.map((r, i) => {
+    const index = firstIndex + i;
+    const d: ValidatedDocument = {
+      index,
+      offset: r.offset + chunk.start,
+      endOffset: r.endOffset + chunk.start,
+      runnable: r.runnable,
+      problems: r.problems.map((p) => ({
+        document: index,
+        line: p.line + chunk.line,
+        column: p.column,
+        endLine: p.endLine + chunk.line,
+        endColumn: p.endColumn,
+        offset: p.offset + chunk.start,
+        endOffset: p.endOffset + chunk.start,
+        severity: p.severity,
+        field: p.field,
+        type: p.type,
+        detail: p.detail,
+        message: p.message,
+      })),
+    };
+    if (r.kind !== undefined) d.kind = r.kind;
+    if (r.apiVersion !== undefined) d.apiVersion = r.apiVersion;
+    if (r.name !== undefined) d.name = r.name;
+    if (r.namespace !== undefined) d.namespace = r.namespace;
+    if (r.skipReason !== undefined) d.skipReason = r.skipReason;
+    if (r.pod !== undefined) d.pod = r.pod;
+    return d;
+  });
+}
+
+export function collect(documents: ValidatedDocument[]): ValidationResult {
+  return { documents, problems: documents.flatMap((d) => d.problems) };
+}
