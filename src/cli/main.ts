@@ -25,7 +25,9 @@ function loadEngineCommands(): EngineCommands {
   if (typeof __PODLAB_BUNDLED__ !== 'undefined' && __PODLAB_BUNDLED__) {
     return require('./podlab-engine.js') as EngineCommands;
   }
-  return require('./engine-commands.js') as EngineCommands;
+  // A computed specifier keeps esbuild from pulling the engine into this bundle.
+  const fromSource = ['.', 'engine-commands.js'].join('/');
+  return require(fromSource) as EngineCommands;
 }
 
 export async function main(argv: string[]): Promise<number> {

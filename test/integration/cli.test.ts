@@ -81,7 +81,7 @@ describe('podlab run', () => {
   });
 
   test('a condition not reached in time exits 124', () => {
-    const f = file('slow.yaml', pod('cli-slow', '  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sleep", "3600"]\n'));
+    const f = file('slow.yaml', pod('cli-slow', '  terminationGracePeriodSeconds: 1\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sleep", "3600"]\n'));
     const r = podlab(['run', f, '--until', 'Succeeded', '--timeout', '3', '--rm']);
     assert.equal(r.code, 124);
   });
