@@ -4,6 +4,18 @@
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
 
+// dockerode loads gRPC and protobuf at start-up for BuildKit builds only; Pod Lab never builds
+// images, so its session module is replaced by a stub (scripts/stubs) in the bundles.
+const trimDockerode = {
+  name: 'trim-dockerode',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/(session|buildkit)$/ }, (args) =>
+      /[\\/]dockerode[\\/]lib$/.test(args.resolveDir) ? { path: new URL(`./stubs/dockerode-${args.path.slice(2)}.js`, import.meta.url).pathname } : undefined,
+    );
+  },
+};
+
+
 const production = process.argv.includes('--production');
 const common = {
   bundle: true,
@@ -11,9 +23,11 @@ const common = {
   minify: production,
   logLevel: 'warning',
   legalComments: 'none',
+  plugins: [trimDockerode],
 };
 
 const nodeExternal = ['vscode', 'cpu-features', '*.node'];
+
 
 const jobs = [
   build({

@@ -11,6 +11,7 @@ import { getTable, podCells, POD_COLUMNS, StreamingTable, translateTimestampSinc
 import { describePod } from '../engine/describe.js';
 import { validateText, invalidPodMessage } from '../validation/index.js';
 import { RuntimeError } from '../runtime/cri.js';
+import { traceRuntime } from '../runtime/trace.js';
 
 type Out = { out: (s: string) => void; err: (s: string) => void };
 const io: Out = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) };
@@ -47,7 +48,8 @@ export function readNodes(file: string): Node[] {
 }
 
 async function connect(settings: Partial<EngineSettings>, mode: 'active' | 'passive'): Promise<Engine> {
-  const runtime = await connectDocker({});
+  const docker = await connectDocker({});
+  const runtime = process.env.PODLAB_TRACE ? traceRuntime(docker, (l) => io.err(`[runtime] ${l}\n`)) : docker;
   return Engine.start({ runtime, settings, mode, adopt: 'created', log: process.env.PODLAB_DEBUG ? (l) => io.err(`[engine] ${l}\n`) : undefined });
 }
 

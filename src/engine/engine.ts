@@ -106,9 +106,9 @@ export class Engine implements EngineApi {
   private async init(): Promise<void> {
     mkdirSync(join(this.settings.stateDir, 'pods'), { recursive: true });
     mkdirSync(join(this.settings.stateDir, 'requests'), { recursive: true });
-    const nodes = this.settings.nodes.length ? this.settings.nodes : [await this.defaultNode()];
+    // The Docker host's size (for the default node) and the lab's pods, asked for together.
+    const [nodes] = await Promise.all([this.settings.nodes.length ? this.settings.nodes : this.defaultNode().then((n) => [n]), this.adoptFromRuntime()]);
     for (const n of nodes) this.store.create('Node', n);
-    await this.adoptFromRuntime();
     if (this.active) {
       if (this.opts.adopt === 'all') for (const p of this.store.list('Pod')) this.tryClaim(p.metadata?.uid ?? '');
       this.subs.push(this.store.watch((e) => this.onStoreEvent(e)));
