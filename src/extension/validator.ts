@@ -67,7 +67,7 @@ function toProb(p: V.Problem, docIndex: number): Prob {
 function toDocs(docs: readonly V.ValidatedDocument[]): DocInfo[] {
   return docs.map((d, i) => {
     const index = d.index ?? i;
-    const object = d.object;
+    const object = d.pod;
     const problems = d.problems.map((p) => toProb(p, index));
     const isPod = d.kind === 'Pod';
     return {
@@ -77,7 +77,7 @@ function toDocs(docs: readonly V.ValidatedDocument[]): DocInfo[] {
       kind: d.kind,
       isPod,
       object,
-      ref: isPod ? podRefOf(object) : undefined,
+      ref: isPod ? (podRefOf(object) ?? (d.name ? { namespace: d.namespace || 'default', name: d.name } : undefined)) : undefined,
       problems,
       hasErrors: problems.some((p) => p.severity === 'error'),
       raw: d,
@@ -95,14 +95,14 @@ export class DocumentAnalyzer {
   update(text: string, version: number): Analysis {
     if (this.last && this.last.version === version && this.last.text === text) return this.last;
     this.inc ??= new this.v.IncrementalValidator();
-    const docs = toDocs(this.inc.update(text));
+    const docs = toDocs(this.inc.update(text).documents);
     this.last = { text, version, docs, problems: docs.flatMap((d) => d.problems) };
     return this.last;
   }
 }
 
 export function analyzeOnce(v: ValidationModule, text: string): Analysis {
-  const docs = toDocs(v.validateText(text));
+  const docs = toDocs(v.validateText(text).documents);
   return { text, version: -1, docs, problems: docs.flatMap((d) => d.problems) };
 }
 
@@ -113,7 +113,7 @@ export function docAt(a: Analysis, offset: number): DocInfo | undefined {
 /** The message the API server would answer a create with (`The Pod "x" is invalid: ...`). */
 export function refusal(v: ValidationModule, d: DocInfo): string | undefined {
   if (!d.hasErrors) return undefined;
-  return v.invalidPodMessage(d.raw);
+  return v.invalidPodMessage(d.raw.name ?? d.ref?.name ?? '', d.raw.problems);
 }
 
 // ---- hover, completion, quick fixes, path: thin adapters over the validator's functions ----
@@ -174,5 +174,5 @@ export function quickFixes(a: Analysis, p: Prob): QuickFix[] {
 export function fieldPathAt(a: Analysis, offset: number): (string | number)[] | undefined {
   const v = mod;
   if (!v) return undefined;
-  return v.pathAt(a.text, offset);
+  return v.pathAt(a.text, offset)?.path;
 }

@@ -148,7 +148,7 @@ export async function waitFor<T>(fn: () => Promise<T | undefined | false> | T | 
 
 export async function screenshot(s: Session, name: string): Promise<string> {
   mkdirSync(ARTIFACTS, { recursive: true });
-  const file = path.join(ARTIFACTS, `${name}.png`);
+  const file = path.join(ARTIFACTS, `e2e-${name}.png`);
   await s.page.screenshot({ path: file });
   return file;
 }
@@ -281,11 +281,10 @@ export async function panelFrame(page: Page, timeoutMs = 30000): Promise<Frame> 
     async () => {
       for (const f of page.frames().reverse()) {
         if (f.name() === 'active-frame' || f.url().includes('fake.html') || f.url().includes('index.html?id=')) {
-          const has = await f
-            .evaluate(() => document.body?.innerText?.length ?? 0)
-            .catch(() => 0);
-          const isOurs = await f.evaluate(() => !!document.querySelector('script[src*="webview.js"]') || document.title.includes('Pod')).catch(() => false);
-          if (has > 0 && isOurs) return f;
+          if (f.isDetached()) continue;
+          const has = ((await f.evaluate('document.body ? document.body.innerText.length : 0').catch(() => 0)) as number) > 0;
+          const isOurs = (await f.evaluate(`!!document.querySelector('script[src*="webview.js"]')`).catch(() => false)) as boolean;
+          if (has && isOurs) return f;
         }
       }
       return undefined;
@@ -296,7 +295,12 @@ export async function panelFrame(page: Page, timeoutMs = 30000): Promise<Frame> 
 }
 
 export async function frameText(f: Frame): Promise<string> {
-  return f.evaluate(() => document.body.innerText);
+  return f.evaluate('document.body.innerText') as Promise<string>;
+}
+
+/** The text of the lifecycle panel now showing (re-resolved each call: a panel's frame is replaced when it is hidden or another opens). */
+export async function panelText(page: Page): Promise<string> {
+  return frameText(await panelFrame(page, 15000));
 }
 
 export function webviewLocator(page: Page): FrameLocator {
