@@ -136,7 +136,7 @@ async function main(): Promise<void> {
   await benchPodStartup();
   const validateBench = join(__dirname, 'validate.ts');
   if (existsSync(validateBench)) {
-    const mod = (await import('./validate.js')) as { benchValidate?: () => Promise<void> };
+    const mod = (await import(validateBench)) as { benchValidate?: () => Promise<void> };
     await mod.benchValidate?.();
   }
 }

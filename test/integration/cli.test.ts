@@ -100,6 +100,32 @@ describe('podlab run', () => {
   });
 });
 
+describe('podlab run --nodes', () => {
+  test('virtual nodes from a file: the node selector picks the matching node, a taint keeps others off', () => {
+    const nodes = file(
+      'nodes.yaml',
+      ['small', 'big']
+        .map(
+          (n) => `apiVersion: v1\nkind: Node\nmetadata:\n  name: ${n}\n  labels:\n    size: ${n}\nspec:\n${n === 'small' ? '  taints:\n    - key: dedicated\n      value: infra\n      effect: NoSchedule\n' : '  {}\n'}status:\n  allocatable:\n    cpu: "2"\n    memory: 2Gi\n    pods: "10"\n`,
+        )
+        .join('---\n'),
+    );
+    const f = file('sel.yaml', pod('cli-sel', '  restartPolicy: Never\n  nodeSelector:\n    size: big\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["true"]\n'));
+    const r = podlab(['run', f, '--nodes', nodes, '--json', '--rm']);
+    assert.equal(r.code, 0, r.err);
+    const sched = jsonLines(r.out).find((l) => l.kind === 'Event' && (l as unknown as { reason: string }).reason === 'Scheduled') as unknown as { message: string };
+    assert.equal(sched.message, 'Successfully assigned default/cli-sel to big');
+    const g = file('onsmall.yaml', pod('cli-small', '  nodeSelector:\n    size: small\n  containers:\n    - name: app\n      image: busybox:1.35\n'));
+    const r2 = podlab(['run', g, '--nodes', nodes, '--until', 'Running', '--timeout', '3', '--json', '--rm']);
+    assert.equal(r2.code, 124);
+    const failed = jsonLines(r2.out).find((l) => l.kind === 'Event' && (l as unknown as { reason: string }).reason === 'FailedScheduling') as unknown as { message: string };
+    assert.equal(
+      failed.message,
+      "0/2 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had untolerated taint {dedicated: infra}. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
+    );
+  });
+});
+
 describe('another process sees what is in Docker', () => {
   test('a killed engine\'s pod is shown by get/describe/logs, re-adopted by a new run, and deleted by delete', async () => {
     const f = file('adopt.yaml', pod('cli-adopt', '  terminationGracePeriodSeconds: 1\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sh", "-c", "echo hello-adopt; sleep 3600"]\n'));

@@ -224,3 +224,22 @@ describe('deletion', () => {
     assert.equal(engine.getPod('default', 'to-delete'), undefined);
   });
 });
+
+describe('scheduling', () => {
+  test('a pod that fits no node stays Pending with PodScheduled=False and a FailedScheduling event', async () => {
+    await engine.createPod(podManifest('too-big', { containers: [{ name: 'app', image: 'busybox:1.35', resources: { requests: { cpu: '1000' } } }] }));
+    const p = await waitFor(engine, 'too-big', (x) => x.status?.conditions?.some((c) => c.type === 'PodScheduled' && c.status === 'False') ?? false, 10_000, 'PodScheduled=False');
+    const cond = p.status!.conditions!.find((c) => c.type === 'PodScheduled')!;
+    assert.equal(cond.reason, 'Unschedulable');
+    const want = '0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.';
+    assert.equal(cond.message, want);
+    const ev = eventsOf(engine, 'too-big').find((e) => e.reason === 'FailedScheduling');
+    assert.equal(ev?.type, 'Warning');
+    assert.equal(ev?.message, want);
+    assert.equal(ev?.source?.component, 'default-scheduler');
+    assert.equal(p.status?.phase, 'Pending');
+    assert.equal(p.spec?.nodeName, undefined);
+    await engine.deletePod('default', 'too-big', 0);
+    assert.equal(engine.getPod('default', 'too-big'), undefined, 'an unscheduled pod is deleted at once');
+  });
+});
