@@ -6,6 +6,7 @@
 import { test, describe, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import {
@@ -262,7 +263,7 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
   });
 
   const failing = podsOf('failing-init.yaml')[0];
-  test('the failing-init example: Init:CrashLoopBackOff, per-attempt logs, a growing back-off, Restart now', { skip: !engineReady || !failing }, async () => {
+  test('the failing-init example: Init:CrashLoopBackOff, per-attempt logs, a growing back-off, Open Shell in a copy, Restart now', { skip: !engineReady || !failing }, async () => {
     await openFile(s.page, 'failing-init.yaml');
     await runCommand(s.page, 'Pod Lab: Run Pod');
     await panelFrame(s.page, 60000);
@@ -299,6 +300,24 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     await s.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Attempt 0' }).first().click();
     await s.page.locator('.tabs-container .tab.active[aria-label*="attempt 0"]').waitFor({ timeout: 15000 });
     await screenshot(s, 'logs-attempt-0');
+
+    // Open Shell on the failed init container: a copy of its filesystem (commit + same mounts) in a
+    // terminal, removed with its temporary image when the terminal closes
+    await runCommand(s.page, 'Pod Lab: Open Shell');
+    const pickInit = s.page.locator('.quick-input-widget .monaco-list-row', { hasText: initName }).first();
+    await pickInit.waitFor({ timeout: 10000 });
+    await pickInit.click();
+    const copy = await waitFor(() => debugCopies(failing!.name)[0], 30000, 'the debug copy container');
+    await s.page.locator('.terminal-wrapper .xterm').first().waitFor({ timeout: 20000 });
+    // the shell runs in the copy: the init container's command is what it ran, its files are there
+    const termText = () => s.page.locator('.terminal-wrapper.active .xterm-rows').first().innerText().catch(() => '');
+    await waitFor(async () => /[#$] ?$/m.test((await termText()).trimEnd()), 20000, 'a shell prompt in the terminal');
+    await s.page.locator('.terminal-wrapper.active .xterm').first().click();
+    await s.page.keyboard.type('echo in-copy-$((6*7)) $(hostname | wc -c)\n');
+    await waitFor(async () => (await termText()).includes('in-copy-42'), 20000, 'the shell to answer');
+    await screenshot(s, 'open-shell-debug-copy');
+    await runCommand(s.page, 'Terminal: Kill the Active Terminal Instance');
+    await waitFor(() => debugCopies(failing!.name).length === 0 && !imageExists(copy.image), 30000, `the debug copy and its image ${copy.image} to be removed`);
 
     // Restart now: the next attempt starts without waiting for the back-off
     const restartsBefore = await restartCount(s, failing!.name, initName);
@@ -341,4 +360,23 @@ async function restartCount(s: Session, pod: string, container: string): Promise
 async function showHover(s: Session): Promise<void> {
   await s.page.keyboard.press('Control+k');
   await s.page.keyboard.press('Control+i');
+}
+
+/** Debug copies (Open Shell on an exited container) of a pod: container id and image. */
+function debugCopies(pod: string): { id: string; image: string }[] {
+  const out = execFileSync('docker', ['ps', '-a', '--filter', 'label=io.podlab.debug-copy=true', '--format', '{{.ID}}\t{{.Image}}\t{{.Label "io.podlab.debug-copy.of"}}'], { encoding: 'utf8' });
+  return out
+    .split('\n')
+    .map((l) => l.split('\t'))
+    .filter((f) => (f[2] ?? '').startsWith(`${pod}/`))
+    .map((f) => ({ id: f[0]!, image: f[1]! }));
+}
+
+function imageExists(image: string): boolean {
+  try {
+    execFileSync('docker', ['image', 'inspect', image], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }
