@@ -230,7 +230,12 @@ export async function contextMenu(page: Page, target: Locator, item: string): Pr
   const menu = page.locator('.monaco-menu .actions-container').first();
   await menu.waitFor({ timeout: 10000 });
   const labels = (await page.locator('.monaco-menu .action-label').allTextContents()).map((s) => s.trim()).filter((s) => s !== '');
-  await page.locator('.monaco-menu .action-item', { has: page.locator(`.action-label:text-is("${item}")`) }).first().click();
+  const entry = page.locator('.monaco-menu .action-item', { has: page.locator(`.action-label:text-is("${item}")`) }).first();
+  await entry.hover();
+  await entry.click();
+  // a click during the menu's open animation can be lost: the item is then focused, Enter runs it
+  await page.waitForTimeout(400);
+  if (await menu.isVisible().catch(() => false)) await page.keyboard.press('Enter');
   return labels;
 }
 
