@@ -194,3 +194,17 @@ export function noBacksteps(p: string): string[] {
   const parts = p.split('/');
   return parts.includes('..') ? ["must not contain '..'"] : [];
 }
+
+/** apimachinery NameIsDNSSubdomain(name, prefix): with prefix, a trailing dash is masked (upstream drops two characters and appends 'a'). */
+export function nameIsDNSSubdomain(name: string, prefix: boolean): string[] {
+  let n = name;
+  if (prefix && n.length > 1 && n.endsWith('-')) n = n.slice(0, -2) + 'a';
+  return isDNS1123Subdomain(n);
+}
+
+/** ValidateLocalNonReservedPath: relative, no `..` element, not starting with `..`. */
+export function localNonReservedPathErrors(p: string): string[] {
+  const errs = relativePathErrors(p);
+  if (p.startsWith('..') && !p.startsWith('../')) errs.push("must not start with '..'");
+  return errs;
+}
