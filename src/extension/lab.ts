@@ -99,8 +99,9 @@ export class Lab implements vscode.Disposable {
     try {
       const cfg = this.config();
       const nodes = await this.readNodes(cfg);
-      const stateDir = this.context.globalStorageUri ? path.join(this.context.globalStorageUri.fsPath, 'state') : undefined;
-      const opts = engineOptionsFrom(cfg, nodes, stateDir);
+      // The same lab as the `podlab` command line (PODLAB_STATE_DIR or ~/.local/state/podlab), so
+      // `podlab get` in a terminal sees the pods run from the editor and the other way round.
+      const opts = engineOptionsFrom(cfg, nodes, undefined);
       const { startEngine } = await import('../engine/index.js');
       const engine = await startEngine({ ...opts, log: (line: string) => this.out.info(line) });
       this.engineValue = engine;
