@@ -5,7 +5,7 @@ import type { Pod, PodSpec } from 'kubernetes-types/core/v1';
 import type { FieldErr } from './errors.js';
 import { imageWhitespace, validateInitContainers, validateRegularContainers, type PodCtx } from './rules/containers.js';
 import { envWarnings } from './rules/env.js';
-import { validateMetadata, validatePodAnnotations } from './rules/metadata.js';
+import { metadataWarnings, validateMetadata, validatePodAnnotations } from './rules/metadata.js';
 import { portWarnings, validateHostNetworkPorts } from './rules/ports.js';
 import { fractionalByteWarnings, validatePodResources, validateResources } from './rules/resources.js';
 import { affinityWarnings, validateAffinity, validateLabelMap, validateTolerations, validateTopologySpread } from './rules/scheduling.js';
@@ -45,7 +45,7 @@ function validatePodSpec(pod: Pod): FieldErr[] {
 /** GetWarningsForPod: the warnings the API server returns with a successful create. */
 function podWarnings(pod: Pod): FieldErr[] {
   const spec: PodSpec = pod.spec ?? ({} as PodSpec);
-  const out: FieldErr[] = [...specWarnings(spec)];
+  const out: FieldErr[] = [...metadataWarnings(pod), ...specWarnings(spec)];
   const visit = (list: PodSpec['initContainers'], base: string) =>
     (list ?? []).forEach((c, i) => {
       if (!c) return;

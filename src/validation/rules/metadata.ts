@@ -67,3 +67,11 @@ export function validatePodAnnotations(pod: Pod): FieldErr[] {
   }
   return out;
 }
+
+/** Warning: a valid Pod name that is not a DNS label (it becomes the hostname). */
+export function metadataWarnings(pod: Pod): FieldErr[] {
+  const name = pod.metadata?.name;
+  if (!name || nameIsDNSSubdomain(name, false).length) return [];
+  const msgs = isDNS1123Label(name);
+  return msgs.length ? [F.warning('metadata.name', `this is used in the Pod's hostname, which can result in surprising behavior; a DNS label is recommended: [${msgs.join(' ')}]`)] : [];
+}
