@@ -4,7 +4,7 @@ import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, 
 import type { Pod } from 'kubernetes-types/core/v1';
 import { decodeValue, keyString, type DecodeCtx } from './decode.js';
 import { defaultPodInPlace } from './defaults.js';
-import { goQuote, renderMessage, type FieldErr, type ProblemType } from './errors.js';
+import { goQuote, renderMessage, renderWarning, type FieldErr, type ProblemType } from './errors.js';
 import { validatePod } from './rules.js';
 import { CORE_V1_KINDS } from './schema.js';
 
@@ -374,7 +374,7 @@ function place(e: FieldErr, doc: Document.Parsed, chunkText: string, lc: LineCou
     field: e.field,
     type: e.type,
     detail: e.detail,
-    message: renderMessage(e.field, e.type, e.detail),
+    message: e.severity === 'warning' ? renderWarning(e.field, e.detail) : renderMessage(e.field, e.type, e.detail),
   };
 }
 

@@ -105,3 +105,8 @@ export function renderMessage(field: string, type: ProblemType, detail: string):
   const head = field ? `${field}: ${type}` : type;
   return detail ? `${head}: ${detail}` : head;
 }
+
+/** An API server warning as kubectl shows it after `Warning: `: `<field>: <detail>`. */
+export function renderWarning(field: string, detail: string): string {
+  return field ? `${field}: ${detail}` : detail;
+}

@@ -37,9 +37,24 @@ export class IncrementalValidator {
   }
 }
 
-/** kubectl's rendering of a 422: one error inline, several as a list (identical lines once). */
-export function invalidPodMessage(name: string, problems: Problem[]): string {
-  const errs = [...new Set(problems.filter((p) => p.severity === 'error').map((p) => p.message))];
+/**
+ * What kubectl prints when the API server refuses the Pod. Decoding comes first (section 1 of the
+ * rules): a type mismatch or a bad quantity is a 400 naming the first one; unknown or duplicate fields
+ * are a 400 `strict decoding error` listing them all; YAML syntax errors fail in kubectl before any
+ * request. Only a Pod that decodes reaches validation: a 422 listing every field error (identical
+ * lines once), inline when there is one. `file` is the manifest's name as kubectl shows it.
+ */
+export function invalidPodMessage(name: string, problems: Problem[], file?: string): string {
+  const errors = problems.filter((p) => p.severity === 'error');
+  const creating = file === undefined ? '' : `error when creating ${JSON.stringify(file)}: `;
+  const syntax = errors.find((p) => p.type === 'YAML syntax' && !p.detail.startsWith('duplicate field '));
+  if (syntax) return `error: error parsing ${file ?? 'the manifest'}: error converting YAML to JSON: ${syntax.detail}`;
+  const typeErr = errors.find((p) => p.type === 'Type mismatch');
+  const head = `Error from server (BadRequest): ${creating}Pod in version "v1" cannot be handled as a Pod: `;
+  if (typeErr) return head + typeErr.detail;
+  const strict = errors.filter((p) => p.type === 'Unknown field' || (p.type === 'YAML syntax' && p.detail.startsWith('duplicate field ')));
+  if (strict.length) return `${head}strict decoding error: ${strict.map((p) => p.detail).join(', ')}`;
+  const errs = [...new Set(errors.map((p) => p.message))];
   if (errs.length === 1) return `The Pod "${name}" is invalid: ${errs[0]}`;
   return `The Pod "${name}" is invalid: \n${errs.map((e) => `* ${e}`).join('\n')}`;
 }

@@ -45,7 +45,7 @@ export function runCases(cases: Case[]): void {
       const ps = problemsOf(podWith(c.mutate));
       assert.deepEqual(findings(ps), c.errors);
       if (c.warnings) assert.deepEqual(findings(ps, 'warning'), c.warnings);
-      for (const p of ps) assert.equal(p.message, p.detail ? `${p.field}: ${p.type}: ${p.detail}` : `${p.field}: ${p.type}`);
+      for (const p of ps) assert.equal(p.message, p.severity === 'warning' ? `${p.field}: ${p.detail}` : p.detail ? `${p.field}: ${p.type}: ${p.detail}` : `${p.field}: ${p.type}`);
     });
   }
 }

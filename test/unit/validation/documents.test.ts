@@ -1,0 +1,130 @@
+// The document pipeline: valid manifests pass, problems point at the key or value, decode errors use
+// the API server's words, other kinds are not errors, and kubectl's refusal message.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { invalidPodMessage, validateText } from '../../../src/validation/index.js';
+
+const root = join(import.meta.dirname, '../../..');
+const examples = readdirSync(join(root, 'examples')).filter((f) => f.endsWith('.yaml') && f !== 'invalid.yaml');
+const corpus = readdirSync(join(import.meta.dirname, 'corpus')).filter((f) => f.endsWith('.yaml'));
+const errorsOf = (text: string) => validateText(text).problems.filter((p) => p.severity === 'error');
+
+describe('valid manifests produce no errors', () => {
+  for (const f of examples) test(`examples/${f} is accepted`, () => assert.deepEqual(errorsOf(readFileSync(join(root, 'examples', f), 'utf8')).map((p) => p.message), []));
+  for (const f of corpus) test(`corpus/${f} is accepted`, () => assert.deepEqual(errorsOf(readFileSync(join(import.meta.dirname, 'corpus', f), 'utf8')).map((p) => p.message), []));
+  test('examples/invalid.yaml is refused with exactly its three mistakes', () => {
+    assert.deepEqual(errorsOf(readFileSync(join(root, 'examples/invalid.yaml'), 'utf8')).map((p) => `${p.line}:${p.column} ${p.field}: ${p.type}`), [
+      '11:13 spec.containers[0].name: Invalid value',
+      '14:7 spec.containers[1].image: Required value',
+      '9:18 spec.restartPolicy: Unsupported value',
+    ]);
+  });
+});
+
+const pod = (body: string) => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n${body}`;
+const at = (text: string, field: string) => {
+  const p = validateText(text).problems.find((x) => x.field === field);
+  assert.ok(p, `no problem at ${field}`);
+  return { line: p.line, column: p.column, text: text.slice(p.offset, p.endOffset) };
+};
+
+describe('problem positions', () => {
+  const text = pod('  restartPolicy: Sometimes\n  containers:\n    - name: Web\n      image: busybox\n    - name: b\n      ports:\n        - containerPort: 99999\n');
+  test('an invalid value points at the value', () => assert.deepEqual(at(text, 'spec.containers[0].name'), { line: 8, column: 13, text: 'Web' }));
+  test('an unsupported enum value points at the value', () => assert.deepEqual(at(text, 'spec.restartPolicy'), { line: 6, column: 18, text: 'Sometimes' }));
+  test('a missing field points at the start of the object that lacks it', () => assert.deepEqual(at(text, 'spec.containers[1].image'), { line: 10, column: 7, text: 'name: b' }));
+  test('a number out of range points at the number', () => assert.deepEqual(at(text, 'spec.containers[1].ports[0].containerPort'), { line: 12, column: 26, text: '99999' }));
+  test('an unindexed envFrom error points at its entry', () => {
+    const t = pod('  containers:\n    - name: a\n      image: b\n      envFrom:\n        - prefix: X_\n');
+    assert.deepEqual(at(t, 'spec.containers[0].envFrom'), { line: 10, column: 11, text: 'prefix: X_' });
+  });
+  test('an unknown field points at its key', () => {
+    const t = pod('  containers:\n    - name: a\n      imagee: b\n');
+    assert.deepEqual(at(t, 'spec.containers[0].imagee'), { line: 8, column: 7, text: 'imagee' });
+  });
+  test('a request above its limit points at the request', () => {
+    const t = pod('  containers:\n    - name: a\n      image: b\n      resources:\n        requests:\n          cpu: "2"\n        limits:\n          cpu: 1\n');
+    assert.deepEqual(at(t, 'spec.containers[0].resources.requests'), { line: 11, column: 16, text: '"2"' });
+  });
+  test('problems of a later document carry that document\'s index and absolute lines', () => {
+    const t = `${pod('  containers:\n    - name: a\n      image: b\n')}---\n${pod('  containers:\n    - name: A\n      image: b\n')}`;
+    const p = validateText(t).problems.find((x) => x.field === 'spec.containers[0].name')!;
+    assert.equal(p.document, 1);
+    assert.equal(p.line, 16);
+    assert.equal(t.slice(p.offset, p.endOffset), 'A');
+  });
+});
+
+describe('decoding', () => {
+  test('an unknown field is reported with its JSON path', () => {
+    assert.deepEqual(errorsOf(pod('  containers:\n    - name: a\n      imagee: b\n      image: b\n')).map((p) => [p.field, p.type, p.detail]), [
+      ['spec.containers[0].imagee', 'Unknown field', 'unknown field "spec.containers[0].imagee"'],
+    ]);
+  });
+  test('a string where an integer is expected uses Go encoding/json wording', () => {
+    const ps = errorsOf(pod('  containers:\n    - name: a\n      image: b\n      ports:\n        - containerPort: "80"\n'));
+    assert.deepEqual(ps.map((p) => [p.type, p.detail]), [['Type mismatch', 'json: cannot unmarshal string into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32']]);
+  });
+  test('a map where a list is expected is a type mismatch', () => {
+    const ps = errorsOf(pod('  containers:\n    name: a\n'));
+    assert.deepEqual(ps.map((p) => [p.field, p.detail]), [['spec.containers', 'json: cannot unmarshal object into Go struct field PodSpec.spec.containers of type []v1.Container']]);
+  });
+  test('a number as an env value is a type mismatch', () => {
+    const ps = errorsOf(pod('  containers:\n    - name: a\n      image: b\n      env:\n        - name: PORT\n          value: 8080\n'));
+    assert.deepEqual(ps.map((p) => p.detail), ['json: cannot unmarshal number into Go struct field EnvVar.spec.containers.env.value of type string']);
+  });
+  test('an invalid quantity fails decoding with the regular expression message', () => {
+    const ps = errorsOf(pod('  containers:\n    - name: a\n      image: b\n      resources:\n        limits:\n          memory: 1GB\n'));
+    assert.deepEqual(ps.map((p) => p.detail), ["quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"]);
+  });
+  test('a YAML syntax error is a positioned problem and does not hide the next document', () => {
+    const r = validateText(`key: [unclosed\n---\n${pod('  containers:\n    - name: A\n      image: b\n')}`);
+    assert.ok(r.problems.some((p) => p.type === 'YAML syntax' && p.document === 0 && p.line >= 1));
+    assert.ok(r.problems.some((p) => p.document === 1 && p.field === 'spec.containers[0].name'));
+  });
+  test('a duplicate key is reported at the second key', () => {
+    const t = pod('  containers:\n    - name: a\n      image: b\n      image: c\n');
+    const p = validateText(t).problems.find((x) => x.detail.startsWith('duplicate field'))!;
+    assert.deepEqual([p.type, p.detail, p.line, t.slice(p.offset, p.endOffset)], ['YAML syntax', 'duplicate field "spec.containers[0].image"', 9, 'image']);
+  });
+  test('a ConfigMap or a Service is not run and is no error of the file', () => {
+    const r = validateText('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: b\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: s\n');
+    assert.deepEqual(r.problems, []);
+    assert.deepEqual(r.documents.map((d) => [d.kind, d.runnable]), [['ConfigMap', false], ['Service', false]]);
+  });
+  test('a well-formed Pod is runnable and carries the defaulted pod', () => {
+    const d = validateText(pod('  containers:\n    - name: a\n      image: busybox\n')).documents[0]!;
+    assert.equal(d.runnable, true);
+    assert.equal(d.pod?.spec?.containers[0]?.imagePullPolicy, 'Always');
+    assert.equal(d.pod?.spec?.restartPolicy, 'Always');
+  });
+});
+
+describe("kubectl's refusal message", () => {
+  const problemsOf = (body: string) => validateText(pod(body)).problems;
+  test('one field error is shown inline', () => {
+    assert.equal(invalidPodMessage('p', problemsOf('  containers:\n    - name: a\n')), 'The Pod "p" is invalid: spec.containers[0].image: Required value');
+  });
+  test('several field errors are listed, identical lines once', () => {
+    const ps = problemsOf('  restartPolicy: x\n  containers:\n    - name: a\n');
+    assert.equal(invalidPodMessage('p', [...ps, ...ps]), 'The Pod "p" is invalid: \n* spec.containers[0].image: Required value\n* spec.restartPolicy: Unsupported value: "x": supported values: "Always", "OnFailure", "Never"');
+  });
+  test('unknown fields are a 400 strict decoding error before any field validation', () => {
+    const ps = problemsOf('  containers:\n    - name: A\n      imagee: b\n  restartpolicy: Never\n');
+    assert.equal(
+      invalidPodMessage('p', ps, 'pod.yaml'),
+      'Error from server (BadRequest): error when creating "pod.yaml": Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.containers[0].imagee", unknown field "spec.restartpolicy"',
+    );
+  });
+  test('a type mismatch is a 400 naming it, even next to unknown fields', () => {
+    const ps = problemsOf('  hostNetwork: "true"\n  containers:\n    - name: a\n      imagee: b\n');
+    assert.equal(invalidPodMessage('p', ps), 'Error from server (BadRequest): Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal string into Go struct field PodSpec.spec.hostNetwork of type bool');
+  });
+  test('warnings never make a pod invalid', () => {
+    const d = validateText(pod('  containers:\n    - name: a\n      image: b\n      resources:\n        requests:\n          memory: 500m\n')).documents[0]!;
+    assert.deepEqual(d.problems.map((p) => [p.severity, p.message]), [['warning', 'spec.containers[0].resources.requests[memory]: fractional byte value "500m" is invalid, must be an integer']]);
+    assert.ok(d.pod);
+  });
+});
