@@ -1,6 +1,6 @@
 // The per-document pipeline: split the text into YAML documents, parse each with `yaml` (keeping node
 // ranges), decode strictly, default, validate, and place every finding in the text.
-import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node, type Pair } from 'yaml';
+import { isMap, isScalar, isSeq, parseAllDocuments, type Document, type Node, type Pair } from 'yaml';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { decodeValue, keyString, type DecodeCtx } from './decode.js';
 import { defaultPodInPlace } from './defaults.js';
@@ -231,7 +231,7 @@ function duplicateKeys(node: unknown, path: string, errs: FieldErr[], base: numb
 }
 
 /** Validates one parsed document. Offsets in the result are relative to the chunk. */
-function processDocument(doc: Document.Parsed, chunkText: string, lc: LineCounter): RelDoc {
+function processDocument(doc: Document.Parsed, chunkText: string, lc: Lines): RelDoc {
   const range: [number, number] = [doc.range[0], doc.range[2]];
   const rel: RelDoc = { offset: range[0], endOffset: range[1], runnable: false, problems: [] };
   const errs: FieldErr[] = [];
@@ -352,7 +352,7 @@ function isUnderDropped(field: string, dropped: Set<string>): boolean {
   return false;
 }
 
-function place(e: FieldErr, doc: Document.Parsed, chunkText: string, lc: LineCounter, docRange: [number, number]): Omit<Problem, 'document'> {
+function place(e: FieldErr, doc: Document.Parsed, chunkText: string, lc: Lines, docRange: [number, number]): Omit<Problem, 'document'> {
   let r: [number, number];
   try {
     r = e.range ?? locate(doc, chunkText, e, docRange);
@@ -378,15 +378,43 @@ function place(e: FieldErr, doc: Document.Parsed, chunkText: string, lc: LineCou
   };
 }
 
+/**
+ * 1-based line/column of offsets in a text. Our own table rather than yaml's LineCounter, which
+ * misses newlines the lexer skips while recovering from some syntax errors.
+ */
+export class Lines {
+  private starts: number[] = [0];
+  constructor(text: string) {
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
+  }
+  linePos(offset: number): { line: number; col: number } {
+    const st = this.starts;
+    let lo = 0;
+    let hi = st.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (st[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, col: offset - st[lo]! + 1 };
+  }
+}
+
 /** Parses and validates one chunk of text (which starts at a line start). */
 export function validateChunk(chunkText: string): RelDoc[] {
-  const lc = new LineCounter();
+  const lc = new Lines(chunkText);
   let docs: Document.Parsed[];
+  // yaml builds an Error (with a stack trace) for every syntax problem; half-typed text has many and
+  // their stacks are never read, so capturing them is skipped while parsing.
+  const limit = Error.stackTraceLimit;
   try {
-    const parsed = parseAllDocuments(chunkText, { ...PARSE_OPTIONS, lineCounter: lc });
+    Error.stackTraceLimit = 0;
+    const parsed = parseAllDocuments(chunkText, PARSE_OPTIONS);
     docs = Array.isArray(parsed) ? parsed : [];
   } catch (err) {
     return [internalDoc(chunkText, err)];
+  } finally {
+    Error.stackTraceLimit = limit;
   }
   const out: RelDoc[] = [];
   for (const d of docs) {
@@ -401,10 +429,8 @@ export function validateChunk(chunkText: string): RelDoc[] {
 
 function internalDoc(chunkText: string, err: unknown, start = 0, end = chunkText.length): RelDoc {
   const detail = err instanceof Error ? err.message : String(err);
-  const lc = new LineCounter();
   let line = 1;
   for (let i = chunkText.indexOf('\n'); i >= 0 && i < start; i = chunkText.indexOf('\n', i + 1)) line++;
-  void lc;
   return {
     offset: start,
     endOffset: end,

@@ -6,14 +6,14 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { invalidPodMessage, validateText } from '../../../src/validation/index.js';
 
-const root = join(import.meta.dirname, '../../..');
+const root = join(__dirname, '../../..');
 const examples = readdirSync(join(root, 'examples')).filter((f) => f.endsWith('.yaml') && f !== 'invalid.yaml');
-const corpus = readdirSync(join(import.meta.dirname, 'corpus')).filter((f) => f.endsWith('.yaml'));
+const corpus = readdirSync(join(__dirname, 'corpus')).filter((f) => f.endsWith('.yaml'));
 const errorsOf = (text: string) => validateText(text).problems.filter((p) => p.severity === 'error');
 
 describe('valid manifests produce no errors', () => {
   for (const f of examples) test(`examples/${f} is accepted`, () => assert.deepEqual(errorsOf(readFileSync(join(root, 'examples', f), 'utf8')).map((p) => p.message), []));
-  for (const f of corpus) test(`corpus/${f} is accepted`, () => assert.deepEqual(errorsOf(readFileSync(join(import.meta.dirname, 'corpus', f), 'utf8')).map((p) => p.message), []));
+  for (const f of corpus) test(`corpus/${f} is accepted`, () => assert.deepEqual(errorsOf(readFileSync(join(__dirname, 'corpus', f), 'utf8')).map((p) => p.message), []));
   test('examples/invalid.yaml is refused with exactly its three mistakes', () => {
     assert.deepEqual(errorsOf(readFileSync(join(root, 'examples/invalid.yaml'), 'utf8')).map((p) => `${p.line}:${p.column} ${p.field}: ${p.type}`), [
       '11:13 spec.containers[0].name: Invalid value',

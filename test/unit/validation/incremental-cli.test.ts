@@ -8,7 +8,7 @@ import { after, describe, test } from 'node:test';
 import { runValidate } from '../../../src/cli/validate.js';
 import { IncrementalValidator, validateText } from '../../../src/validation/index.js';
 
-const root = join(import.meta.dirname, '../../..');
+const root = join(__dirname, '../../..');
 const multi = readFileSync(join(root, 'examples/multi-doc.yaml'), 'utf8') + '\n---\n' + readFileSync(join(root, 'examples/invalid.yaml'), 'utf8');
 
 describe('IncrementalValidator', () => {
