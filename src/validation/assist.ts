@@ -1,8 +1,12 @@
-// Editor assistance over the same schema and validator: hover docs for any key, completion of the
-// keys valid at the cursor and of enum values, and quick fixes for the common mistakes.
+// Editor assistance over the same schema and validator: hover docs for any key (type, required,
+// default, allowed values, a lab note, the description from kubernetes-types and a reference link),
+// completion of the keys valid at the cursor and of enum values, and quick fixes for the common mistakes.
 import { pathAt } from './index.js';
 import { refAtPath, typeSpec } from './schema.js';
+import { DEFAULTS, ENUMS, LAB_NOTES } from './assist-data.js';
 import type { Problem } from './documents.js';
+
+export { DEFAULTS, ENUMS, LAB_NOTES };
 
 export interface Hover {
   markdown: string;
@@ -31,34 +35,6 @@ export interface QuickFix {
   edits: { offset: number; endOffset: number; newText: string }[];
 }
 
-/** Values the API server accepts for enum-like fields (the validator's Unsupported value lists). */
-export const ENUMS: Record<string, string[]> = {
-  restartPolicy: ['Always', 'OnFailure', 'Never'],
-  dnsPolicy: ['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None'],
-  imagePullPolicy: ['Always', 'IfNotPresent', 'Never'],
-  terminationMessagePolicy: ['File', 'FallbackToLogsOnError'],
-  protocol: ['TCP', 'UDP', 'SCTP'],
-  operator: ['Exists', 'Equal', 'In', 'NotIn', 'DoesNotExist', 'Gt', 'Lt'],
-  effect: ['NoSchedule', 'PreferNoSchedule', 'NoExecute'],
-  scheme: ['HTTP', 'HTTPS'],
-};
-
-/** Short lab notes of our own: what the kubelet does with the fields learners meet first. */
-export const LAB_NOTES: Record<string, string> = {
-  'PodSpec.initContainers': 'The kubelet runs init containers one at a time, in order; each must exit 0 before the next starts, and app containers start only after the last one. A failing one is restarted with back-off unless restartPolicy is Never (then the pod fails).',
-  'PodSpec.containers': 'App containers start in spec order once every init container has succeeded. They share the pod sandbox\'s network and IPC namespaces: they reach each other on localhost.',
-  'PodSpec.restartPolicy': 'Applies to every container of the pod. Always (default): restart whatever exits. OnFailure: restart on a non-zero exit. Never: the pod ends Succeeded or Failed. Restarts wait 10s, 20s, 40s… up to 5m (CrashLoopBackOff).',
-  'PodSpec.terminationGracePeriodSeconds': 'On deletion the kubelet sends the stop signal and waits this long (at least 2 s) before killing the containers.',
-  'PodSpec.shareProcessNamespace': 'With true, every container joins the sandbox\'s PID namespace: PID 1 is the pause process and containers see each other\'s processes.',
-  'Container.image': 'Pulled according to imagePullPolicy: a missing image shows ErrImagePull, then ImagePullBackOff while the kubelet waits to retry.',
-  'Container.imagePullPolicy': 'Defaults to Always for :latest or no tag, IfNotPresent otherwise. Never only uses an image already on the node (ErrImageNeverPull otherwise).',
-  'Container.command': 'Replaces the image\'s ENTRYPOINT; $(VAR) references to the container\'s env are expanded by the kubelet.',
-  'Container.args': 'Replaces the image\'s CMD; $(VAR) references are expanded.',
-  'Container.restartPolicy': 'Only for init containers: Always makes it a sidecar, started in order but kept running beside the app containers.',
-  'Container.ports': 'Informational, except hostPort: the kubelet publishes that port on the node (here: the Docker host).',
-  'Container.resources': 'limits.memory becomes the container\'s memory limit (exceeding it: OOMKilled); requests are what the scheduler counts against the node.',
-};
-
 const API_REF = 'https://kubernetes.io/docs/reference/kubernetes-api/';
 const REF_PAGES: Record<string, string> = {
   Pod: 'workload-resources/pod-v1/',
@@ -69,14 +45,14 @@ const REF_PAGES: Record<string, string> = {
   Probe: 'workload-resources/pod-v1/#Probe',
 };
 
+const strip = (ref: string | undefined) => ref?.replace(/^(\[\]|\{\})+/, '');
+
 function ownerAndField(path: (string | number)[]): { owner?: string; field?: string } {
   const keys = path.slice();
   while (typeof keys[keys.length - 1] === 'number') keys.pop();
   const field = keys[keys.length - 1];
   if (typeof field !== 'string') return {};
-  const ownerRef = refAtPath(keys.slice(0, -1));
-  const owner = ownerRef?.replace(/^(\[\]|\{\})+/, '');
-  return { owner, field };
+  return { owner: strip(refAtPath(keys.slice(0, -1))), field };
 }
 
 function typeLabel(ref: string): string {
@@ -85,6 +61,8 @@ function typeLabel(ref: string): string {
   return ref;
 }
 
+const quoteEnum = (v: string) => (v === '' ? '`""`' : `\`${v}\``);
+
 export function hoverAt(text: string, offset: number): Hover | undefined {
   const at = pathAt(text, offset);
   if (!at || !at.onKey) return undefined;
@@ -92,63 +70,176 @@ export function hoverAt(text: string, offset: number): Hover | undefined {
   if (!owner || !field) return undefined;
   const spec = typeSpec(owner)?.fields.get(field);
   if (!spec) return undefined;
-  const lines = [`**${field}** \`${typeLabel(spec.type)}\`${spec.required ? ' — required' : ''}`, ''];
-  const enumValues = ENUMS[field];
-  if (enumValues) lines.push(`Allowed values: ${enumValues.map((v) => `\`${v}\``).join(', ')}`, '');
-  const note = LAB_NOTES[`${owner}.${field}`];
-  if (note) lines.push(`*Pod Lab:* ${note}`, '');
+  const key = `${owner}.${field}`;
+  const lines = [`**${field}** \`${typeLabel(spec.type)}\` — ${spec.required ? 'required' : 'optional'}`, ''];
+  if (DEFAULTS[key]) lines.push(`Default: ${DEFAULTS[key]}`, '');
+  if (ENUMS[key]) lines.push(`Allowed values: ${ENUMS[key]!.map(quoteEnum).join(', ')}`, '');
+  if (LAB_NOTES[key]) lines.push(`*Pod Lab:* ${LAB_NOTES[key]}`, '');
   if (spec.doc) lines.push(spec.doc, '');
   const page = REF_PAGES[owner] ?? REF_PAGES.Pod;
   lines.push(`[${owner} API reference](${API_REF}${page})`);
   return { markdown: lines.join('\n'), offset: at.offset, endOffset: at.endOffset, path: at.path, document: at.document };
 }
 
-/** Keys of the object at the cursor's indentation (not already present) and enum values. */
+interface LineInfo {
+  /** column where the line's key starts (after indentation and any `- `) */
+  keyCol: number;
+  key?: string;
+  dash: boolean;
+}
+
+function lineInfo(text: string, start: number): LineInfo | undefined {
+  const end = text.indexOf('\n', start);
+  const line = text.slice(start, end < 0 ? text.length : end);
+  if (/^\s*(#|---|$)/.test(line)) return undefined;
+  const m = /^(\s*)((?:-\s+)*)([^\s#:][^:#]*?)?\s*(:(?=\s|$)|$)/.exec(line);
+  if (!m) return { keyCol: line.length - line.trimStart().length, dash: false };
+  return { keyCol: m[1]!.length + m[2]!.length, key: m[4] ? m[3] : undefined, dash: m[2]!.length > 0 };
+}
+
+/** The object the cursor is in, from the indentation of the lines around it: its path and the keys it already has. */
+function objectAt(text: string, offset: number): { path: (string | number)[]; present: Set<string> } | undefined {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const m = /^(\s*)((?:-\s+)*)[\w.-]*$/.exec(text.slice(lineStart, offset));
+  if (!m) return undefined;
+  const indent = m[1]!.length + m[2]!.length;
+  const ownDash = m[2]!.length > 0;
+  const present = new Set<string>();
+  let sibling: number | undefined;
+  let parent: number | undefined;
+  // upwards: siblings up to the start of this list item, or the key that opens this object
+  if (!ownDash) {
+    for (let s = lineStart; s > 0; ) {
+      s = text.lastIndexOf('\n', s - 2) + 1;
+      const li = lineInfo(text, s);
+      if (li && li.keyCol < indent) {
+        if (li.key !== undefined) parent = s + li.keyCol;
+        break;
+      }
+      if (li && li.keyCol === indent && li.key !== undefined) {
+        present.add(li.key);
+        sibling ??= s + li.keyCol;
+        if (li.dash) break;
+      }
+    }
+  } else {
+    for (let s = lineStart; s > 0; ) {
+      s = text.lastIndexOf('\n', s - 2) + 1;
+      const li = lineInfo(text, s);
+      if (li && li.keyCol < indent) {
+        if (li.key !== undefined) parent = s + li.keyCol;
+        break;
+      }
+    }
+  }
+  // downwards: the rest of this object
+  for (let s = text.indexOf('\n', offset) + 1; s > 0 && s < text.length; s = text.indexOf('\n', s) + 1) {
+    const li = lineInfo(text, s);
+    if (!li) continue;
+    if (li.keyCol < indent || (li.keyCol === indent && li.dash)) break;
+    if (li.keyCol === indent && li.key !== undefined) {
+      present.add(li.key);
+      sibling ??= s + li.keyCol;
+    }
+  }
+  if (sibling !== undefined) {
+    const hit = pathAt(text, sibling);
+    return hit ? { path: hit.path.slice(0, -1), present } : undefined;
+  }
+  if (parent !== undefined) {
+    const hit = pathAt(text, parent);
+    if (!hit) return undefined;
+    // the key above opens the object (or the list of objects) the cursor is in
+    return { path: refAtPath(hit.path)?.startsWith('[]') ? [...hit.path, 0] : hit.path, present };
+  }
+  return indent === 0 ? { path: [], present } : undefined;
+}
+
+/** Keys valid in the object at the cursor (not already present) and, on a value, the allowed values. */
 export function completionsAt(text: string, offset: number): Completion[] {
   const at = pathAt(text, offset);
-  if (at && !at.onKey) {
-    const { field } = ownerAndField(at.path);
-    return (field && ENUMS[field] ? ENUMS[field] : []).map((v) => ({ label: v, kind: 'value', insertText: v }));
+  // on a value (even an empty one after `key: `), but not on an empty list item where a key is typed
+  if (at && !at.onKey && (at.endOffset > at.offset || typeof at.path[at.path.length - 1] === 'string')) {
+    const { owner, field } = ownerAndField(at.path);
+    const values = owner && field ? ENUMS[`${owner}.${field}`] : undefined;
+    return (values ?? []).map((v) => ({ label: v === '' ? '""' : v, kind: 'value' as const, insertText: v === '' ? '""' : v, offset: at.offset, endOffset: at.endOffset }));
   }
-  const path = at ? at.path.slice(0, -1) : [];
-  const ref = refAtPath(path)?.replace(/^(\[\]|\{\})+/, '');
-  const t = ref ? typeSpec(ref) : typeSpec('Pod');
+  const ctx = objectAt(text, offset);
+  const path = ctx?.path ?? (at ? at.path.slice(0, -1) : []);
+  const ref = strip(refAtPath(path));
+  const t = typeSpec(ref ?? 'Pod');
   if (!t) return [];
-  const present = new Set(at ? [at.path[at.path.length - 1]] : []);
+  const present = ctx?.present ?? new Set<string>();
   return [...t.fields.entries()]
-    .filter(([k]) => !present.has(k))
-    .map(([k, f]) => ({ label: k, kind: 'field' as const, detail: typeLabel(f.type), documentation: f.doc, insertText: `${k}: ` }));
+    .filter(([k]) => !present.has(k) && !(t.name === 'Pod' && k === 'status'))
+    .map(([k, f]) => {
+      const key = `${t.name}.${k}`;
+      const c: Completion = { label: k, kind: 'field', detail: `${typeLabel(f.type)}${f.required ? ' (required)' : ''}`, insertText: `${k}: ` };
+      const doc = [DEFAULTS[key] ? `Default: ${DEFAULTS[key]}` : '', f.doc ?? ''].filter(Boolean).join('\n\n');
+      if (doc) c.documentation = doc;
+      return c;
+    });
 }
 
 const LABEL_RE = /[^a-z0-9-]/g;
+const unquote = (v: string) => (/^["'].*["']$/.test(v) ? v.slice(1, -1) : v);
 
 export function quickFixesFor(text: string, problem: Problem): QuickFix[] {
   const value = text.slice(problem.offset, problem.endOffset);
   const fixes: QuickFix[] = [];
-  if (problem.type === 'Invalid value' && /\.name$/.test(problem.field) && /RFC 1123/.test(problem.detail)) {
+  const replace = (title: string, newText: string, preferred = false): QuickFix => ({ title, ...(preferred ? { isPreferred: true } : {}), edits: [{ offset: problem.offset, endOffset: problem.endOffset, newText }] });
+  if (problem.type === 'Invalid value' && /\.name$/.test(problem.field) && /RFC 1123|must not contain dots|no more than 63/.test(problem.detail)) {
     const quoted = /^["']/.test(value);
-    const raw = quoted ? value.slice(1, -1) : value;
-    const fixed = raw.toLowerCase().replace(LABEL_RE, '-').replace(/^-+|-+$/g, '') || 'name';
-    if (fixed !== raw) fixes.push({ title: `Change the name to "${fixed}"`, edits: [{ offset: problem.offset, endOffset: problem.endOffset, newText: quoted ? `"${fixed}"` : fixed }] });
+    const raw = unquote(value);
+    const fixed = raw.toLowerCase().replace(LABEL_RE, '-').replace(/-+/g, '-').replace(/^-+|-+$/g, '').slice(0, 63).replace(/-+$/, '') || 'name';
+    if (fixed !== raw) fixes.push(replace(`Change the name to "${fixed}"`, quoted ? `"${fixed}"` : fixed, true));
   }
   if (problem.type === 'Unsupported value') {
     const m = /supported values: (.*)$/.exec(problem.detail);
-    for (const v of m ? [...m[1]!.matchAll(/"([^"]*)"/g)].map((x) => x[1]!) : []) {
-      fixes.push({ title: `Use "${v}"`, edits: [{ offset: problem.offset, endOffset: problem.endOffset, newText: v }] });
-    }
+    const values = m ? [...m[1]!.matchAll(/"([^"]*)"/g)].map((x) => x[1]!) : [];
+    const raw = unquote(value).toLowerCase();
+    for (const v of values) fixes.push(replace(`Use "${v}"`, v === '' ? '""' : v, v.toLowerCase() === raw));
   }
   if (problem.type === 'Duplicate value' && /\.name$/.test(problem.field)) {
-    const raw = value.replace(/^["']|["']$/g, '');
+    const raw = unquote(value);
     let n = 2;
-    while (text.includes(`name: ${raw}-${n}`)) n++;
-    fixes.push({ title: `Rename to "${raw}-${n}"`, edits: [{ offset: problem.offset, endOffset: problem.endOffset, newText: `${raw}-${n}` }] });
+    while (new RegExp(`name:\\s*["']?${raw.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-${n}["']?\\s*$`, 'm').test(text)) n++;
+    fixes.push(replace(`Rename to "${raw}-${n}"`, `${raw}-${n}`, true));
   }
   if (problem.type === 'Required value' && /\.image$/.test(problem.field)) {
     const lineStart = text.lastIndexOf('\n', problem.offset - 1) + 1;
-    const indent = /^\s*(?:-\s+)?/.exec(text.slice(lineStart))![0].replace('-', ' ');
+    const indent = ' '.repeat(problem.offset - lineStart);
     const lineEnd = text.indexOf('\n', problem.offset);
     const at = lineEnd < 0 ? text.length : lineEnd;
-    fixes.push({ title: 'Add image: busybox:1.35', edits: [{ offset: at, endOffset: at, newText: `\n${indent}image: busybox:1.35` }] });
+    fixes.push({ title: 'Add image: busybox:1.35', isPreferred: true, edits: [{ offset: at, endOffset: at, newText: `\n${indent}image: busybox:1.35` }] });
+  }
+  const over = /^"([^"]*)": must be (less than or equal to|equal to) (\S+) limit of (\S+)$/.exec(problem.detail);
+  if (problem.type === 'Invalid value' && /\.resources\.requests$/.test(problem.field) && over) {
+    const [, request, , resource, limit] = over;
+    fixes.push(replace(`Lower the ${resource} request to the limit (${limit})`, /^\d+$/.test(limit!) ? `"${limit}"` : limit!, true));
+    const lim = findLimit(text, problem.offset, resource!);
+    if (lim) fixes.push({ title: `Raise the ${resource} limit to the request (${request})`, edits: [{ offset: lim[0], endOffset: lim[1], newText: /^\d+$/.test(request!) ? `"${request}"` : request! }] });
   }
   return fixes;
+}
+
+/** The `<resource>: <value>` under the `limits:` next to the request at `offset` (same resources block). */
+function findLimit(text: string, offset: number, resource: string): [number, number] | undefined {
+  const at = pathAt(text, offset);
+  if (!at) return undefined;
+  const i = at.path.lastIndexOf('requests');
+  if (i < 0) return undefined;
+  const block = text.slice(0, offset).lastIndexOf('resources:');
+  if (block < 0) return undefined;
+  const re = new RegExp(`^\\s*${resource.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\s*(\\S+)`, 'gm');
+  const limits = text.indexOf('limits:', block);
+  if (limits < 0) return undefined;
+  re.lastIndex = limits;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const start = m.index + m[0].length - m[1]!.length;
+    const hit = pathAt(text, start);
+    if (hit && hit.path.slice(0, i).join('/') === at.path.slice(0, i).join('/') && hit.path[i] === 'limits') return [start, start + m[1]!.length];
+    if (hit && hit.path.slice(0, i).join('/') !== at.path.slice(0, i).join('/')) return undefined;
+  }
+  return undefined;
 }
