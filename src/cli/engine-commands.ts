@@ -196,7 +196,8 @@ async function run(argv: string[]): Promise<number> {
         return;
       }
       const cells = podCells(e.object, now, false);
-      const sig = cells.slice(0, 4).join('|');
+      // A new line when NAME, READY, STATUS or the restart count changes (not when "(Ns ago)" ticks).
+      const sig = [...cells.slice(0, 3), cells[3]!.split(' ')[0]].join('|');
       if (lastLine.get(key) === sig) return;
       lastLine.set(key, sig);
       io.out(`${table.line(cells)}\n`);
@@ -207,7 +208,12 @@ async function run(argv: string[]): Promise<number> {
     }
   };
 
-  if (!json) io.out(`${table.line([...POD_COLUMNS])}\n`);
+  if (!json) {
+    // Widen the columns for what is to come, so the header lines up with every later row.
+    const longest = pods.reduce((n, p) => Math.max(n, (p.metadata?.name ?? '').length), 4);
+    table.line(['x'.repeat(longest), '10/10', 'Init:CrashLoopBackOff', '10 (59m ago)', '59m']);
+    io.out(`${table.line([...POD_COLUMNS])}\n`);
+  }
   const sub = engine.watch(onWatch);
   // Step mode (a Pod Lab feature, not kubelet behaviour): Enter on stdin lets the next init container start.
   const stepSub = engine.onStepWaiting((key, container) => {
