@@ -3,6 +3,7 @@
 // VS Code loses nothing. Several processes may look at the same pods: exactly one *owns* a pod
 // (runs its kubelet worker); the others are read-only and ask the owner to delete.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Event as KEvent, Node, Pod } from 'kubernetes-types/core/v1';
@@ -311,8 +312,7 @@ export class Engine implements EngineApi {
     delete pod.metadata.resourceVersion;
     delete pod.metadata.creationTimestamp;
     pod.status = { phase: 'Pending' };
-    // The store assigns the uid: claim before the scheduler and kubelet see the pod.
-    const { randomUUID } = await import('node:crypto');
+    // The uid is chosen here so the pod is claimed before the scheduler and kubelet see it.
     const uid = randomUUID();
     pod.metadata.uid = uid;
     this.tryClaim(uid);

@@ -41,11 +41,17 @@ export function shouldPullImage(policy: string, present: boolean): boolean {
   return !present;
 }
 
+/** The image manager's memory: per-image pull back-off and the last pull error of each key. */
+export interface PullState {
+  backoff: Backoff;
+  lastError: Map<string, string>;
+}
+
 export async function ensureImageExists(
   rt: RuntimeService,
   pod: Pod,
   c: Container,
-  backoff: Backoff,
+  pulls: PullState,
   now: () => number,
   ev: ImageEvents,
   onProgress?: (p: PullProgress) => void,
@@ -76,17 +82,17 @@ export async function ensureImageExists(
     return { failure: { reason: 'ErrImageNeverPull', message: msg } };
   }
   const key = `${pod.metadata?.uid}_${spec}`;
-  if (backoff.isInBackOffSinceUpdate(key, now())) {
+  if (pulls.backoff.isInBackOffSinceUpdate(key, now())) {
     const msg = `Back-off pulling image "${spec}"`;
     ev.normal('BackOff', msg);
-    const prev = lastPullError.get(key);
+    const prev = pulls.lastError.get(key);
     return { failure: { reason: 'ImagePullBackOff', message: prev ? `${msg}: ErrImagePull: ${prev}` : msg } };
   }
   ev.normal('Pulling', `Pulling image "${spec}"`);
   const started = now();
   try {
     const ref = await rt.pullImage(image, onProgress);
-    lastPullError.delete(key);
+    pulls.lastError.delete(key);
     const took = goDuration(now() - started);
     const size = (await rt.imageStatus(image))?.size ?? 0;
     ev.normal('Pulled', `Successfully pulled image "${spec}" in ${took} (${took} including waiting). Image size: ${size} bytes.`);
@@ -94,11 +100,8 @@ export async function ensureImageExists(
   } catch (e) {
     const err = (e as Error).message;
     ev.warning('Failed', `Failed to pull image "${spec}": ${err}`);
-    backoff.next(key, now());
-    lastPullError.set(key, err);
+    pulls.backoff.next(key, now());
+    pulls.lastError.set(key, err);
     return { failure: { reason: 'ErrImagePull', message: err } };
   }
 }
-
-/** The previous pull error per back-off key, appended to ImagePullBackOff messages (v1.32+). */
-const lastPullError = new Map<string, string>();

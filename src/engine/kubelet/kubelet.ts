@@ -96,7 +96,8 @@ export async function readRuntimePod(rt: RuntimeService, pod: Pod, extra: (c: Cr
 
 export class Kubelet implements Disposable {
   readonly crashBackoff: Backoff;
-  readonly imageBackoff = new Backoff(10_000, 300_000);
+  /** imageBackOffPeriod 10 s, MaxImageBackOff 300 s; the last error is appended to ImagePullBackOff (v1.32+). */
+  readonly pulls = { backoff: new Backoff(10_000, 300_000), lastError: new Map<string, string>() };
   private readonly workers = new Map<string, PodWorker>();
   private readonly subs: Disposable[] = [];
   private relistTimer?: Timer;
@@ -316,7 +317,8 @@ export class PodWorker implements Disposable {
         const inits = new Set((pod.spec?.initContainers ?? []).map((c) => c.name));
         for (const c of rs.containers) if (inits.has(c.name)) await rt.removeContainer(c.id).catch(() => undefined);
       } else {
-        this.finished = isTerminalAfterKill(pod);
+        // killPod without a new sandbox: the pod is done (Never, or OnFailure with every container succeeded).
+        this.finished = true;
         return;
       }
     } else {
@@ -454,7 +456,7 @@ export class PodWorker implements Disposable {
       rt,
       pod,
       c,
-      this.k.imageBackoff,
+      this.k.pulls,
       () => this.d.clock.now(),
       {
         normal: (r, m) => this.event(pod, 'Normal', r, m, c.name),
@@ -463,7 +465,7 @@ export class PodWorker implements Disposable {
       (p) => this.d.onPullProgress({ ...p, pod: this.key }),
     );
     if ('failure' in img) {
-      const entry = this.k.imageBackoff.entry(`${pod.metadata?.uid}_${c.image}`);
+      const entry = this.k.pulls.backoff.entry(`${pod.metadata?.uid}_${c.image}`);
       if (entry) this.wakeIn(Math.max(0, entry.lastUpdate + entry.backoffMs - this.d.clock.now()) + 5);
       return fail(img.failure.reason, img.failure.message, img.failure.reason);
     }
@@ -560,11 +562,6 @@ export class PodWorker implements Disposable {
     this.disposed = true;
     this.wake?.cancel();
   }
-}
-
-/** After killPod without a new sandbox the pod is done (Never, or OnFailure with every container succeeded). */
-function isTerminalAfterKill(pod: Pod): boolean {
-  return !pod.metadata?.deletionTimestamp;
 }
 
 const ARCHIVED_LOG_LINES = 200;
