@@ -178,11 +178,28 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
         const el = spans.find((e) => norm(e) === tok) || spans.find((e) => norm(e).startsWith(tok));
         return el ? getComputedStyle(el).color : undefined;
       })()`) as Promise<string | undefined>;
-    const normal = await waitFor(() => colorOf('Normal'), 10000, 'the Normal token');
-    const warning = await waitFor(() => colorOf('Warning'), 10000, 'the Warning token');
-    const plain = await waitFor(() => colorOf('Successfully assigned'), 10000, 'the message text');
-    const exitCode = await waitFor(() => colorOf('1'), 10000, 'the exit code');
-    const crash = await waitFor(() => colorOf('CrashLoopBackOff'), 10000, 'a reason');
+    // TextMate tokenization is asynchronous: lines further down are coloured a little later, so
+    // wait (bounded) until every token has its colour before comparing.
+    let last = '';
+    const colours = await waitFor(
+      async () => {
+        const c = {
+          normal: await colorOf('Normal'),
+          warning: await colorOf('Warning'),
+          plain: await colorOf('Successfully assigned'),
+          exitCode: await colorOf('1'),
+          crash: await colorOf('CrashLoopBackOff'),
+        };
+        last = JSON.stringify(c);
+        const all = Object.values(c).every(Boolean);
+        return all && c.normal !== c.warning && c.warning !== c.plain && c.exitCode !== c.plain && c.crash !== c.plain ? c : undefined;
+      },
+      15000,
+      'Normal, Warning, reasons and exit codes coloured differently from plain text',
+    ).catch((e: Error) => {
+      throw new Error(`${e.message}; last colours seen: ${last}`);
+    });
+    const { normal, warning, plain, exitCode, crash } = colours;
     log(`colours: Normal ${normal}, Warning ${warning}, message ${plain}, exit code ${exitCode}, reason ${crash}`);
     assert.notEqual(normal, warning, 'Normal and Warning differ');
     assert.notEqual(warning, plain, 'Warning is coloured');
@@ -208,6 +225,13 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     );
     for (const c of two!.containers) assert.ok(text.includes(c), `panel lists container ${c}`);
     await screenshot(s, 'panel-two-containers');
+    // A figure, not an assertion: how long from an engine event until the panel showed it.
+    const shown = await waitFor(() => {
+      const found = [...outputLog(s).matchAll(/shown ([\d.]+) ms after the engine event/g)].map((m) => Number(m[1]));
+      return found.length > 0 ? found : undefined;
+    }, 20000, 'the panel\'s render acknowledgements in the output channel');
+    const sorted = [...shown].sort((a, b) => a - b);
+    log(`panel latency, engine event → rendered: median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(1)} ms, max ${sorted.at(-1)!.toFixed(1)} ms over ${shown.length} updates (target < 100 ms)`);
     await showPodLabView(s.page);
     const rows = await waitFor(async () => {
       const r = await treeRows(s.page);

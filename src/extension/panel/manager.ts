@@ -168,20 +168,24 @@ class PodPanel {
     if (this.flushing || this.disposed || !this.engine) return;
     this.flushing = true;
     try {
-      if (this.needDebug) {
+      // What the watch brought goes out first; the runtime detail (every attempt, back-off timers),
+      // which needs a round trip to Docker, follows in the next update. That keeps Docker's own
+      // latency off the path from an engine event to the panel.
+      if (this.webviewReady && !this.disposed) {
+        const msg = this.feed.next(Date.now());
+        if (msg) {
+          this.lastPostAt = performance.now();
+          this.post(msg);
+          if (msg.type === 'snapshot') this.panel.title = `Pod ${this.name}`;
+        }
+      }
+      if (this.needDebug && !this.disposed) {
         this.needDebug = false;
         try {
           this.feed.setDebug(await this.engine.debugInfo(this.namespace, this.name));
         } catch (err) {
           this.log(`lifecycle ${this.key}: debug info unavailable: ${errorText(err)}`);
         }
-      }
-      if (!this.webviewReady || this.disposed) return;
-      const msg = this.feed.next(Date.now());
-      if (msg) {
-        this.lastPostAt = performance.now();
-        this.post(msg);
-        if (msg.type === 'snapshot') this.panel.title = `Pod ${this.name}`;
       }
     } finally {
       this.flushing = false;
