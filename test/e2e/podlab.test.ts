@@ -55,6 +55,18 @@ function lineOf(file: string, re: RegExp): { line: number; column: number } {
   return { line: i + 1, column: (m.index ?? 0) + 1 + (m[1] ? m[0].indexOf(m[1]) : 0) };
 }
 
+const COMPLETION_SAMPLE = `apiVersion: v1
+kind: Pod
+metadata:
+  name: completion
+spec:
+  restartPolicy: Never
+  containers:
+    - name: app
+      image: busybox:1.35
+      
+`;
+
 const DESCRIBE_SAMPLE = `Name:             web
 Namespace:        default
 Status:           Pending
@@ -83,7 +95,7 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
 
   before(async () => {
     removeLabContainers(allPodNames);
-    s = await startSession('podlab', { 'describe-sample.podlab-describe': DESCRIBE_SAMPLE });
+    s = await startSession('podlab', { 'describe-sample.podlab-describe': DESCRIBE_SAMPLE, 'completion.yaml': COMPLETION_SAMPLE });
   });
 
   afterEach(async (t) => {
@@ -164,6 +176,33 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     assert.match(text, /image/i);
     assert.ok(text.length > 20, 'more than the key name');
     await screenshot(s, 'hover-docs');
+    await s.page.keyboard.press('Escape');
+  });
+
+  test('completion offers the keys valid in a container that are not there yet, and enum values', async () => {
+    await openFile(s.page, 'completion.yaml');
+    // Line 10 is the indented blank line after `image:` inside the container (see COMPLETION_SAMPLE).
+    await gotoLine(s.page, 10, 7);
+    await s.page.keyboard.press('Control+Space');
+    const rows = s.page.locator('.editor-widget.suggest-widget .monaco-list-row');
+    const labels = await waitFor(async () => {
+      const all = (await rows.allInnerTexts()).map((t) => t.split('\n')[0]!.trim());
+      return all.length > 3 ? all : undefined;
+    }, 15000, 'the suggest widget with container keys');
+    log(`completion at a container key: ${labels.slice(0, 12).join(', ')} …`);
+    assert.ok(labels.some((l) => l.startsWith('imagePullPolicy')), 'imagePullPolicy is offered');
+    assert.ok(labels.some((l) => l.startsWith('command')), 'command is offered');
+    assert.ok(!labels.some((l) => /^image\b(?!Pull)/.test(l)), 'image, already present, is not offered');
+    await s.page.keyboard.press('Escape');
+    // On the value of restartPolicy (line 6), the supported values.
+    await gotoLine(s.page, 6, 18);
+    await s.page.keyboard.press('Control+Space');
+    const values = await waitFor(async () => {
+      const all = (await rows.allInnerTexts()).map((t) => t.split('\n')[0]!.trim());
+      return all.includes('OnFailure') ? all : undefined;
+    }, 15000, 'restartPolicy values in the suggest widget');
+    log(`completion of restartPolicy: ${values.join(', ')}`);
+    for (const v of ['Always', 'OnFailure', 'Never']) assert.ok(values.includes(v), `${v} offered`);
     await s.page.keyboard.press('Escape');
   });
 
