@@ -9,6 +9,7 @@
 //   webview → host  {type:'rendered', seq}              (acknowledges an update once painted)
 //   webview → host  {type:'resync', haveSeq}            (a patch did not apply: send a snapshot)
 //   webview → host  {type:'request', id, body}          → host → webview {type:'reply', id, ok, ...}
+import type { ContainerAttempt } from '../engine/api.js';
 
 // ---------------------------------------------------------------------------------------------
 // The view model: what the panel shows. Times are epoch milliseconds; "open" ends are undefined
@@ -74,19 +75,12 @@ export interface EnvView {
   source?: string;
 }
 
-export interface AttemptView {
-  /** restartCount of this instance (0 for the first run). */
-  attempt: number;
+/** One run of a container as the panel shows it: the engine's ContainerAttempt, keyed by container id. */
+export type AttemptView = Omit<ContainerAttempt, 'containerName' | 'id'> & {
   containerId: string;
-  state: 'created' | 'running' | 'exited' | 'unknown';
-  exitCode?: number;
-  reason?: string;
-  createdAt: number;
-  startedAt?: number;
-  finishedAt?: number;
   /** The runtime no longer has this instance (the kubelet keeps only the previous one): seen earlier, logs gone. */
   removed?: boolean;
-}
+};
 
 export interface ContainerView {
   name: string;

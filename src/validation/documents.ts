@@ -87,18 +87,7 @@ export function splitChunks(text: string): Chunk[] {
 }
 
 /** A document's result with offsets relative to its chunk and lines relative to the chunk's first line. */
-export interface RelDoc {
-  offset: number;
-  endOffset: number;
-  kind?: string;
-  apiVersion?: string;
-  name?: string;
-  namespace?: string;
-  runnable: boolean;
-  skipReason?: string;
-  pod?: Pod;
-  problems: Omit<Problem, 'document'>[];
-}
+export type RelDoc = Omit<ValidatedDocument, 'index' | 'problems'> & { problems: Omit<Problem, 'document'>[] };
 
 type Found = { key: Node | null; value: Node | null; pair: Pair | null };
 
