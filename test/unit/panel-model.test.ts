@@ -396,14 +396,16 @@ describe('the update feed', () => {
   });
 });
 
-describe('pacing updates to about ten a second', () => {
-  const cases: [string, number | undefined, number, number][] = [
-    ['the first update goes out at once', undefined, 5000, 0],
-    ['an update 30 ms after the last post waits the remaining 70 ms', 1000, 1030, 70],
-    ['an update 100 ms after the last post goes out at once', 1000, 1100, 0],
-    ['an update long after the last post goes out at once', 1000, 9000, 0],
+describe('pacing updates to at most ten a second', () => {
+  const tenFrom = (start: number, step: number) => Array.from({ length: 10 }, (_, i) => start + i * step);
+  const cases: [string, number[], number, number][] = [
+    ['the first update goes out at once', [], 5000, 0],
+    ['an update 30 ms after the last post goes out at once while fewer than ten went out in the last second', [1000], 1030, 0],
+    ['the tenth post of a burst goes out at once', tenFrom(1000, 5).slice(0, 9), 1050, 0],
+    ['an eleventh post within the second waits until the oldest post leaves the window', tenFrom(1000, 5), 1100, 900],
+    ['posts older than a second do not count', tenFrom(1000, 5), 2100, 0],
   ];
-  for (const [name, last, now, want] of cases) test(name, () => assert.equal(flushDelay(last, now, 100), want));
+  for (const [name, posts, now, want] of cases) test(name, () => assert.equal(flushDelay(posts, now, 10, 1000), want));
 });
 
 describe('message guards', () => {

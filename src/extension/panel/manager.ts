@@ -17,7 +17,8 @@ import { makeNonce, panelHtml } from './html.js';
 import { flushDelay } from './model.js';
 
 /** At most one post per this many milliseconds (about ten a second). */
-const MIN_POST_INTERVAL_MS = 100;
+/** At most ten posts in any second. */
+const MAX_POSTS_PER_SECOND = 10;
 /** Debug info (attempts, back-off timers, step-mode wait) can change without a pod update: re-read it this often while visible. */
 const DEBUG_POLL_MS = 1000;
 /** Latency target from an engine event to the painted panel. */
@@ -74,7 +75,8 @@ class PodPanel {
   private needDebug = true;
   /** The webview is loaded and listening (it said `ready`); hidden webviews are destroyed. */
   private webviewReady = false;
-  private lastPostAt: number | undefined;
+  /** When the recent posts went out (performance.now()), for pacing. */
+  private recentPosts: number[] = [];
   private disposed = false;
   readonly latencies: Latency[] = [];
 
@@ -157,7 +159,7 @@ class PodPanel {
   /** Posts pending changes as soon as the rate limit allows. */
   private schedule(): void {
     if (this.timer || this.disposed) return;
-    const delay = flushDelay(this.lastPostAt, performance.now(), MIN_POST_INTERVAL_MS);
+    const delay = flushDelay(this.recentPosts, performance.now(), MAX_POSTS_PER_SECOND, 1000);
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.flush();
@@ -174,7 +176,8 @@ class PodPanel {
       if (this.webviewReady && !this.disposed) {
         const msg = this.feed.next(Date.now());
         if (msg) {
-          this.lastPostAt = performance.now();
+          const t = performance.now();
+          this.recentPosts = [...this.recentPosts.filter((x) => x > t - 1000), t];
           this.post(msg);
           if (msg.type === 'snapshot') this.panel.title = `Pod ${this.name}`;
         }

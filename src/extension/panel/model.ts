@@ -565,10 +565,13 @@ export function buildPanelModel(obs: PodObservation, now: number): PanelModel {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Update pacing: at most one post per `minIntervalMs` (about ten a second).
+// Update pacing: at most `maxPerWindow` posts in any `windowMs` (ten a second). A burst (a pod
+// starting: Scheduled, Pulled, Created, Started in a few milliseconds) goes out at once rather than
+// one update per 100 ms, so an engine event reaches the panel without waiting for a slot.
 
-/** How long to wait before posting pending changes, given when the last post went out. */
-export function flushDelay(lastPostAt: number | undefined, now: number, minIntervalMs = 100): number {
-  if (lastPostAt === undefined) return 0;
-  return Math.max(0, lastPostAt + minIntervalMs - now);
+/** How long to wait before posting pending changes, given when the recent posts went out. */
+export function flushDelay(recentPosts: readonly number[], now: number, maxPerWindow = 10, windowMs = 1000): number {
+  const inWindow = recentPosts.filter((t) => t > now - windowMs).sort((a, b) => a - b);
+  if (inWindow.length < maxPerWindow) return 0;
+  return Math.max(0, inWindow[inWindow.length - maxPerWindow]! + windowMs - now);
 }
