@@ -107,29 +107,19 @@ function objectAt(text: string, offset: number): { path: (string | number)[]; pr
   const present = new Set<string>();
   let sibling: number | undefined;
   let parent: number | undefined;
-  // upwards: siblings up to the start of this list item, or the key that opens this object
-  if (!ownDash) {
-    for (let s = lineStart; s > 0; ) {
-      s = text.lastIndexOf('\n', s - 2) + 1;
-      const li = lineInfo(text, s);
-      if (li && li.keyCol < indent) {
-        if (li.key !== undefined) parent = s + li.keyCol;
-        break;
-      }
-      if (li && li.keyCol === indent && li.key !== undefined) {
-        present.add(li.key);
-        sibling ??= s + li.keyCol;
-        if (li.dash) break;
-      }
+  // upwards: the key that opens this object and, unless the cursor starts a new list item, the
+  // siblings up to the start of this list item
+  for (let s = lineStart; s > 0; ) {
+    s = text.lastIndexOf('\n', s - 2) + 1;
+    const li = lineInfo(text, s);
+    if (li && li.keyCol < indent) {
+      if (li.key !== undefined) parent = s + li.keyCol;
+      break;
     }
-  } else {
-    for (let s = lineStart; s > 0; ) {
-      s = text.lastIndexOf('\n', s - 2) + 1;
-      const li = lineInfo(text, s);
-      if (li && li.keyCol < indent) {
-        if (li.key !== undefined) parent = s + li.keyCol;
-        break;
-      }
+    if (!ownDash && li && li.keyCol === indent && li.key !== undefined) {
+      present.add(li.key);
+      sibling ??= s + li.keyCol;
+      if (li.dash) break;
     }
   }
   // downwards: the rest of this object
