@@ -399,6 +399,7 @@ export class PodWorker implements Disposable {
       const logs = await this.d.runtime.containerLogs(c.id, { tail: ARCHIVED_LOG_LINES }).catch(() => [] as string[]);
       archiveAttempt(this.d.settings.stateDir, rs.uid, c, logs);
       await this.d.runtime.removeContainer(c.id).catch(() => undefined);
+      this.k.messageCache.delete(c.id);
     }
   }
 
@@ -529,6 +530,7 @@ export class PodWorker implements Disposable {
     const after = await this.runtimeStatus(pod);
     await this.writeStatus(pod, after, true);
     await removePodFromRuntime(this.d.runtime, after);
+    for (const c of after.containers) this.k.messageCache.delete(c.id);
     rmSync(this.paths(pod), { recursive: true, force: true });
     const [ns, name] = this.key.split('/') as [string, string];
     this.d.store.delete('Pod', ns, name);
