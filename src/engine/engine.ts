@@ -13,10 +13,10 @@ import { Store } from './store.js';
 import { EventRecorder } from './events.js';
 import { realClock, rfc3339, type Clock } from './clock.js';
 import { Scheduler } from './scheduler/scheduler.js';
-import { Kubelet, LabLabel, podDir, readArchivedAttempts, readRuntimePod, removePodFromRuntime } from './kubelet/kubelet.js';
+import { Kubelet, podDir, readArchivedAttempts, readRuntimePod, removePodFromRuntime } from './kubelet/kubelet.js';
 import { generatePodStatus } from './kubelet/status.js';
 import { applyPodDefaults } from '../validation/defaults.js';
-import * as L from './kubelet/labels.js';
+import * as L from '../shared/labels.js';
 import { mutableCopy, type DeepMutable } from './mutable.js';
 
 export interface EngineOptions {
@@ -169,7 +169,7 @@ export class Engine implements EngineApi {
 
   /** Rebuilds the store from the runtime: one pod per uid, from the newest sandbox's manifest. */
   private async adoptFromRuntime(): Promise<void> {
-    const sandboxes = await this.runtime.listPodSandbox({ labelSelector: { [L.ManagedLabel]: 'true', [LabLabel]: this.settings.stateDir } });
+    const sandboxes = await this.runtime.listPodSandbox({ labelSelector: { [L.ManagedLabel]: 'true', [L.LabLabel]: this.settings.stateDir } });
     const newest = new Map<string, (typeof sandboxes)[number]>();
     for (const sb of sandboxes) {
       const cur = newest.get(sb.metadata.uid);

@@ -5,8 +5,7 @@
 import * as vscode from 'vscode';
 import { execFile } from 'node:child_process';
 import type { Lab } from './lab.js';
-
-const ManagedLabel = 'io.podlab.managed';
+import { ManagedLabel } from '../shared/labels.js';
 
 export function docker(args: string[], env: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -5,7 +5,7 @@
 import type { Container, EnvVar, Pod } from 'kubernetes-types/core/v1';
 import type { ContainerConfig, KeyValue, Mount } from '../../runtime/cri.js';
 import { parseQuantity } from '../../validation/quantity.js';
-import * as L from './labels.js';
+import * as L from '../../shared/labels.js';
 import { hashContainer } from './hash.js';
 import { isRestartableInit } from './actions.js';
 
@@ -203,7 +203,7 @@ export function generateContainerConfig(
     [L.ContainerTerminationMessagePathAnnotation]: c.terminationMessagePath ?? '/dev/termination-log',
     [L.ContainerTerminationMessagePolicyAnnotation]: c.terminationMessagePolicy ?? 'File',
     [L.PodTerminationGracePeriodAnnotation]: String(pod.spec?.terminationGracePeriodSeconds ?? 30),
-    'io.podlab.terminationMessageHostPath': paths.terminationMessageFile,
+    [L.TerminationMessageHostPathAnnotation]: paths.terminationMessageFile,
   };
   if (md.deletionGracePeriodSeconds !== undefined) annotations[L.PodDeletionGracePeriodAnnotation] = String(md.deletionGracePeriodSeconds);
   if (c.ports?.length) annotations[L.ContainerPortsAnnotation] = JSON.stringify(c.ports.map((p) => ({ ...p, protocol: p.protocol ?? 'TCP' })));

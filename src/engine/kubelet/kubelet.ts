@@ -19,7 +19,7 @@ import { ContainerConfigError, generateContainerConfig } from './container-confi
 import { ensureImageExists } from './images.js';
 import { generatePodStatus } from './status.js';
 import { hashContainer } from './hash.js';
-import * as L from './labels.js';
+import * as L from '../../shared/labels.js';
 import { toKContainerStatus, type KContainerStatus, type RuntimePodStatus, type StartFailure } from './types.js';
 
 const MIN_GRACE_SECONDS = 2;
@@ -51,8 +51,6 @@ export function podDir(stateDir: string, uid: string): string {
   return join(stateDir, 'pods', uid);
 }
 
-/** Which lab (state directory) a sandbox belongs to: engines adopt only their own lab's pods. */
-export const LabLabel = 'io.podlab.lab';
 
 export function sandboxConfigFor(pod: Pod, attempt: number, lab: string): PodSandboxConfig {
   const md = pod.metadata ?? {};
@@ -66,7 +64,7 @@ export function sandboxConfigFor(pod: Pod, attempt: number, lab: string): PodSan
   return {
     metadata: { name: md.name ?? '', namespace: md.namespace ?? 'default', uid: md.uid ?? '', attempt },
     hostname: (spec.hostname ?? md.name ?? '').slice(0, 63),
-    labels: { ...(md.labels ?? {}), [L.PodNameLabel]: md.name ?? '', [L.PodNamespaceLabel]: md.namespace ?? 'default', [L.PodUIDLabel]: md.uid ?? '', [L.ManagedLabel]: 'true', [LabLabel]: lab },
+    labels: { ...(md.labels ?? {}), [L.PodNameLabel]: md.name ?? '', [L.PodNamespaceLabel]: md.namespace ?? 'default', [L.PodUIDLabel]: md.uid ?? '', [L.ManagedLabel]: 'true', [L.LabLabel]: lab },
     annotations: { ...(md.annotations ?? {}) },
     portMappings: ports,
     hostNetwork: !!spec.hostNetwork,
@@ -257,7 +255,7 @@ export class PodWorker implements Disposable {
     const cached = this.k.messageCache.get(c.id);
     if (cached !== undefined) return cached;
     let msg = '';
-    const hostFile = c.annotations['io.podlab.terminationMessageHostPath'];
+    const hostFile = c.annotations[L.TerminationMessageHostPathAnnotation];
     if (hostFile && existsSync(hostFile)) {
       try {
         msg = readFileSync(hostFile).subarray(0, MAX_TERMINATION_MESSAGE).toString('utf8');

@@ -3,7 +3,7 @@
 // helpers_linux.go). Pure: no Docker access.
 import type Dockerode from 'dockerode';
 import { RuntimeError, type ContainerConfig, type PodSandboxConfig, type PortMapping } from '../cri.js';
-import { ContainerTerminationMessagePathAnnotation } from '../../engine/kubelet/labels.js';
+import { ContainerTerminationMessagePathAnnotation } from '../../shared/labels.js';
 import { containerLabels, makeContainerName, makeSandboxName, sandboxLabels } from './naming.js';
 
 /** dockershim: the sandbox's OOM score (qos.PodInfraOOMAdj). */

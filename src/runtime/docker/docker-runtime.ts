@@ -25,7 +25,7 @@ import {
   type RuntimeVersion,
   type SandboxFilter,
 } from '../cri.js';
-import { ManagedLabel } from '../../engine/kubelet/labels.js';
+import { ManagedLabel } from '../../shared/labels.js';
 import { containerCreateOptions, DefaultSandboxGracePeriod, sandboxCreateOptions } from './config.js';
 import { resolveConnection, type DockerConnectionOptions } from './connection.js';
 import { dockerMessage, isConnectionError, statusCode, toRuntimeError, unavailableMessage } from './errors.js';

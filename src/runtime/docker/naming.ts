@@ -1,7 +1,7 @@
 // dockershim's naming and labelling of Docker containers (pkg/kubelet/dockershim/naming.go,
 // helpers.go): pure functions, no Docker access.
 import type { ContainerMetadata, PodSandboxMetadata } from '../cri.js';
-import { ContainerNameLabel, ManagedLabel, PodNameLabel, PodNamespaceLabel, PodUIDLabel } from '../../engine/kubelet/labels.js';
+import { ContainerNameLabel, ManagedLabel, PodNameLabel, PodNamespaceLabel, PodUIDLabel } from '../../shared/labels.js';
 
 export const kubePrefix = 'k8s';
 /** The container name dockershim gives the sandbox ("infra") container. */

@@ -1,7 +1,7 @@
 // Docker inspect data -> CRI statuses, as dockershim mapped them (docker_container.go
 // ContainerStatus, docker_sandbox.go PodSandboxStatus). Pure.
 import type { ContainerState, ContainerStatus, PodSandboxMetadata, PodSandboxStatus, PullProgress, RuntimeEvent } from '../cri.js';
-import { ContainerNameLabel, PodNameLabel, PodNamespaceLabel, PodUIDLabel } from '../../engine/kubelet/labels.js';
+import { ContainerNameLabel, PodNameLabel, PodNamespaceLabel, PodUIDLabel } from '../../shared/labels.js';
 import {
   ContainerTypeLabelKey,
   ContainerTypeLabelSandbox,

@@ -1,5 +1,6 @@
-// Labels and annotations the kubelet puts on CRI objects (kuberuntime/labels.go). The runtime
-// stores them; the Docker implementation turns annotations into `annotation.`-prefixed labels.
+// Labels and annotations the kubelet puts on CRI objects (kuberuntime/labels.go). A leaf module:
+// the engine writes them, the runtime stores them (the Docker implementation turns annotations
+// into `annotation.`-prefixed labels) and the lab's tools read them. It imports nothing.
 
 export const PodNameLabel = 'io.kubernetes.pod.name';
 export const PodNamespaceLabel = 'io.kubernetes.pod.namespace';
@@ -19,3 +20,8 @@ export const ContainerPortsAnnotation = 'io.kubernetes.container.ports';
 export const ManagedLabel = 'io.podlab.managed';
 /** Which kind of container this is in the pod spec: init, sidecar or app (lab label, for views). */
 export const ContainerTypeLabel = 'io.podlab.container.type';
+
+/** Which lab (state directory) a sandbox belongs to: engines adopt only their own lab's pods. */
+export const LabLabel = 'io.podlab.lab';
+/** Host path of the termination-message file of a container instance (lab annotation). */
+export const TerminationMessageHostPathAnnotation = 'io.podlab.terminationMessageHostPath';
