@@ -133,6 +133,8 @@ export interface StatusInput {
   now: number;
   /** The node's IP (status.hostIP); the previous one is kept when absent. */
   hostIP?: string;
+  /** A phase the kubelet forces over getPhase, with its reason and message (PodSyncHandlers: activeDeadlineSeconds). */
+  phaseOverride?: { phase: PodPhase; reason: string; message: string };
 }
 
 const time = (ms: number): string | undefined => (ms > 0 ? rfc3339(ms) : undefined);
@@ -480,7 +482,7 @@ export function generatePodStatus(input: StatusInput): PodStatus {
   for (const s of init) applyProbeFlags(s, specOf(s.name), true, input.probes);
   for (const s of regular) applyProbeFlags(s, specOf(s.name), false, input.probes);
 
-  let phase: string = getPhase(pod, { init, regular }, input.podIsTerminal, hasAnyActiveRegularContainer(pod, runtime));
+  let phase: string = input.phaseOverride?.phase ?? getPhase(pod, { init, regular }, input.podIsTerminal, hasAnyActiveRegularContainer(pod, runtime));
   // A terminal phase never changes again.
   if (!isTerminalPhase(phase) && isTerminalPhase(old.phase)) phase = old.phase;
 
@@ -497,7 +499,10 @@ export function generatePodStatus(input: StatusInput): PodStatus {
   conditions.push(scheduled ? clone(scheduled) : stamp({ type: 'PodScheduled', status: 'True' }, previous, now));
   status.conditions = conditions;
 
-  if (phase === old.phase) {
+  if (input.phaseOverride && phase === input.phaseOverride.phase) {
+    status.reason = input.phaseOverride.reason;
+    status.message = input.phaseOverride.message;
+  } else if (phase === old.phase) {
     if (old.message) status.message = old.message;
     if (old.reason) status.reason = old.reason;
   }

@@ -1,0 +1,270 @@
+// Pod workers (upstream pkg/kubelet/pod_workers.go, with kubelet.go SyncPod /
+// SyncTerminatingPod / SyncTerminatedPod): one worker per pod, syncs serialised and coalesced.
+// A sync reads the runtime, decides (computePodActions), executes (SyncPod) and writes the
+// generated status. A pod that is deleted, past its active deadline or finished is terminated:
+// its containers killed with the pod's grace period, its sandbox stopped.
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Container, Pod, PodStatus } from 'kubernetes-types/core/v1';
+import type { ContainerStatus as CriContainerStatus, Disposable } from '../../runtime/cri.js';
+import type { PodDebugInfo } from '../api.js';
+import { containerFieldPath, podRef } from '../events.js';
+import type { Timer } from '../clock.js';
+import * as L from '../../shared/labels.js';
+import { computePodActions, isRestartableInit } from './actions.js';
+import { DeadlineExceededMessage, DeadlineExceededReason, pastActiveDeadline, untilActiveDeadline } from './active-deadline.js';
+import { backoffKey, killContainersInPod } from './container-lifecycle.js';
+import type { KubeletShared, PodSyncContext } from './context.js';
+import { readRuntimePod, removePodFromRuntime } from './runtime-status.js';
+import { NODE_IP, podDir } from './sandbox.js';
+import { generatePodStatus } from './status.js';
+import { syncPod, type SyncPodState } from './sync-pod.js';
+import { capTerminationMessages, MaxContainerTerminationMessageLength, readAtMost, terminationMessage } from './termination-message.js';
+import type { RuntimePodStatus, StartFailure } from './types.js';
+
+const SYNC_ERROR_RETRY_MS = 10_000;
+const isTerminalPhase = (p?: PodStatus) => p?.phase === 'Succeeded' || p?.phase === 'Failed';
+
+export class PodWorker implements Disposable, SyncPodState {
+  private running?: Promise<void>;
+  private again = false;
+  private disposed = false;
+  private wake?: Timer;
+  private wakeAt = Infinity;
+  private readonly reasons = new Map<string, StartFailure>();
+  /** Step mode: init container name → approved to start (per attempt). */
+  private readonly approved = new Set<string>();
+  private stepWaiting?: string;
+  readonly skipBackoff = new Set<string>();
+  readonly failedAt = new Map<string, number>();
+  sandboxRetryAt = 0;
+  /** The kubelet decided the pod is done (killPod without a new sandbox, or a terminal phase). */
+  private finished = false;
+  /** A status the kubelet forces over getPhase (activeDeadlineSeconds). */
+  private override?: { phase: 'Failed'; reason: string; message: string };
+  stepMode?: boolean;
+
+  constructor(
+    private readonly k: KubeletShared,
+    readonly key: string,
+    readonly uid: string,
+  ) {}
+
+  private get d() {
+    return this.k.deps;
+  }
+
+  private pod(): Pod | undefined {
+    const [ns, name] = this.key.split('/') as [string, string];
+    return this.d.store.get('Pod', ns, name);
+  }
+
+  trigger(): void {
+    if (this.disposed) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = (async () => {
+      do {
+        this.again = false;
+        try {
+          await this.sync();
+        } catch (e) {
+          this.d.log(`sync of ${this.key} failed: ${(e as Error).message}`);
+          this.wakeIn(SYNC_ERROR_RETRY_MS);
+        }
+      } while (this.again && !this.disposed);
+      this.running = undefined;
+    })();
+  }
+
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  wakeIn(ms: number): void {
+    const at = this.d.clock.now() + ms;
+    if (this.wake && at >= this.wakeAt) return;
+    this.wake?.cancel();
+    this.wakeAt = at;
+    this.wake = this.d.clock.setTimeout(() => {
+      this.wake = undefined;
+      this.wakeAt = Infinity;
+      this.trigger();
+    }, ms);
+  }
+
+  continueStep(): void {
+    if (this.stepWaiting) this.approved.add(this.stepWaiting);
+    this.trigger();
+  }
+
+  restartNow(container: string): void {
+    this.skipBackoff.add(container);
+    this.failedAt.delete(container);
+    this.trigger();
+  }
+
+  /** Step mode (a Pod Lab feature): hold each init container until the user says Continue. */
+  stepHold(c: Container): boolean {
+    const on = this.stepMode ?? this.d.settings.stepMode;
+    if (!on || isRestartableInit(c)) return false;
+    if (this.approved.has(c.name)) {
+      this.approved.delete(c.name);
+      this.stepWaiting = undefined;
+      return false;
+    }
+    if (this.stepWaiting !== c.name) {
+      this.stepWaiting = c.name;
+      this.d.log(`${this.key}: step mode: waiting for Continue before starting init container ${c.name}`);
+      this.d.onStepWaiting?.(this.key, c.name);
+    }
+    return true;
+  }
+
+  private context(pod: Pod): PodSyncContext {
+    return {
+      k: this.k,
+      pod,
+      key: this.key,
+      reasons: this.reasons,
+      event: (type, reason, message, container) => {
+        const ref = podRef(pod, container ? containerFieldPath(pod, container) : undefined);
+        this.d.recorder.record(ref, type, reason, message, { component: 'kubelet', host: pod.spec?.nodeName });
+      },
+      wakeIn: (ms) => this.wakeIn(ms),
+      refreshStatus: async () => {
+        const fresh = this.pod();
+        if (fresh) await this.writeStatus(await this.runtimeStatus(fresh), false);
+      },
+    };
+  }
+
+  /** Termination message of an exited instance: the file's last 4096 bytes, or the log fallback. Read once. */
+  private async terminationMessage(c: CriContainerStatus): Promise<string> {
+    const cached = this.k.messageCache.get(c.id);
+    if (cached !== undefined) return cached;
+    const hostFile = c.annotations[L.TerminationMessageHostPathAnnotation];
+    let file: { text: string } | { error: string } | undefined;
+    if (hostFile && existsSync(hostFile)) {
+      try {
+        file = { text: readAtMost(hostFile, MaxContainerTerminationMessageLength).toString('utf8') };
+      } catch (e) {
+        file = { error: (e as Error).message };
+      }
+    }
+    const msg = await terminationMessage(
+      {
+        policy: c.annotations[L.ContainerTerminationMessagePolicyAnnotation] ?? 'File',
+        exitCode: c.exitCode,
+        reason: c.reason,
+        runtimeMessage: c.message,
+        file,
+        logs: () =>
+          this.d.runtime.containerLogs(c.id, { tail: 80 }).then(
+            (lines) => ({ lines }),
+            (e: Error) => ({ error: e.message }),
+          ),
+      },
+      c.annotations[L.ContainerTerminationMessagePathAnnotation] ?? '',
+    );
+    this.k.messageCache.set(c.id, msg);
+    return msg;
+  }
+
+  async runtimeStatus(pod: Pod): Promise<RuntimePodStatus> {
+    return readRuntimePod(this.d.runtime, pod, (c) => this.terminationMessage(c));
+  }
+
+  private async sync(): Promise<void> {
+    const pod = this.pod();
+    if (!pod || this.disposed || !this.d.owns(this.uid)) return;
+    if (pod.metadata?.deletionTimestamp) return this.terminate(pod);
+    const ctx = this.context(pod);
+    const rs = await this.runtimeStatus(pod);
+    const now = this.d.clock.now();
+
+    // activeDeadlineSeconds: checked whenever status is generated; past it, the pod fails.
+    if (!this.finished && !isTerminalPhase(pod.status) && pastActiveDeadline(pod, now)) {
+      ctx.event('Normal', DeadlineExceededReason, DeadlineExceededMessage);
+      this.override = { phase: 'Failed', reason: DeadlineExceededReason, message: DeadlineExceededMessage };
+      await this.writeStatus(rs, false);
+    }
+    if (this.finished || isTerminalPhase(this.pod()?.status)) {
+      // A terminal pod: every container killed with the pod's grace, no restarts, sandbox stopped.
+      this.finished = true;
+      await killContainersInPod(ctx, rs, this.effectiveGrace(pod), rs.sandboxes[0]?.ip);
+      await this.stopSandboxes(rs);
+      await this.writeStatus(await this.runtimeStatus(pod), true);
+      return;
+    }
+    const actions = computePodActions(pod, rs);
+    const outcome = await syncPod(ctx, this, rs, actions, {
+      emptyDir: (p, v) => {
+        const dir = join(podDir(this.d.settings.stateDir, p.metadata?.uid ?? ''), 'volumes', 'kubernetes.io~empty-dir', v);
+        mkdirSync(dir, { recursive: true, mode: 0o777 });
+        return dir;
+      },
+    });
+    if (outcome === 'podKilled') this.finished = true;
+    await this.writeStatus(await this.runtimeStatus(pod), false);
+    const left = untilActiveDeadline(this.pod() ?? pod, this.d.clock.now());
+    if (left !== undefined && !this.finished) this.wakeIn(left);
+  }
+
+  private async stopSandboxes(rs: RuntimePodStatus): Promise<void> {
+    for (const sb of rs.sandboxes) if (sb.state === 'SANDBOX_READY') await this.d.runtime.stopPodSandbox(sb.id, 10);
+  }
+
+  /** calculateEffectiveGracePeriod: the deletion's grace, else the pod's, at least 1. */
+  private effectiveGrace(pod: Pod): number {
+    const g = pod.metadata?.deletionGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30;
+    return Math.max(g, 1);
+  }
+
+  /** Graceful deletion: kill containers, stop the sandbox, report the final phase, remove everything, drop the pod. */
+  private async terminate(pod: Pod): Promise<void> {
+    const ctx = this.context(pod);
+    const rs = await this.runtimeStatus(pod);
+    await killContainersInPod(ctx, rs, this.effectiveGrace(pod), rs.sandboxes[0]?.ip);
+    await this.stopSandboxes(rs);
+    const after = await this.runtimeStatus(pod);
+    await this.writeStatus(after, true);
+    await removePodFromRuntime(this.d.runtime, after);
+    for (const c of after.containers) this.k.messageCache.delete(c.id);
+    rmSync(podDir(this.d.settings.stateDir, pod.metadata?.uid ?? ''), { recursive: true, force: true });
+    const [ns, name] = this.key.split('/') as [string, string];
+    this.d.store.delete('Pod', ns, name);
+  }
+
+  private async writeStatus(rs: RuntimePodStatus, podIsTerminal: boolean): Promise<void> {
+    const fresh = this.pod();
+    if (!fresh) return;
+    let status = generatePodStatus({ pod: fresh, runtime: rs, reasonCache: this.reasons, podIsTerminal, now: this.d.clock.now(), hostIP: NODE_IP, phaseOverride: this.override });
+    const count = (fresh.spec?.containers.length ?? 0) + (fresh.spec?.initContainers?.length ?? 0);
+    status = capTerminationMessages(status, count);
+    if (JSON.stringify(status) === JSON.stringify(fresh.status)) return;
+    const [ns, name] = this.key.split('/') as [string, string];
+    this.d.store.update('Pod', ns, name, (p) => {
+      p.status = status;
+    });
+  }
+
+  debugState(): Pick<PodDebugInfo, 'backoff' | 'stepWaitingFor'> {
+    const pod = this.pod();
+    const backoff: PodDebugInfo['backoff'] = {};
+    if (pod) {
+      for (const c of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) {
+        const e = this.k.crashBackoff.entry(backoffKey(pod, c));
+        if (e && this.reasons.get(c.name)?.reason === 'CrashLoopBackOff') backoff[c.name] = { until: this.wakeAt, delayMs: e.backoffMs };
+      }
+    }
+    return { backoff, stepWaitingFor: this.stepWaiting };
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.wake?.cancel();
+  }
+}

@@ -1,0 +1,100 @@
+// The SyncPod executor (upstream pkg/kubelet/kuberuntime/kuberuntime_manager.go SyncPod): carries
+// out the decision of computePodActions in SyncPod's numbered steps, through the runtime seam.
+import { mkdirSync } from 'node:fs';
+import type { Container, Pod } from 'kubernetes-types/core/v1';
+import type { PodSandboxConfig } from '../../runtime/cri.js';
+import { isRestartableInit, type PodActions } from './actions.js';
+import { evictContainers } from './container-gc.js';
+import { killContainer, killContainersInPod, startContainer, SYNC_ERROR_RETRY_MS, type LifecycleState } from './container-lifecycle.js';
+import type { PodRuntimeFacts } from './container-config.js';
+import type { PodSyncContext } from './context.js';
+import { NODE_IP, podDir, sandboxConfigFor } from './sandbox.js';
+import type { RuntimePodStatus } from './types.js';
+
+/** Per-pod state SyncPod keeps between syncs (owned by the pod worker). */
+export interface SyncPodState extends LifecycleState {
+  /** When a failed sandbox creation may be retried (the pod worker's back-off). */
+  sandboxRetryAt: number;
+  /** Step mode: holds an init container until approved; returns true to hold. */
+  stepHold(c: Container): boolean;
+}
+
+export type SyncPodOutcome = 'synced' | 'podKilled' | 'waiting';
+
+export interface SyncPodDeps {
+  /** Host directory of an emptyDir volume. */
+  emptyDir(pod: Pod, volumeName: string): string;
+}
+
+export async function syncPod(ctx: PodSyncContext, st: SyncPodState, rs: RuntimePodStatus, a: PodActions, d: SyncPodDeps): Promise<SyncPodOutcome> {
+  const { pod } = ctx;
+  const deps = ctx.k.deps;
+  const rt = deps.runtime;
+  const grace = pod.spec?.terminationGracePeriodSeconds ?? 30;
+
+  // Step 1 (computePodActions) is the caller's. Step 2: kill the pod if its sandbox changed.
+  if (a.createSandbox && a.sandboxId) ctx.event('Normal', 'SandboxChanged', 'Pod sandbox changed, it will be killed and re-created.');
+  if (a.killPod) {
+    if (a.createSandbox && deps.clock.now() < st.sandboxRetryAt) {
+      ctx.wakeIn(st.sandboxRetryAt - deps.clock.now());
+      return 'waiting';
+    }
+    await killContainersInPod(ctx, rs, grace);
+    for (const sb of rs.sandboxes) if (sb.state === 'SANDBOX_READY') await rt.stopPodSandbox(sb.id, 10);
+    if (!a.createSandbox) return 'podKilled';
+    // Init containers run again in a new sandbox: remove their old instances.
+    const inits = new Set((pod.spec?.initContainers ?? []).map((c) => c.name));
+    for (const c of rs.containers) if (inits.has(c.name)) await rt.removeContainer(c.id).catch(() => undefined);
+    // Sandbox GC: dead sandboxes that hold no container are removed.
+    for (const sb of rs.sandboxes) {
+      if (!rs.containers.some((c) => c.sandboxId === sb.id)) await rt.removePodSandbox(sb.id).catch(() => undefined);
+    }
+  } else {
+    // Step 3: kill the containers the decision named (probe failures, definition changes, postStart).
+    await Promise.all(
+      [...a.containersToKill].map(([id, info]) => killContainer(ctx, { id, name: info.name }, info.message, info.reason)),
+    );
+  }
+
+  // Container GC: keep the current and the previous instance of each container.
+  for (const id of await evictContainers(rt, deps.settings.stateDir, rs)) ctx.k.messageCache.delete(id);
+
+  // Step 4: create the sandbox.
+  let sandboxId = a.sandboxId;
+  let podIP = rs.sandboxes[0]?.ip ?? '';
+  const sbConfig: PodSandboxConfig = sandboxConfigFor(pod, a.attempt, deps.settings.stateDir);
+  if (a.createSandbox) {
+    try {
+      mkdirSync(podDir(deps.settings.stateDir, pod.metadata?.uid ?? ''), { recursive: true });
+      sandboxId = await rt.runPodSandbox(sbConfig, deps.settings.sandboxImage);
+      podIP = (await rt.podSandboxStatus(sandboxId))?.ip ?? '';
+      st.sandboxRetryAt = 0;
+    } catch (e) {
+      const msg = `Failed to create pod sandbox: ${(e as Error).message}`;
+      ctx.event('Warning', 'FailedCreatePodSandBox', msg);
+      deps.log(`${ctx.key}: ${msg}`);
+      // The pod worker retries after its back-off; the failed sandbox is collected then.
+      st.sandboxRetryAt = deps.clock.now() + SYNC_ERROR_RETRY_MS;
+      ctx.wakeIn(SYNC_ERROR_RETRY_MS);
+      return 'waiting';
+    }
+  }
+  const facts: PodRuntimeFacts = { podIP, hostIP: NODE_IP, nodeName: pod.spec?.nodeName ?? '' };
+  const inits = pod.spec?.initContainers ?? [];
+  const current = a.createSandbox ? { ...rs, containers: rs.containers.filter((c) => !inits.some((i) => i.name === c.name)) } : rs;
+  const inputs = { rs: current, sandboxId, sbConfig, facts, emptyDir: (v: string) => d.emptyDir(pod, v) };
+
+  // Step 5 (ephemeral containers) is not offered by the lab. Step 6: init containers, strictly in
+  // order; a regular init container's failure ends the sync, a sidecar's does not.
+  for (const i of a.initContainersToStart) {
+    const c = inits[i]!;
+    if (!isRestartableInit(c) && st.stepHold(c)) return 'waiting';
+    const ok = await startContainer(ctx, st, c, inputs);
+    if (!ok && !isRestartableInit(c)) return 'synced';
+  }
+  // Step 7: app containers in spec order, each after the previous one's postStart.
+  for (const i of a.containersToStart) {
+    await startContainer(ctx, st, pod.spec!.containers[i]!, inputs);
+  }
+  return 'synced';
+}
