@@ -45,6 +45,35 @@ export class FakeClock implements Clock {
     }
     this.t = end;
   }
+
+  /**
+   * Like advance, but lets the promise chains that timers start run to completion (as far as they
+   * depend only on this clock) before the next timer fires and at the end.
+   */
+  async advanceAsync(ms: number): Promise<void> {
+    const end = this.t + ms;
+    for (;;) {
+      await settle();
+      this.timers.sort((a, b) => a.at - b.at || a.seq - b.seq);
+      const next = this.timers[0];
+      if (!next || next.at > end) break;
+      this.timers.shift();
+      this.t = next.at;
+      next.fn();
+    }
+    this.t = end;
+    await settle();
+  }
+
+  /** Timers still waiting (tests). */
+  pending(): number {
+    return this.timers.length;
+  }
+}
+
+/** Lets queued promise callbacks and immediates run (a bounded number of turns). */
+export async function settle(turns = 30): Promise<void> {
+  for (let i = 0; i < turns; i++) await new Promise<void>((r) => setImmediate(r));
 }
 
 /** RFC 3339 with second precision, as the API server writes metav1.Time. */

@@ -199,6 +199,8 @@ export class PodWorker implements Disposable, SyncPodState {
       await this.writeStatus(await this.runtimeStatus(pod), true);
       return;
     }
+    // As SyncPod does: the status is generated and written at the start of each sync.
+    await this.writeStatus(rs, false);
     const actions = computePodActions(pod, rs);
     const outcome = await syncPod(ctx, this, rs, actions, {
       emptyDir: (p, v) => {

@@ -1,0 +1,147 @@
+// The SyncPod executor and the container lifecycle on the recording fake runtime with the fake
+// clock: the kubelet's timing (hooks, grace periods, termination order, back-off, deadlines,
+// sandbox retries), deterministic and without Docker.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fakeLab, podOf, stateOf } from '../support/fake-engine.js';
+
+const sec = 1000;
+
+test('postStart runs synchronously: the next container is created only after the hook returns', async () => {
+  const lab = await fakeLab();
+  lab.rt.execHandler = (name) => new Promise((r) => lab.clock.setTimeout(() => r({ exitCode: 0, stdout: '', stderr: '' }), 3 * sec));
+  await lab.engine.createPod(podOf({ containers: [{ name: 'a', lifecycle: { postStart: { exec: { command: ['sh', '-c', 'sleep 3'] } } } }, { name: 'b' }] }));
+  await lab.clock.advanceAsync(5 * sec);
+  assert.deepEqual(lab.rt.trace(['createContainer', 'startContainer', 'execSync'], lab.t0), [
+    'createContainer a @0',
+    'startContainer a @0',
+    'execSync a @0',
+    'createContainer b @3000',
+    'startContainer b @3000',
+  ]);
+  await lab.close();
+});
+
+test('a failing postStart hook kills the container and leaves it Waiting PostStartHookError with the handler message', async () => {
+  const lab = await fakeLab();
+  lab.rt.execHandler = () => ({ exitCode: 3, stdout: 'hi\n', stderr: '' });
+  const created = await lab.engine.createPod(podOf({ restartPolicy: 'Never', containers: [{ name: 'app', lifecycle: { postStart: { exec: { command: ['sh', '-c', 'echo hi; exit 3'] } } } }] }));
+  await lab.clock.advanceAsync(1 * sec);
+  const uid = created.metadata?.uid;
+  assert.deepEqual(lab.events(), [
+    'containers{app} Pulled: Container image "busybox:1.35" already present on machine',
+    'containers{app} Created: Created container: app',
+    'containers{app} Started: Started container app',
+    'containers{app} FailedPostStartHook: PostStartHook failed',
+    'containers{app} Killing: FailedPostStartHook',
+  ]);
+  const s = lab.pod()?.status?.containerStatuses?.[0];
+  assert.deepEqual(
+    { state: s?.state?.terminated?.exitCode, phase: lab.pod()?.status?.phase },
+    { state: 143, phase: 'Failed' },
+  );
+  assert.ok(uid);
+  await lab.close();
+});
+
+test('a failing postStart hook under restartPolicy Always shows PostStartHookError with the exact handler message, then CrashLoopBackOff', async () => {
+  const lab = await fakeLab();
+  lab.rt.execHandler = () => ({ exitCode: 3, stdout: 'hi\n', stderr: '' });
+  const waiting: string[] = [];
+  const sub = lab.engine.watch((e) => {
+    const w = e.kind === 'Pod' ? e.object.status?.containerStatuses?.[0]?.state?.waiting : undefined;
+    const line = w ? `${w.reason}: ${w.message ?? ''}` : undefined;
+    if (line && waiting[waiting.length - 1] !== line) waiting.push(line);
+  });
+  const created = await lab.engine.createPod(podOf({ containers: [{ name: 'app', lifecycle: { postStart: { exec: { command: ['sh', '-c', 'echo hi; exit 3'] } } } }] }));
+  await lab.clock.advanceAsync(1 * sec);
+  sub.dispose();
+  const pod = `p_default(${created.metadata?.uid})`;
+  assert.deepEqual(waiting, [
+    'ContainerCreating: ',
+    `PostStartHookError: Exec lifecycle hook ([sh -c echo hi; exit 3]) for Container "app" in Pod "${pod}" failed - error: command 'sh -c echo hi; exit 3' exited with 3: , message: "hi\\n"`,
+    `CrashLoopBackOff: back-off 10s restarting failed container=app pod=${pod}`,
+  ]);
+  await lab.close();
+});
+
+test('preStop is cut at the grace period and a container ignoring TERM is killed max(remaining, 2) s later', async () => {
+  const lab = await fakeLab();
+  lab.rt.programs.set('app', { onTerm: 'ignore' });
+  lab.rt.execHandler = () => new Promise(() => undefined); // a preStop that never returns
+  await lab.engine.createPod(podOf({ terminationGracePeriodSeconds: 3, containers: [{ name: 'app', lifecycle: { preStop: { exec: { command: ['sleep', '30'] } } } }] }));
+  await lab.clock.advanceAsync(1 * sec);
+  const t = lab.clock.now();
+  const gone = lab.engine.deletePod('default', 'p');
+  await lab.clock.advanceAsync(10 * sec);
+  await gone;
+  assert.deepEqual(lab.rt.trace(['execSync', 'stopContainer', 'stopPodSandbox', 'removeContainer', 'removePodSandbox'], t), [
+    'execSync app @0',
+    'stopContainer app @3000',
+    'stopPodSandbox POD @5000',
+    'removeContainer app @5000',
+    'removePodSandbox POD @5000',
+  ]);
+  assert.deepEqual(lab.rt.calls.find((c) => c.method === 'stopContainer')?.args[1], 2);
+  await lab.close();
+});
+
+test('on deletion the app containers stop first, then the sidecars in reverse order, each written to the status as it happens', async () => {
+  const lab = await fakeLab();
+  lab.rt.programs.set('app', { onTerm: 'ignore' });
+  const seen: string[] = [];
+  await lab.engine.createPod(podOf({ initContainers: [{ name: 's1', restartPolicy: 'Always' }, { name: 's2', restartPolicy: 'Always' }], containers: [{ name: 'app' }] }));
+  await lab.clock.advanceAsync(3 * sec);
+  assert.deepEqual(['s1', 's2', 'app'].map((n) => stateOf(lab.pod(), n)), ['running', 'running', 'running']);
+  const sub = lab.engine.watch((e) => {
+    if (e.kind === 'Pod' && e.type === 'MODIFIED') seen.push(['s1', 's2', 'app'].map((n) => stateOf(e.object, n)).join(' '));
+  });
+  const t = lab.clock.now();
+  const gone = lab.engine.deletePod('default', 'p', 5);
+  await lab.clock.advanceAsync(10 * sec);
+  await gone;
+  sub.dispose();
+  assert.deepEqual(lab.rt.trace(['stopContainer'], t), ['stopContainer app @0', 'stopContainer s2 @5000', 'stopContainer s1 @5000']);
+  const distinct = seen.filter((s, i) => s !== seen[i - 1]);
+  assert.deepEqual(distinct, [
+    'running running running',
+    'running running terminated:Error/137',
+    'running terminated:Error/143 terminated:Error/137',
+    'terminated:Error/143 terminated:Error/143 terminated:Error/137',
+  ]);
+  await lab.close();
+});
+
+test('a crash-looping container restarts at once, then after 10, 20 and 40 s', async () => {
+  const lab = await fakeLab();
+  lab.rt.programs.set('app', { exitAfterMs: 0, exitCode: 1 });
+  await lab.engine.createPod(podOf({ containers: [{ name: 'app' }] }));
+  await lab.clock.advanceAsync(80 * sec);
+  assert.deepEqual(lab.rt.trace(['startContainer'], lab.t0), ['startContainer app @0', 'startContainer app @0', 'startContainer app @10000', 'startContainer app @30000', 'startContainer app @70000']);
+  await lab.close();
+});
+
+test('activeDeadlineSeconds fails the pod with DeadlineExceeded and kills its containers with the pod grace', async () => {
+  const lab = await fakeLab();
+  await lab.engine.createPod(podOf({ activeDeadlineSeconds: 5, containers: [{ name: 'app' }] }));
+  await lab.clock.advanceAsync(8 * sec);
+  const st = lab.pod()?.status;
+  assert.deepEqual(
+    { phase: st?.phase, reason: st?.reason, message: st?.message, app: stateOf(lab.pod(), 'app'), ready: st?.conditions?.find((c) => c.type === 'Ready')?.reason },
+    { phase: 'Failed', reason: 'DeadlineExceeded', message: 'Pod was active on the node longer than the specified deadline', app: 'terminated:Error/143', ready: 'PodFailed' },
+  );
+  assert.deepEqual(lab.events().slice(-2), ['DeadlineExceeded: Pod was active on the node longer than the specified deadline', 'containers{app} Killing: Stopping container app']);
+  assert.deepEqual(lab.rt.trace(['stopContainer', 'stopPodSandbox'], lab.t0), ['stopContainer app @5000', 'stopPodSandbox POD @5000']);
+  await lab.close();
+});
+
+test('a sandbox that cannot be created is retried every 10 s, with one FailedCreatePodSandBox event each time', async () => {
+  const lab = await fakeLab();
+  for (let i = 0; i < 3; i++) lab.rt.failNext('runPodSandbox', new Error('port is already allocated'));
+  await lab.engine.createPod(podOf({ containers: [{ name: 'app' }] }));
+  await lab.clock.advanceAsync(35 * sec);
+  assert.deepEqual(lab.rt.trace(['runPodSandbox'], lab.t0), ['runPodSandbox POD @0', 'runPodSandbox POD @10000', 'runPodSandbox POD @20000', 'runPodSandbox POD @30000']);
+  assert.deepEqual(lab.events().slice(0, 1), ['FailedCreatePodSandBox: Failed to create pod sandbox: port is already allocated (x3)']);
+  assert.equal(stateOf(lab.pod(), 'app'), 'running');
+  await lab.close();
+});
