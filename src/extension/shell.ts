@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { execFile } from 'node:child_process';
 import type { Lab } from './lab.js';
-import { ManagedLabel } from '../shared/labels.js';
+import { createDebugCopy } from './debug-copy.js';
 
 export function docker(args: string[], env: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -14,30 +14,6 @@ export function docker(args: string[], env: Record<string, string>): Promise<str
       else resolve(stdout.trim());
     });
   });
-}
-
-/** The arguments of the debug copy (pure, so the shape is tested): same mounts, same working dir, `sh`. */
-export function debugCopyCreateArgs(opts: { name: string; image: string; sourceId: string; podName: string; container: string; networkFrom?: string }): string[] {
-  const args = [
-    'create',
-    '--name',
-    opts.name,
-    '-it',
-    '--label',
-    `${ManagedLabel}=true`,
-    '--label',
-    'io.podlab.debug-copy=true',
-    '--label',
-    `io.podlab.debug-copy.of=${opts.podName}/${opts.container}`,
-    '--volumes-from',
-    opts.sourceId,
-    '--entrypoint',
-    'sh',
-  ];
-  if (opts.networkFrom) args.push('--network', `container:${opts.networkFrom}`);
-  else args.push('--network', 'none');
-  args.push(opts.image);
-  return args;
 }
 
 export class Shells implements vscode.Disposable {
@@ -70,21 +46,8 @@ export class Shells implements vscode.Disposable {
   /** a shell in a copy of an exited container's filesystem, with the same mounts */
   async debugCopy(containerId: string, podName: string, container: string, sandboxId: string | undefined): Promise<vscode.Terminal> {
     const env = this.lab.dockerEnv();
-    const stamp = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
-    const image = `podlab-debug/${sanitize(podName)}-${sanitize(container)}:${stamp}`;
-    const name = `podlab-debug-${sanitize(podName)}-${sanitize(container)}-${stamp}`;
-    this.lab.log(`debug copy of ${podName}/${container} (${containerId.slice(0, 12)}): committing to ${image}`);
-    await docker(['commit', '--change', `LABEL ${ManagedLabel}=true`, containerId, image], env);
-    let sandboxRunning = false;
-    if (sandboxId) {
-      sandboxRunning = (await docker(['inspect', '-f', '{{.State.Running}}', sandboxId], env).catch(() => 'false')) === 'true';
-    }
-    try {
-      await docker(debugCopyCreateArgs({ name, image, sourceId: containerId, podName, container, networkFrom: sandboxRunning ? sandboxId : undefined }), env);
-    } catch (e) {
-      await docker(['rmi', '-f', image], env).catch(() => undefined);
-      throw e;
-    }
+    this.lab.log(`debug copy of ${podName}/${container} (${containerId.slice(0, 12)})`);
+    const { name, image } = await createDebugCopy((args) => docker(args, env), { containerId, podName, container, sandboxId });
     const t = vscode.window.createTerminal({
       name: `Pod Lab: ${podName}/${container} (debug copy)`,
       shellPath: 'docker',
@@ -109,8 +72,4 @@ export class Shells implements vscode.Disposable {
     this.cleanups.clear();
     await Promise.all(all.map((c) => c()));
   }
-}
-
-function sanitize(s: string): string {
-  return s.toLowerCase().replace(/[^a-z0-9_.-]/g, '-').slice(0, 40);
 }
