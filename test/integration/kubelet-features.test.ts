@@ -1,0 +1,169 @@
+// The kubelet's single-node behaviour on the real Docker: lifecycle hooks, termination order,
+// activeDeadlineSeconds, OOMKilled, termination messages, sandbox retries.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { mkdtempSync, readFileSync, rmSync, chmodSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import type { ContainerStatus, Pod } from 'kubernetes-types/core/v1';
+import type { Engine } from '../../src/engine/engine.js';
+import { eventsOf, podManifest, sh, sleep, startLab, waitFor } from './engine-helpers.js';
+
+let lab: Awaited<ReturnType<typeof startLab>>;
+let engine: Engine;
+
+before(async () => {
+  lab = await startLab({ backoffInitialMs: 1000, backoffMaxMs: 4000 });
+  engine = lab.engine;
+});
+after(async () => {
+  for (const p of engine.listPods()) await engine.deletePod('default', p.metadata?.name ?? '', 0).catch(() => undefined);
+  await lab.stop();
+});
+
+const cs = (p: Pod | undefined, name: string): ContainerStatus | undefined =>
+  [...(p?.status?.initContainerStatuses ?? []), ...(p?.status?.containerStatuses ?? [])].find((c) => c.name === name);
+const ready = (p: Pod) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+const reasonsOf = (name: string) => eventsOf(engine, name).map((e) => `${e.reason}${e.involvedObject.fieldPath ? ` ${e.involvedObject.fieldPath}` : ''}`);
+
+describe('lifecycle hooks', () => {
+  test('postStart runs before the next container starts', async () => {
+    await engine.createPod(
+      podManifest('poststart-order', {
+        volumes: [{ name: 'shared', emptyDir: {} }],
+        containers: [
+          sh('a', 'sleep 3600', {
+            volumeMounts: [{ name: 'shared', mountPath: '/shared' }],
+            lifecycle: { postStart: { exec: { command: ['sh', '-c', 'sleep 2; echo done > /shared/hook'] } } },
+          }),
+          sh('b', 'cat /shared/hook > /shared/seen-by-b 2>&1 || echo missing > /shared/seen-by-b; sleep 3600', { volumeMounts: [{ name: 'shared', mountPath: '/shared' }] }),
+        ],
+      }),
+    );
+    await waitFor(engine, 'poststart-order', ready, 30_000, 'Ready');
+    const seen = await engine.exec('default', 'poststart-order', 'b', ['cat', '/shared/seen-by-b']);
+    assert.equal(seen.stdout, 'done\n');
+  });
+
+  test('a failing postStart kills the container: FailedPostStartHook, Killing, PostStartHookError', async () => {
+    await engine.createPod(
+      podManifest('poststart-fail', {
+        restartPolicy: 'Never',
+        terminationGracePeriodSeconds: 2,
+        containers: [sh('app', 'sleep 3600', { lifecycle: { postStart: { exec: { command: ['sh', '-c', 'echo oops; exit 3'] } } } })],
+      }),
+    );
+    const p = await waitFor(engine, 'poststart-fail', (x) => x.status?.phase === 'Failed', 30_000, 'Failed');
+    assert.deepEqual(
+      reasonsOf('poststart-fail').filter((r) => /Hook|Killing/.test(r)),
+      ['FailedPostStartHook spec.containers{app}', 'Killing spec.containers{app}'],
+    );
+    const killing = eventsOf(engine, 'poststart-fail').find((e) => e.reason === 'Killing');
+    assert.equal(killing?.message, 'FailedPostStartHook');
+    assert.equal(cs(p, 'app')?.state?.terminated?.reason, 'Error');
+  });
+
+  test('preStop runs at deletion before the container is stopped (it writes to a hostPath)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'podlab-prestop-'));
+    chmodSync(dir, 0o777);
+    try {
+      await engine.createPod(
+        podManifest('prestop', {
+          volumes: [{ name: 'out', hostPath: { path: dir } }],
+          containers: [
+            sh('app', 'trap "exit 0" TERM; while true; do sleep 0.2; done', {
+              volumeMounts: [{ name: 'out', mountPath: '/out' }],
+              lifecycle: { preStop: { exec: { command: ['sh', '-c', 'echo prestop-ran > /out/marker'] } } },
+            }),
+          ],
+        }),
+      );
+      await waitFor(engine, 'prestop', ready, 30_000, 'Ready');
+      await engine.deletePod('default', 'prestop', 10);
+      assert.equal(readFileSync(join(dir, 'marker'), 'utf8'), 'prestop-ran\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('termination', () => {
+  test('sidecars start before the app and stop after it, in reverse order', async () => {
+    const trapped = 'trap "sleep 1; exit 0" TERM; while true; do sleep 0.2; done';
+    await engine.createPod(
+      podManifest('sidecar-order', {
+        initContainers: [sh('s1', trapped, { restartPolicy: 'Always' }), sh('s2', trapped, { restartPolicy: 'Always' })],
+        containers: [sh('app', trapped)],
+      }),
+    );
+    await waitFor(engine, 'sidecar-order', ready, 30_000, 'Ready');
+    const started = reasonsOf('sidecar-order').filter((r) => r.startsWith('Started'));
+    assert.deepEqual(started, ['Started spec.initContainers{s1}', 'Started spec.initContainers{s2}', 'Started spec.containers{app}']);
+    const order: string[] = [];
+    const sub = engine.watch((e) => {
+      if (e.kind !== 'Pod' || e.object.metadata?.name !== 'sidecar-order') return;
+      for (const n of ['app', 's2', 's1']) if (cs(e.object, n)?.state?.terminated && !order.includes(n)) order.push(n);
+    });
+    await engine.deletePod('default', 'sidecar-order', 20);
+    sub.dispose();
+    assert.deepEqual(order, ['app', 's2', 's1']);
+  });
+
+  test('activeDeadlineSeconds fails a running pod with DeadlineExceeded', async () => {
+    await engine.createPod(podManifest('deadline', { activeDeadlineSeconds: 3, terminationGracePeriodSeconds: 2, containers: [sh('app', 'sleep 3600')] }));
+    const p = await waitFor(engine, 'deadline', (x) => x.status?.phase === 'Failed' && !!cs(x, 'app')?.state?.terminated, 30_000, 'Failed');
+    assert.deepEqual(
+      { reason: p.status?.reason, message: p.status?.message },
+      { reason: 'DeadlineExceeded', message: 'Pod was active on the node longer than the specified deadline' },
+    );
+    assert.ok(reasonsOf('deadline').includes('DeadlineExceeded'));
+  });
+
+  test('a container over its memory limit is OOMKilled with exit 137 and, under restartPolicy Never, fails the pod', async () => {
+    await engine.createPod(
+      podManifest('oom', {
+        restartPolicy: 'Never',
+        containers: [sh('hog', 'a=$(dd if=/dev/zero bs=1M count=256 2>/dev/null | tr "\\\\0" x); echo ${#a}', { resources: { limits: { memory: '32Mi' } } })],
+      }),
+    );
+    const p = await waitFor(engine, 'oom', (x) => !!cs(x, 'hog')?.state?.terminated, 60_000, 'terminated');
+    assert.deepEqual({ reason: cs(p, 'hog')?.state?.terminated?.reason, exitCode: cs(p, 'hog')?.state?.terminated?.exitCode, phase: p.status?.phase }, { reason: 'OOMKilled', exitCode: 137, phase: 'Failed' });
+  });
+});
+
+describe('termination messages', () => {
+  test('the file at terminationMessagePath becomes the terminated message', async () => {
+    await engine.createPod(podManifest('msg-file', { restartPolicy: 'Never', containers: [sh('app', 'printf "bye from app" > /dev/termination-log; exit 1')] }));
+    const p = await waitFor(engine, 'msg-file', (x) => x.status?.phase === 'Failed', 30_000, 'Failed');
+    assert.equal(cs(p, 'app')?.state?.terminated?.message, 'bye from app');
+  });
+
+  test('FallbackToLogsOnError uses the log tail when the file is empty and the exit failed', async () => {
+    await engine.createPod(podManifest('msg-logs', { restartPolicy: 'Never', containers: [sh('app', 'echo line1; echo boom; exit 2', { terminationMessagePolicy: 'FallbackToLogsOnError' })] }));
+    const p = await waitFor(engine, 'msg-logs', (x) => x.status?.phase === 'Failed', 30_000, 'Failed');
+    assert.equal(cs(p, 'app')?.state?.terminated?.message, 'line1\nboom\n');
+  });
+});
+
+describe('sandbox', () => {
+  test('a sandbox whose hostPort is taken is retried at the back-off, not in a tight loop, and failed sandboxes are collected', async () => {
+    const server = net.createServer();
+    await new Promise<void>((r) => server.listen(0, '0.0.0.0', r));
+    const port = (server.address() as net.AddressInfo).port;
+    try {
+      const created = await engine.createPod(podManifest('port-taken', { containers: [sh('app', 'sleep 3600', { ports: [{ containerPort: 80, hostPort: port }] })] }));
+      await sleep(6000);
+      const failed = eventsOf(engine, 'port-taken').filter((e) => e.reason === 'FailedCreatePodSandBox');
+      assert.equal(failed.length, 1);
+      assert.ok((failed[0]?.count ?? 0) <= 2, `FailedCreatePodSandBox count ${failed[0]?.count}`);
+      const pauses = execFileSync('docker', ['ps', '-aq', '--filter', `label=io.kubernetes.pod.uid=${created.metadata?.uid}`], { encoding: 'utf8' }).split('\n').filter(Boolean);
+      assert.ok(pauses.length <= 1, `${pauses.length} sandbox containers left`);
+      assert.equal(cs(engine.getPod('default', 'port-taken'), 'app')?.state?.waiting?.reason, 'ContainerCreating');
+    } finally {
+      server.close();
+    }
+  });
+});
+
