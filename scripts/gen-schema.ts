@@ -1,10 +1,12 @@
 // Generates src/validation/generated/schema.json from the doc-commented TypeScript definitions
 // shipped by the `kubernetes-types` dependency (core/v1, meta/v1, api/resource).
 // Run: node --import tsx scripts/gen-schema.ts   (output is committed; re-run after upgrading kubernetes-types)
+// Roots: Pod, ConfigMap and Secret (the documents Pod Lab decodes), and every type reachable from them.
 //
 // Output shape (compact, parsed once at runtime by src/validation/schema.ts):
 //   { version, kinds: string[] (core/v1 kinds), types: { [Name]: { d?: doc, f: { [field]: [typeRef, required(0|1), doc?] } } } }
-// typeRef: "string" | "int32" | "int64" | "bool" | "Quantity" | "IntOrString" | "Time" | "any" | "<TypeName>" | "[]<ref>" | "{}<ref>"
+// typeRef: "string" | "int32" | "int64" | "bool" | "bytes" | "Quantity" | "IntOrString" | "Time" | "any" | "<TypeName>" | "[]<ref>" | "{}<ref>"
+// ("bytes" is Go's []byte: base64 text in JSON and YAML)
 import ts from 'typescript';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -121,10 +123,17 @@ function visit(name: string): void {
   }
 }
 
-visit('Pod');
+// Go []byte fields: the .d.ts files show them as strings, the API server decodes them as base64.
+const BYTES = new Set(['Secret.data', 'ConfigMap.binaryData']);
+for (const root of ['Pod', 'ConfigMap', 'Secret']) visit(root);
+for (const key of BYTES) {
+  const [owner, field] = key.split('.') as [string, string];
+  const f = out[owner]?.f[field];
+  if (f) f[0] = f[0].replace(/string$/, 'bytes');
+}
 
 // Fields added to the Pod API after the kubernetes-types release in node_modules (targets 1.33-1.35).
-// Only names and types; the hover text for them is the lab note in src/validation/docs.ts.
+// Only names and types (no descriptions: their hover shows type, defaults and lab notes only).
 const ADDED: [string, string, string][] = [
   ['PodSpec', 'resources', 'ResourceRequirements'],
   ['PodSpec', 'hostnameOverride', 'string'],
@@ -137,12 +146,22 @@ const ADDED: [string, string, string][] = [
   ['PodResourceClaim', 'resourceClaimName', 'string'],
   ['PodResourceClaim', 'resourceClaimTemplateName', 'string'],
   ['Volume', 'image', 'ImageVolumeSource'],
+  ['VolumeProjection', 'podCertificate', 'PodCertificateProjection'],
 ];
 const ADDED_TYPES: Record<string, Record<string, [string, number]>> = {
   ContainerRestartRule: { action: ['string', 1], exitCodes: ['ContainerRestartRuleOnExitCodes', 0] },
   ContainerRestartRuleOnExitCodes: { operator: ['string', 1], values: ['[]int32', 0] },
   FileKeySelector: { volumeName: ['string', 1], path: ['string', 1], key: ['string', 1], optional: ['bool', 0] },
   ImageVolumeSource: { reference: ['string', 0], pullPolicy: ['string', 0] },
+  PodCertificateProjection: {
+    signerName: ['string', 1],
+    keyType: ['string', 1],
+    maxExpirationSeconds: ['int32', 0],
+    credentialBundlePath: ['string', 0],
+    keyPath: ['string', 0],
+    certificateChainPath: ['string', 0],
+    userAnnotations: ['{}string', 0],
+  },
 };
 for (const [name, fields] of Object.entries(ADDED_TYPES)) if (!out[name]) out[name] = { f: { ...fields } };
 for (const [owner, field, type] of ADDED) {

@@ -1,12 +1,13 @@
-// Editor assistance over the same schema and validator: hover docs for any key (type, required,
-// default, allowed values, a lab note, the description from kubernetes-types and a reference link),
+// Editor assistance over the same schema and validator, in Pod, ConfigMap and Secret documents: hover
+// docs for any key (type, required, default, allowed values, a lab note — for the fields Pod Lab cannot
+// honour, the lab warning's text — the description from kubernetes-types and a reference link),
 // completion of the keys valid at the cursor and of enum values, and quick fixes for the common mistakes.
-import { pathAt } from './index.js';
-import { refAtPath, typeSpec } from './schema.js';
-import { DEFAULTS, ENUMS, LAB_NOTES } from './assist-data.js';
+import { pathAt, rootType } from './paths.js';
+import { refAtPath, typeSpec, type LabKind } from './schema.js';
+import { DEFAULTS, ENUMS, LAB_NOTES, SUGGESTED } from './assist-data.js';
 import type { Problem } from './documents.js';
 
-export { DEFAULTS, ENUMS, LAB_NOTES };
+export { DEFAULTS, ENUMS, LAB_NOTES, SUGGESTED };
 
 export interface Hover {
   markdown: string;
@@ -38,6 +39,8 @@ export interface QuickFix {
 const API_REF = 'https://kubernetes.io/docs/reference/kubernetes-api/';
 const REF_PAGES: Record<string, string> = {
   Pod: 'workload-resources/pod-v1/',
+  ConfigMap: 'config-and-storage-resources/config-map-v1/',
+  Secret: 'config-and-storage-resources/secret-v1/',
   PodSpec: 'workload-resources/pod-v1/#PodSpec',
   Container: 'workload-resources/pod-v1/#Container',
   ObjectMeta: 'common-definitions/object-meta/#ObjectMeta',
@@ -47,12 +50,12 @@ const REF_PAGES: Record<string, string> = {
 
 const strip = (ref: string | undefined) => ref?.replace(/^(\[\]|\{\})+/, '');
 
-function ownerAndField(path: (string | number)[]): { owner?: string; field?: string } {
+function ownerAndField(path: (string | number)[], root: LabKind): { owner?: string; field?: string } {
   const keys = path.slice();
   while (typeof keys[keys.length - 1] === 'number') keys.pop();
   const field = keys[keys.length - 1];
   if (typeof field !== 'string') return {};
-  return { owner: strip(refAtPath(keys.slice(0, -1))), field };
+  return { owner: strip(refAtPath(keys.slice(0, -1), root)), field };
 }
 
 function typeLabel(ref: string): string {
@@ -66,7 +69,9 @@ const quoteEnum = (v: string) => (v === '' ? '`""`' : `\`${v}\``);
 export function hoverAt(text: string, offset: number): Hover | undefined {
   const at = pathAt(text, offset);
   if (!at || !at.onKey) return undefined;
-  const { owner, field } = ownerAndField(at.path);
+  const root = rootType(at.kind);
+  if (!root) return undefined;
+  const { owner, field } = ownerAndField(at.path, root);
   if (!owner || !field) return undefined;
   const spec = typeSpec(owner)?.fields.get(field);
   if (!spec) return undefined;
@@ -74,9 +79,10 @@ export function hoverAt(text: string, offset: number): Hover | undefined {
   const lines = [`**${field}** \`${typeLabel(spec.type)}\` — ${spec.required ? 'required' : 'optional'}`, ''];
   if (DEFAULTS[key]) lines.push(`Default: ${DEFAULTS[key]}`, '');
   if (ENUMS[key]) lines.push(`Allowed values: ${ENUMS[key]!.map(quoteEnum).join(', ')}`, '');
+  if (SUGGESTED[key]) lines.push(`Common values: ${SUGGESTED[key]!.map(quoteEnum).join(', ')}`, '');
   if (LAB_NOTES[key]) lines.push(`*Pod Lab:* ${LAB_NOTES[key]}`, '');
   if (spec.doc) lines.push(spec.doc, '');
-  const page = REF_PAGES[owner] ?? REF_PAGES.Pod;
+  const page = REF_PAGES[owner] ?? REF_PAGES[root];
   lines.push(`[${owner} API reference](${API_REF}${page})`);
   return { markdown: lines.join('\n'), offset: at.offset, endOffset: at.endOffset, path: at.path, document: at.document };
 }
@@ -98,7 +104,7 @@ function lineInfo(text: string, start: number): LineInfo | undefined {
 }
 
 /** The object the cursor is in, from the indentation of the lines around it: its path and the keys it already has. */
-function objectAt(text: string, offset: number): { path: (string | number)[]; present: Set<string> } | undefined {
+function objectAt(text: string, offset: number, root: LabKind): { path: (string | number)[]; present: Set<string> } | undefined {
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
   const m = /^(\s*)((?:-\s+)*)[\w.-]*$/.exec(text.slice(lineStart, offset));
   if (!m) return undefined;
@@ -140,7 +146,7 @@ function objectAt(text: string, offset: number): { path: (string | number)[]; pr
     const hit = pathAt(text, parent);
     if (!hit) return undefined;
     // the key above opens the object (or the list of objects) the cursor is in
-    return { path: refAtPath(hit.path)?.startsWith('[]') ? [...hit.path, 0] : hit.path, present };
+    return { path: refAtPath(hit.path, root)?.startsWith('[]') ? [...hit.path, 0] : hit.path, present };
   }
   return indent === 0 ? { path: [], present } : undefined;
 }
@@ -148,16 +154,19 @@ function objectAt(text: string, offset: number): { path: (string | number)[]; pr
 /** Keys valid in the object at the cursor (not already present) and, on a value, the allowed values. */
 export function completionsAt(text: string, offset: number): Completion[] {
   const at = pathAt(text, offset);
+  const root = rootType(at ? at.kind : documentKindAt(text, offset));
+  if (!root) return [];
   // on a value (even an empty one after `key: `), but not on an empty list item where a key is typed
   if (at && !at.onKey && (at.endOffset > at.offset || typeof at.path[at.path.length - 1] === 'string')) {
-    const { owner, field } = ownerAndField(at.path);
-    const values = owner && field ? ENUMS[`${owner}.${field}`] : undefined;
+    const { owner, field } = ownerAndField(at.path, root);
+    const key = `${owner}.${field}`;
+    const values = owner && field ? (ENUMS[key] ?? SUGGESTED[key]) : undefined;
     return (values ?? []).map((v) => ({ label: v === '' ? '""' : v, kind: 'value' as const, insertText: v === '' ? '""' : v, offset: at.offset, endOffset: at.endOffset }));
   }
-  const ctx = objectAt(text, offset);
+  const ctx = objectAt(text, offset, root);
   const path = ctx?.path ?? (at ? at.path.slice(0, -1) : []);
-  const ref = strip(refAtPath(path));
-  const t = typeSpec(ref ?? 'Pod');
+  const ref = strip(refAtPath(path, root));
+  const t = typeSpec(ref ?? root);
   if (!t) return [];
   const present = ctx?.present ?? new Set<string>();
   return [...t.fields.entries()]
@@ -211,6 +220,19 @@ export function quickFixesFor(text: string, problem: Problem): QuickFix[] {
     if (lim) fixes.push({ title: `Raise the ${resource} limit to the request (${request})`, edits: [{ offset: lim[0], endOffset: lim[1], newText: /^\d+$/.test(request!) ? `"${request}"` : request! }] });
   }
   return fixes;
+}
+
+/**
+ * The `kind` of the document around `offset` when the cursor is not on a node (a blank line being
+ * typed): the first `kind:` line between the document's `---` markers.
+ */
+function documentKindAt(text: string, offset: number): string | undefined {
+  const before = text.lastIndexOf('\n---', offset - 1);
+  const start = before < 0 ? (text.startsWith('---') ? 3 : 0) : before + 4;
+  const after = text.indexOf('\n---', offset);
+  const doc = text.slice(start, after < 0 ? text.length : after);
+  const m = /^kind:[ \t]*["']?([^"'#\s]+)/m.exec(doc);
+  return m ? m[1] : undefined;
 }
 
 /** The `<resource>: <value>` under the `limits:` next to the request at `offset` (same resources block). */

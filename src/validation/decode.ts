@@ -1,9 +1,10 @@
-// Strict decoding of a YAML document into a v1 Pod, as the API server's JSON decoder does it
+// Strict decoding of a YAML document into a v1 Pod, ConfigMap or Secret, as the API server's JSON decoder does it
 // (sigs.k8s.io/json with strict field validation): one walk over the yaml AST that builds the value,
 // records every node's position by field path, and reports unknown/duplicate fields and type errors.
 import { isAlias, isMap, isScalar, isSeq, type Document, type Node, type Scalar } from 'yaml';
 import { F, type FieldErr } from './errors.js';
-import { goTypeName, typeSpec } from './schema.js';
+import { goStringTypeName, goTypeName, typeSpec } from './schema.js';
+import { goBase64Decode } from './go-codecs.js';
 import { parseQuantity } from './quantity.js';
 
 export interface DecodeCtx {
@@ -106,7 +107,21 @@ export function decodeValue(nodeIn: unknown, ref: string, path: string, owner: s
   switch (ref) {
     case 'string':
       if (isScalar(node) && (typeof node.value === 'string' || node.value instanceof Date)) return scalarString(node);
-      return mismatch(ctx, node, path, jsonKind(node), owner, goPath, 'string');
+      return mismatch(ctx, node, path, jsonKind(node), owner, goPath, goStringTypeName(owner, field));
+    case 'bytes': {
+      // []byte: a base64 string, decoded (and kept in canonical form); a bad one fails the whole decode
+      if (!(isScalar(node) && (typeof node.value === 'string' || node.value instanceof Date))) return mismatch(ctx, node, path, jsonKind(node), owner, goPath, '[]uint8');
+      const r = goBase64Decode(scalarString(node));
+      if ('error' in r) {
+        const e: FieldErr = { type: 'Type mismatch', field: path, detail: r.error, severity: 'error', at: 'value' };
+        const rg = rangeOf(node, ctx);
+        if (rg) e.range = rg;
+        ctx.errs.push(e);
+        ctx.dropped.add(path);
+        return undefined;
+      }
+      return Buffer.from(r.bytes).toString('base64');
+    }
     case 'int32':
     case 'int64': {
       if (isScalar(node) && typeof node.value === 'number') {
@@ -227,6 +242,7 @@ function dupField(p: string, key: Node | null, ctx: DecodeCtx): FieldErr {
 function zeroOf(ref: string): unknown {
   switch (ref) {
     case 'string':
+    case 'bytes':
     case 'Time':
       return '';
     case 'int32':

@@ -1,12 +1,15 @@
 // The per-document pipeline: split the text into YAML documents, parse each with `yaml` (keeping node
-// ranges), decode strictly, default, validate, and place every finding in the text.
+// ranges), decode strictly, default, validate, and place every finding in the text. Pods, ConfigMaps
+// and Secrets are decoded and validated as the API server does; other kinds are reported as not run.
 import { isMap, isScalar, isSeq, parseAllDocuments, type Document, type Node, type Pair } from 'yaml';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { ConfigMap, Pod, Secret } from 'kubernetes-types/core/v1';
 import { decodeValue, keyString, type DecodeCtx } from './decode.js';
 import { defaultPodInPlace } from './defaults.js';
-import { goQuote, renderMessage, renderWarning, type FieldErr, type ProblemType } from './errors.js';
+import { goQuote, renderMessage, renderWarning, type FieldErr, type ProblemSource, type ProblemType } from './errors.js';
+import { labFindings, type LabOptions } from './lab.js';
+import { defaultSecretInPlace, secretWarnings, stringDataOnlyKeys, validateConfigMap, validateSecret } from './objects.js';
 import { validatePod } from './rules.js';
-import { CORE_V1_KINDS } from './schema.js';
+import { CORE_V1_KINDS, LAB_KINDS, type LabKind } from './schema.js';
 
 export interface Problem {
   document: number;
@@ -21,7 +24,12 @@ export interface Problem {
   type: ProblemType;
   detail: string;
   message: string;
+  /** 'podlab' for Pod Lab's own warnings (type `Lab warning`); absent for the API server's findings */
+  source?: ProblemSource;
 }
+
+/** A v1 object Pod Lab creates, decoded and defaulted as the API server stores it. */
+export type LabObject = Pod | ConfigMap | Secret;
 
 export interface ValidatedDocument {
   index: number;
@@ -31,9 +39,13 @@ export interface ValidatedDocument {
   apiVersion?: string;
   name?: string;
   namespace?: string;
+  /** A v1 Pod, ConfigMap or Secret that decodes: `podlab run` creates it (when it has no errors). */
   runnable: boolean;
   skipReason?: string;
+  /** The defaulted Pod (Pods only; the same object as `object`). */
   pod?: Pod;
+  /** The defaulted object of a runnable document: a Pod, a ConfigMap, or a Secret (stringData merged into data). */
+  object?: LabObject;
   problems: Problem[];
 }
 
@@ -219,8 +231,10 @@ function duplicateKeys(node: unknown, path: string, errs: FieldErr[], base: numb
   }
 }
 
+const LAB_KIND_BY_LOWER = new Map<string, LabKind>(LAB_KINDS.map((k) => [k.toLowerCase(), k]));
+
 /** Validates one parsed document. Offsets in the result are relative to the chunk. */
-function processDocument(doc: Document.Parsed, chunkText: string, lc: Lines): RelDoc {
+function processDocument(doc: Document.Parsed, chunkText: string, lc: Lines, opts: LabOptions): RelDoc {
   const range: [number, number] = [doc.range[0], doc.range[2]];
   const rel: RelDoc = { offset: range[0], endOffset: range[1], runnable: false, problems: [] };
   const errs: FieldErr[] = [];
@@ -263,7 +277,8 @@ function processDocument(doc: Document.Parsed, chunkText: string, lc: Lines): Re
   if (typeof nameV === 'string') rel.name = nameV;
   if (typeof nsV === 'string') rel.namespace = nsV;
 
-  const isPodKind = typeof kindV === 'string' && kindV.toLowerCase() === 'pod';
+  // A Pod, ConfigMap or Secret, or one of them with the kind's case wrong
+  const labKind = typeof kindV === 'string' ? LAB_KIND_BY_LOWER.get(kindV.toLowerCase()) : undefined;
   const typeErr = (pair: Pair | undefined, field: string, v: unknown) => {
     if (pair && v !== undefined && v !== null && typeof v !== 'string') {
       const r = (pair.value as Node | null)?.range;
@@ -281,7 +296,7 @@ function processDocument(doc: Document.Parsed, chunkText: string, lc: Lines): Re
   };
   const badKindType = typeErr(kindPair, 'kind', kindV);
   const badAvType = typeErr(avPair, 'apiVersion', avV);
-  if (!isPodKind) {
+  if (!labKind) {
     if (!doc.errors.length) duplicateKeys(root, '', errs, 0, 0);
     if (badKindType || badAvType || kindV === undefined || kindV === null || kindV === '') {
       if (!badKindType && (kindV === undefined || kindV === null || kindV === '')) errs.push({ type: 'Required value', field: 'kind', detail: 'kind not set', severity: 'error' });
@@ -302,17 +317,16 @@ function processDocument(doc: Document.Parsed, chunkText: string, lc: Lines): Re
         });
       }
     }
-    rel.skipReason = `Pod Lab runs Pods only: this ${k} is not run`;
+    rel.skipReason = `Pod Lab runs Pods, ConfigMaps and Secrets only: this ${k} is not run`;
     return finish();
   }
-  // A Pod (or a misspelt one).
-  if (kindV !== 'Pod') {
-    errs.push({ type: 'Invalid value', field: 'kind', detail: `${goQuote(String(kindV))}: no matches for kind ${goQuote(String(kindV))} in version ${goQuote(String(avV ?? ''))} (did you mean "Pod"?)`, severity: 'error', at: 'value' });
+  if (kindV !== labKind) {
+    errs.push({ type: 'Invalid value', field: 'kind', detail: `${goQuote(String(kindV))}: no matches for kind ${goQuote(String(kindV))} in version ${goQuote(String(avV ?? ''))} (did you mean ${goQuote(labKind)}?)`, severity: 'error', at: 'value' });
   }
   if (!badAvType) {
     if (avV === undefined || avV === null || avV === '') errs.push({ type: 'Required value', field: 'apiVersion', detail: 'apiVersion not set', severity: 'error' });
     else if (avV !== 'v1')
-      errs.push({ type: 'Invalid value', field: 'apiVersion', detail: `${goQuote(String(avV))}: no matches for kind "Pod" in version ${goQuote(String(avV))}`, severity: 'error', at: 'value' });
+      errs.push({ type: 'Invalid value', field: 'apiVersion', detail: `${goQuote(String(avV))}: no matches for kind ${goQuote(labKind)} in version ${goQuote(String(avV))}`, severity: 'error', at: 'value' });
   }
   if (doc.errors.length) {
     rel.runnable = false;
@@ -321,18 +335,37 @@ function processDocument(doc: Document.Parsed, chunkText: string, lc: Lines): Re
   }
   const ctx: DecodeCtx = { base: 0, doc, errs, dropped: new Set(), depth: 0 };
   const before = errs.length;
-  const decoded = decodeValue(root, 'Pod', '', 'Pod', '', '', ctx) as Pod | undefined;
+  const decoded = decodeValue(root, labKind, '', labKind, '', '', ctx) as LabObject | undefined;
   const decodeFailed = errs.length > before;
-  rel.runnable = kindV === 'Pod' && avV === 'v1';
-  if (!rel.runnable) rel.skipReason = 'not a v1 Pod';
+  rel.runnable = kindV === labKind && avV === 'v1';
+  if (!rel.runnable) rel.skipReason = `not a v1 ${labKind}`;
   if (!decoded) return finish();
-  const pod = defaultPodInPlace(decoded);
-  const found = validatePod(pod);
+  let object: LabObject;
+  let found: FieldErr[];
+  if (labKind === 'Pod') {
+    object = defaultPodInPlace(decoded as Pod);
+    found = validatePod(object);
+  } else if (labKind === 'ConfigMap') {
+    object = decoded as ConfigMap;
+    found = validateConfigMap(object);
+  } else {
+    const secret = decoded as Secret;
+    const written = { data: secret.data !== undefined, stringData: secret.stringData !== undefined };
+    const fromStringData = stringDataOnlyKeys(secret);
+    object = defaultSecretInPlace(secret);
+    found = validateSecret(object, fromStringData, written);
+    // the strategy's warnings come only with a create that passed validation
+    if (!found.length && !decodeFailed) found.push(...secretWarnings(object, fromStringData));
+  }
+  found.push(...labFindings(object, opts, labKind));
   for (const e of found) {
     if (ctx.dropped.size && isUnderDropped(e.field, ctx.dropped)) continue;
     errs.push(e);
   }
-  if (!decodeFailed && rel.runnable) rel.pod = pod;
+  if (!decodeFailed && rel.runnable) {
+    rel.object = object;
+    if (labKind === 'Pod') rel.pod = object as Pod;
+  }
   return finish();
 }
 
@@ -364,6 +397,7 @@ function place(e: FieldErr, doc: Document.Parsed, chunkText: string, lc: Lines, 
     type: e.type,
     detail: e.detail,
     message: e.severity === 'warning' ? renderWarning(e.field, e.detail) : renderMessage(e.field, e.type, e.detail),
+    ...(e.source ? { source: e.source } : {}),
   };
 }
 
@@ -390,7 +424,7 @@ export class Lines {
 }
 
 /** Parses and validates one chunk of text (which starts at a line start). */
-export function validateChunk(chunkText: string): RelDoc[] {
+export function validateChunk(chunkText: string, opts: LabOptions = {}): RelDoc[] {
   const lc = new Lines(chunkText);
   let docs: Document.Parsed[];
   // yaml builds an Error (with a stack trace) for every syntax problem; half-typed text has many and
@@ -408,7 +442,7 @@ export function validateChunk(chunkText: string): RelDoc[] {
   const out: RelDoc[] = [];
   for (const d of docs) {
     try {
-      out.push(processDocument(d, chunkText, lc));
+      out.push(processDocument(d, chunkText, lc, opts));
     } catch (err) {
       out.push(internalDoc(chunkText, err, d.range[0], d.range[2]));
     }
@@ -465,6 +499,7 @@ export function rebase(rels: RelDoc[], chunk: Chunk, firstIndex: number): Valida
         type: p.type,
         detail: p.detail,
         message: p.message,
+        ...(p.source ? { source: p.source } : {}),
       })),
     };
     if (r.kind !== undefined) d.kind = r.kind;
@@ -473,6 +508,7 @@ export function rebase(rels: RelDoc[], chunk: Chunk, firstIndex: number): Valida
     if (r.namespace !== undefined) d.namespace = r.namespace;
     if (r.skipReason !== undefined) d.skipReason = r.skipReason;
     if (r.pod !== undefined) d.pod = r.pod;
+    if (r.object !== undefined) d.object = r.object;
     return d;
   });
 }

@@ -11,7 +11,12 @@ export type ProblemType =
   | 'Unknown field'
   | 'Type mismatch'
   | 'YAML syntax'
-  | 'Internal error';
+  | 'Internal error'
+  /** Pod Lab's own warning: a field the lab cannot honour (never an API server finding) */
+  | 'Lab warning';
+
+/** Who reports a finding: absent for the API server's own (and decoding) findings. */
+export type ProblemSource = 'podlab';
 
 /** A validation finding before it is placed in the text. `loc` is the path used to find the node when `field` is not indexed. */
 export interface FieldErr {
@@ -28,6 +33,8 @@ export interface FieldErr {
   valid?: string[];
   /** absolute [start, end) when the finding already knows its node (decode-time errors) */
   range?: [number, number];
+  /** 'podlab' for the lab's own warnings */
+  source?: ProblemSource;
 }
 
 /** Go's strconv.Quote (ASCII printable and printable Unicode kept, others escaped). */
@@ -99,6 +106,8 @@ export const F = {
     mk('Not found', field, detail ? `${renderValue(value)}: ${detail}` : renderValue(value), o, value),
   /** an API server warning (plain text); rendered `<field>: <detail>` */
   warning: (field: string, detail: string, o?: Opt) => mk('Invalid value', field, detail, { ...o, warning: true }),
+  /** a Pod Lab warning (plain text, `Pod Lab does not …`); rendered like an API server warning */
+  lab: (field: string, detail: string, o?: Opt): FieldErr => ({ ...mk('Lab warning', field, detail, { ...o, warning: true }), source: 'podlab' }),
 };
 
 export function renderMessage(field: string, type: ProblemType, detail: string): string {

@@ -2,7 +2,7 @@
 import schemaJson from './generated/schema.json';
 
 export interface FieldSpec {
-  /** "string" | "int32" | "int64" | "bool" | "Quantity" | "IntOrString" | "Time" | "any" | TypeName | "[]<ref>" | "{}<ref>" */
+  /** "string" | "int32" | "int64" | "bool" | "bytes" | "Quantity" | "IntOrString" | "Time" | "any" | TypeName | "[]<ref>" | "{}<ref>" */
   type: string;
   required: boolean;
   doc?: string;
@@ -34,6 +34,10 @@ for (const [name, t] of Object.entries(raw.types)) {
 }
 
 export const KUBERNETES_TYPES_VERSION = raw.version;
+/** The kinds Pod Lab decodes, validates and runs (the roots of the generated schema). */
+export const LAB_KINDS = ['Pod', 'ConfigMap', 'Secret'] as const;
+export type LabKind = (typeof LAB_KINDS)[number];
+export const isLabKind = (k: unknown): k is LabKind => (LAB_KINDS as readonly unknown[]).includes(k);
 export const CORE_V1_KINDS = new Set([...raw.kinds, 'List']);
 export function typeSpec(name: string): TypeSpec | undefined {
   return types.get(name);
@@ -49,6 +53,8 @@ export function goTypeName(ref: string, owner?: string, field?: string): string 
     return 'map[string]' + goTypeName(ref.slice(2));
   }
   switch (ref) {
+    case 'bytes':
+      return '[]uint8';
     case 'string':
     case 'int32':
     case 'int64':
@@ -67,6 +73,10 @@ export function goTypeName(ref: string, owner?: string, field?: string): string 
     return 'v1.' + ref;
   return 'v1.' + ref;
 }
+
+/** Go's named string types where encoding/json names them in a type error (the rest print as `string`). */
+const NAMED_STRINGS: Record<string, string> = { 'Secret.type': 'v1.SecretType' };
+export const goStringTypeName = (owner: string, field: string): string => NAMED_STRINGS[`${owner}.${field}`] ?? 'string';
 
 /** Walks the schema along a path of keys/indexes; returns the type ref at the end. */
 export function refAtPath(path: (string | number)[], root = 'Pod'): string | undefined {

@@ -1,5 +1,6 @@
-// ObjectMeta of a Pod and the pod-specific annotations (pod-validation-rules.md §5).
+// ObjectMeta of a Pod, ConfigMap or Secret (ValidateObjectMeta) and the pod-specific annotations (pod-validation-rules.md §5).
 import type { Pod, PodSpec } from 'kubernetes-types/core/v1';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1';
 import { F, goQuote, type FieldErr } from '../errors.js';
 import { isDNS1123Label, isQualifiedName, nameIsDNSSubdomain, relativePathErrors } from '../formats.js';
 import { validateLabelMap } from './scheduling.js';
@@ -7,9 +8,10 @@ import { validateLabelMap } from './scheduling.js';
 const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
 const STANDARD_FINALIZERS = ['kubernetes', 'orphan', 'foregroundDeletion'];
 
-export function validateMetadata(pod: Pod): FieldErr[] {
+/** ValidateObjectMeta with a DNS-subdomain name (Pods, ConfigMaps and Secrets alike). */
+export function validateMetadata(obj: { metadata?: ObjectMeta }): FieldErr[] {
   const out: FieldErr[] = [];
-  const md = pod.metadata ?? {};
+  const md = obj.metadata ?? {};
   if (md.generateName) for (const m of nameIsDNSSubdomain(md.generateName, true)) out.push(F.invalid('metadata.generateName', md.generateName, m));
   if (!md.name && !md.generateName) out.push(F.required('metadata.name', 'name or generateName is required', { loc: 'metadata', at: 'key' }));
   if (md.name) for (const m of nameIsDNSSubdomain(md.name, false)) out.push(F.invalid('metadata.name', md.name, m));

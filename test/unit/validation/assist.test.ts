@@ -77,10 +77,9 @@ describe('completion', () => {
     const labels = completionsAt(t, t.indexOf('    - \n') + 6).map((c) => c.label);
     assert.ok(labels.includes('name') && labels.includes('image') && !labels.includes('containers'));
   });
-  test('at the top level the Pod keys are offered', () => {
-    const t = `${POD}\n`;
-    const labels = completionsAt(t, t.length).map((c) => c.label);
-    assert.ok(labels.includes('metadata'));
+  test('at the top level the Pod keys not yet present are offered', () => {
+    const t = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n';
+    assert.deepEqual(completionsAt(t, t.length).map((c) => c.label), ['spec']);
   });
 });
 
@@ -115,4 +114,82 @@ describe('quick fixes', () => {
     }
     assert.match(apply(POD, fixes[1]!.edits), /limits:\n {10}cpu: "2"\n/);
   });
+});
+
+const MIXED = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: web
+data:
+  index.html: hi
+---
+apiVersion: v1
+kind: Secret
+metadata:
+  name: creds
+type: Opaque
+stringData:
+  password: x
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: svc
+spec:
+  ports: []
+---
+${POD}`;
+const at = (needle: string, delta = 1) => MIXED.indexOf(needle) + delta;
+
+describe('hover and completion in ConfigMap and Secret documents', () => {
+  test('a ConfigMap key is documented from the ConfigMap type, with its lab note and reference page', () => {
+    const h = hoverAt(MIXED, at('\ndata:', 2))!;
+    assert.deepEqual([h.path, h.document], [['data'], 0]);
+    assert.match(h.markdown, /^\*\*data\*\* `map\[string\]string` — optional/);
+    assert.match(h.markdown, /\*Pod Lab:\* Keys: letters, digits/);
+    assert.match(h.markdown, /\[ConfigMap API reference\]\(https:\/\/kubernetes\.io\/docs\/reference\/kubernetes-api\/config-and-storage-resources\/config-map-v1\/\)/);
+  });
+  test('metadata inside a ConfigMap is ObjectMeta', () => {
+    assert.match(hoverAt(MIXED, at('  name: web', 3))!.markdown, /^\*\*name\*\* `string` — optional[\s\S]*\[ObjectMeta API reference\]/);
+  });
+  test('a Secret type shows its default, the common values and the lab note about the token type', () => {
+    const h = hoverAt(MIXED, at('type: Opaque'))!;
+    assert.match(h.markdown, /Default: `Opaque`/);
+    assert.match(h.markdown, /Common values: `Opaque`, `kubernetes\.io\/service-account-token`/);
+    assert.match(h.markdown, /Pod Lab does not fill service-account-token Secrets/);
+    assert.match(h.markdown, /secret-v1/);
+  });
+  test('stringData explains the merge', () => assert.match(hoverAt(MIXED, at('stringData'))!.markdown, /merges it into data as base64/));
+  test('a key of another kind has no hover', () => assert.equal(hoverAt(MIXED, at('ports: []')), undefined));
+  test('a Pod after them is still documented as a Pod', () => {
+    const h = hoverAt(MIXED, at('restartPolicy', 2))!;
+    assert.deepEqual([h.path, h.document], [['spec', 'restartPolicy'], 3]);
+  });
+  test('on a new top-level line of a ConfigMap, the ConfigMap keys not present are offered', () => {
+    const t = MIXED.replace('data:\n  index.html: hi\n', 'data:\n  index.html: hi\n\n');
+    const labels = completionsAt(t, t.indexOf('hi\n\n') + 3).map((c) => c.label);
+    assert.deepEqual(labels, ['binaryData', 'immutable']);
+  });
+  test('on the Secret type value the common secret types are offered', () => {
+    const labels = completionsAt(MIXED, at('Opaque', 2)).map((c) => c.label);
+    assert.deepEqual(labels, [
+      'Opaque',
+      'kubernetes.io/service-account-token',
+      'kubernetes.io/dockercfg',
+      'kubernetes.io/dockerconfigjson',
+      'kubernetes.io/basic-auth',
+      'kubernetes.io/ssh-auth',
+      'kubernetes.io/tls',
+      'bootstrap.kubernetes.io/token',
+    ]);
+  });
+  test('in a document of another kind nothing is offered', () => {
+    const t = MIXED.replace('  ports: []\n', '  ports: []\n  \n');
+    assert.deepEqual(completionsAt(t, t.indexOf('[]\n  \n') + 5), []);
+  });
+});
+
+test('the key right after a nested block is found (the block value ends where that key starts)', () => {
+  const t = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\ndata:\n  a: b\n';
+  assert.deepEqual(hoverAt(t, t.indexOf('\ndata:') + 1)?.path, ['data']);
 });

@@ -1,10 +1,11 @@
 // The document pipeline: valid manifests pass, problems point at the key or value, decode errors use
-// the API server's words, other kinds are not errors, and kubectl's refusal message.
+// the API server's words, Pods, ConfigMaps and Secrets side by side, other kinds are not errors, and
+// kubectl's refusal message.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { invalidPodMessage, validateText } from '../../../src/validation/index.js';
+import { documentRefusal, invalidPodMessage, validateText } from '../../../src/validation/index.js';
 
 const root = join(__dirname, '../../..');
 const examples = readdirSync(join(root, 'examples')).filter((f) => f.endsWith('.yaml') && f !== 'invalid.yaml');
@@ -89,16 +90,23 @@ describe('decoding', () => {
     const p = validateText(t).problems.find((x) => x.detail.startsWith('duplicate field'))!;
     assert.deepEqual([p.type, p.detail, p.line, t.slice(p.offset, p.endOffset)], ['YAML syntax', 'duplicate field "spec.containers[0].image"', 9, 'image']);
   });
-  test('a ConfigMap or a Service is not run and is no error of the file', () => {
+  test('a Service is not run and is no error of the file; a ConfigMap is run', () => {
     const r = validateText('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: b\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: s\n');
     assert.deepEqual(r.problems, []);
-    assert.deepEqual(r.documents.map((d) => [d.kind, d.runnable]), [['ConfigMap', false], ['Service', false]]);
+    assert.deepEqual(
+      r.documents.map((d) => [d.kind, d.runnable, d.skipReason, d.object]),
+      [
+        ['ConfigMap', true, undefined, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: 'b' } }],
+        ['Service', false, 'Pod Lab runs Pods, ConfigMaps and Secrets only: this Service is not run', undefined],
+      ],
+    );
   });
   test('a well-formed Pod is runnable and carries the defaulted pod', () => {
     const d = validateText(pod('  containers:\n    - name: a\n      image: busybox\n')).documents[0]!;
     assert.equal(d.runnable, true);
     assert.equal(d.pod?.spec?.containers[0]?.imagePullPolicy, 'Always');
     assert.equal(d.pod?.spec?.restartPolicy, 'Always');
+    assert.equal(d.object, d.pod);
   });
 });
 
@@ -126,5 +134,45 @@ describe("kubectl's refusal message", () => {
     const d = validateText(pod('  containers:\n    - name: a\n      image: b\n      resources:\n        requests:\n          memory: 500m\n')).documents[0]!;
     assert.deepEqual(d.problems.map((p) => [p.severity, p.message]), [['warning', 'spec.containers[0].resources.requests[memory]: fractional byte value "500m" is invalid, must be an integer']]);
     assert.ok(d.pod);
+  });
+});
+
+describe('a file of ConfigMaps, Secrets and Pods', () => {
+  const text = [
+    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\ndata:\n  index.html: hi\n  bad key: x\n',
+    'apiVersion: v1\nkind: Secret\nmetadata:\n  name: creds\nstringData:\n  password: s3cret\n',
+    'apiVersion: v1\nkind: Secret\nmetadata:\n  name: broken\ndata:\n  token: not-base64!\n',
+    pod('  containers:\n    - name: Web\n      image: busybox:1.35\n      envFrom:\n        - configMapRef:\n            name: web\n'),
+    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: late\n',
+  ].join('---\n');
+  const r = validateText(text);
+  test('every document is decoded as its kind, in file order, with its defaulted object', () => {
+    assert.deepEqual(
+      r.documents.map((d) => [d.index, d.kind, d.name, d.runnable, d.object?.kind ?? null]),
+      [
+        [0, 'ConfigMap', 'web', true, 'ConfigMap'],
+        [1, 'Secret', 'creds', true, 'Secret'],
+        [2, 'Secret', 'broken', true, null],
+        [3, 'Pod', 'p', true, 'Pod'],
+        [4, 'ConfigMap', 'late', true, 'ConfigMap'],
+      ],
+    );
+    assert.deepEqual(r.documents[1]!.object, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'creds' }, data: { password: 'czNjcmV0' }, type: 'Opaque' });
+  });
+  test('each problem carries its document and its place in the whole file', () => {
+    assert.deepEqual(
+      r.problems.map((p) => [p.document, p.line, p.column, p.field, p.type, text.slice(p.offset, p.endOffset)]),
+      [
+        [0, 7, 3, 'data[bad key]', 'Invalid value', 'bad key'],
+        [2, 21, 10, 'data[token]', 'Type mismatch', 'not-base64!'],
+        [3, 29, 13, 'spec.containers[0].name', 'Invalid value', 'Web'],
+      ],
+    );
+  });
+  test("each refusal names its document's kind", () => {
+    assert.deepEqual(
+      r.documents.map((d) => documentRefusal(d)?.split(':')[0]),
+      ['The ConfigMap "web" is invalid', undefined, 'Error from server (BadRequest)', 'The Pod "p" is invalid', undefined],
+    );
   });
 });

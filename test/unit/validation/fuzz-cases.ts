@@ -17,6 +17,15 @@ export function seeds(): string[] {
     const lines = readFileSync(join(__dirname, 'corpus', f), 'utf8').split('\n');
     for (let i = 0; i < lines.length; i += 10) out.push(['apiVersion: v1', 'kind: Pod', 'metadata:', '  name: w', 'spec:', ...lines.slice(i, i + 20)].join('\n'));
   }
+  // ConfigMaps and Secrets of every checked type, with base64 and JSON payloads to break
+  out.push(
+    [
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\nimmutable: true\ndata:\n  app.properties: a=1\nbinaryData:\n  b: AAEC\n',
+      'apiVersion: v1\nkind: Secret\nmetadata:\n  name: t\ntype: kubernetes.io/tls\ndata:\n  tls.crt: Y2VydA==\n  tls.key: a2V5\n',
+      'apiVersion: v1\nkind: Secret\nmetadata:\n  name: r\ntype: kubernetes.io/dockerconfigjson\nstringData:\n  .dockerconfigjson: \'{"auths": {"r": {"auth": "eDp5"}}}\'\n',
+      'apiVersion: v1\nkind: Secret\nmetadata:\n  name: b\n  annotations:\n    kubernetes.io/service-account.name: default\ntype: kubernetes.io/basic-auth\nstringData:\n  username: u\n',
+    ].join('---\n'),
+  );
   return out;
 }
 
@@ -79,7 +88,7 @@ export function mutate(text: string, r: Rng): string {
   return lines.join('\n');
 }
 
-const TYPES = new Set(['Invalid value', 'Required value', 'Duplicate value', 'Unsupported value', 'Forbidden', 'Too long', 'Too many', 'Not found', 'Unknown field', 'Type mismatch', 'YAML syntax']);
+const TYPES = new Set(['Invalid value', 'Required value', 'Duplicate value', 'Unsupported value', 'Forbidden', 'Too long', 'Too many', 'Not found', 'Unknown field', 'Type mismatch', 'YAML syntax', 'Lab warning']);
 
 /** Every way a result can be malformed for `text`; empty when well-formed. */
 export function check(text: string, r: ValidationResult): string[] {
@@ -108,6 +117,7 @@ export function check(text: string, r: ValidationResult): string[] {
     if (p.document < 0 || p.document >= r.documents.length) bad.push(`document ${p.document} of ${r.documents.length}`);
     const rendered = p.severity === 'warning' ? (p.field ? `${p.field}: ${p.detail}` : p.detail) : `${p.field ? `${p.field}: ${p.type}` : p.type}${p.detail ? `: ${p.detail}` : ''}`;
     if (p.message !== rendered) bad.push(`message not rendered from field/type/detail: ${where}`);
+    if ((p.source === 'podlab') !== (p.type === 'Lab warning') || (p.source === 'podlab' && p.severity !== 'warning')) bad.push(`lab warning not marked as one: ${where}`);
   }
   return bad;
 }

@@ -27,6 +27,29 @@ describe('IncrementalValidator', () => {
       assert.deepEqual(inc.update(text), validateText(text), `edit ${i}`);
     }
   });
+  test('with ConfigMaps and Secrets among the Pods, every edit gives what validateText gives, lab options included', () => {
+    const objects = readFileSync(join(root, 'examples/web-configmap.yaml'), 'utf8');
+    const mixed =
+      'apiVersion: v1\nkind: Secret\nmetadata:\n  name: tls\ntype: kubernetes.io/tls\ndata:\n  tls.crt: Y2VydA==\n  tls.key: a2V5\n---\n' +
+      multi +
+      '\n---\n' +
+      objects +
+      '\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: bin\nbinaryData:\n  b: AAEC\n';
+    const opts = { nodeNames: ['podlab-node'] };
+    const inc = new IncrementalValidator(opts);
+    let text = mixed;
+    let seed = 11;
+    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+    const snippets = ['x', ' ', '\n---\n', 'nodeName: w\n', 'data:\n  k: v\n', '=', 'kind: Secret\n'];
+    for (let i = 0; i < 200; i++) {
+      const pos = rnd(text.length + 1);
+      const op = rnd(3);
+      if (op === 0) text = text.slice(0, pos) + snippets[rnd(snippets.length)] + text.slice(pos);
+      else if (op === 1) text = text.slice(0, pos) + text.slice(pos + 1 + rnd(3));
+      else text = text.slice(0, pos) + text.slice(pos).replace(/\n/, '\n  ');
+      assert.deepEqual(inc.update(text), validateText(text, opts), `edit ${i}`);
+    }
+  });
   test('typing a character in one document leaves the other documents\' problems unchanged', () => {
     const inc = new IncrementalValidator();
     const before = inc.update(multi);
