@@ -1,22 +1,27 @@
 // The engine-backed commands of `podlab`: run, get, describe, logs, delete. Each connects to
 // Docker, starts an engine (active for `run`, read-only otherwise) and prints kubectl-like output.
+// Pods, ConfigMaps and Secrets: `run` creates a file's objects in file order (kubectl apply for the
+// ConfigMaps and Secrets), `get`/`describe`/`delete` take kubectl's resource arguments (args.ts).
 import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { Event as KEvent, Node, Pod } from 'kubernetes-types/core/v1';
+import type { ConfigMap, Event as KEvent, Node, Pod, Secret } from 'kubernetes-types/core/v1';
 import { parseAllDocuments } from 'yaml';
 import { connectDocker } from '../runtime/docker/docker-runtime.js';
 import { Engine } from '../engine/engine.js';
-import type { EngineSettings, WatchEvent } from '../engine/api.js';
-import { getTable, podCells, POD_COLUMNS, StreamingTable, translateTimestampSince } from '../engine/printer.js';
+import type { ConfigObject, ConfigObjectKind, EngineSettings, WatchEvent } from '../engine/api.js';
+import { configMapCells, CONFIGMAP_COLUMNS, formatTable, podCells, POD_COLUMNS, POD_WIDE_COLUMNS, SECRET_COLUMNS, secretCells, StreamingTable, translateTimestampSince } from '../engine/printer.js';
 import { describePod } from '../engine/describe.js';
-import { validateText, invalidPodMessage } from '../validation/index.js';
+import { describeConfigMap, describeSecret } from '../engine/describe-config.js';
+import { InvalidError, kindLower, normalizeConfigObject, planApply } from '../engine/config-objects.js';
+import { validateText, invalidObjectMessage, type ValidatedDocument, type LabObject } from '../validation/index.js';
 import { RuntimeError } from '../runtime/cri.js';
 import { traceRuntime } from '../runtime/trace.js';
+import { UsageError, kubectlJson, kubectlList, parseResourceArgs, type ResourceKind, type ResourceTarget } from './args.js';
 
 type Out = { out: (s: string) => void; err: (s: string) => void };
 const io: Out = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) };
 
-export class UsageError extends Error {}
+export { UsageError };
 
 const UNTIL = ['Running', 'Ready', 'Succeeded', 'Failed', 'Terminal'] as const;
 type Until = (typeof UNTIL)[number];
@@ -120,6 +125,37 @@ function eventLine(e: KEvent, now: number): string {
   return `  ${translateTimestampSince(e.lastTimestamp, now).padEnd(5)} ${String(e.type).padEnd(8)} ${String(e.reason).padEnd(22)} ${obj}  ${e.message}${count}\n`;
 }
 
+/**
+ * The object `podlab run` creates for a validated document: the validator's defaulted object (a
+ * Pod, a ConfigMap, or a Secret with stringData merged into data). The one place that knows the
+ * validator's document shape.
+ */
+export function runnableObject(doc: ValidatedDocument): LabObject | undefined {
+  return doc.runnable ? (doc.object ?? doc.pod) : undefined;
+}
+
+type RunItem = { kind: 'Pod'; pod: Pod } | { kind: ConfigObjectKind; object: ConfigObject };
+
+/**
+ * SIGINT/SIGTERM while `run` is up: counted, never fatal, so a signal cannot cut the clean-up short
+ * and leave containers behind. Installed before the engine starts, removed after it is closed.
+ */
+class SignalGuard {
+  count = 0;
+  private readonly handler = () => {
+    this.count++;
+    this.onSignal(this.count);
+  };
+  constructor(private readonly onSignal: (count: number) => void) {
+    process.on('SIGINT', this.handler);
+    process.on('SIGTERM', this.handler);
+  }
+  dispose(): void {
+    process.off('SIGINT', this.handler);
+    process.off('SIGTERM', this.handler);
+  }
+}
+
 async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, {
     json: { type: 'boolean' },
@@ -145,30 +181,32 @@ async function run(argv: string[]): Promise<number> {
     return 2;
   }
 
-  // The same validator as the editor: an invalid pod never reaches the engine.
+  // The same validator as the editor: an invalid object never reaches the engine.
   const result = validateText(text);
-  const pods: Pod[] = [];
+  const items: RunItem[] = [];
   let invalid = false;
   for (const doc of result.documents) {
     const errors = doc.problems.filter((p) => p.severity === 'error');
     for (const w of doc.problems.filter((p) => p.severity === 'warning')) io.err(`Warning: ${w.message}\n`);
     if (errors.length) {
       invalid = true;
-      if (doc.kind === 'Pod' || !doc.kind) io.err(`${invalidPodMessage(doc.name ?? '', errors)}\n`);
+      if (doc.kind === 'Pod' || doc.kind === 'ConfigMap' || doc.kind === 'Secret' || !doc.kind) io.err(`${invalidObjectMessage(doc.kind ?? 'Pod', doc.name ?? '', errors)}\n`);
       else io.err(`${file}: document ${doc.index + 1}: ${errors.map((p) => p.message).join('; ')}\n`);
       continue;
     }
-    if (!doc.runnable || !doc.pod) {
-      if (doc.kind) io.err(`${file}: document ${doc.index + 1} (${doc.kind}) skipped: ${doc.skipReason ?? 'Pod Lab runs Pods only'}\n`);
+    const obj = runnableObject(doc);
+    if (!obj) {
+      if (doc.kind) io.err(`${file}: document ${doc.index + 1} (${doc.kind}) skipped: ${doc.skipReason ?? 'Pod Lab runs Pods, ConfigMaps and Secrets only'}\n`);
       continue;
     }
-    pods.push(doc.pod);
+    items.push(doc.kind === 'ConfigMap' || doc.kind === 'Secret' ? { kind: doc.kind, object: obj as ConfigObject } : { kind: 'Pod', pod: obj as Pod });
   }
   if (invalid) return 2;
-  if (pods.length === 0) {
-    io.err(`error: no Pod in ${file}\n`);
+  if (items.length === 0) {
+    io.err(`error: no Pod, ConfigMap or Secret in ${file}\n`);
     return 2;
   }
+  const pods = items.flatMap((i) => (i.kind === 'Pod' ? [i.pod] : []));
 
   const settings: Partial<EngineSettings> = {};
   if (values['sandbox-image']) settings.sandboxImage = values['sandbox-image'];
@@ -179,12 +217,64 @@ async function run(argv: string[]): Promise<number> {
   if (values.nodes) settings.nodes = readNodes(values.nodes);
   if (values.step) settings.stepMode = true;
 
+  // From here on a signal never kills the process: the first one stops what is under way and
+  // deletes the pods gracefully; later ones only say that the deletion is being finished.
+  let phase: 'starting' | 'creating' | 'waiting' | 'cleaning' | 'closing' = 'starting';
+  let wake: (() => void) | undefined;
+  const signals = new SignalGuard((count) => {
+    if (phase === 'closing') return;
+    if (count === 1) io.err('podlab: interrupted, deleting pods gracefully\n');
+    else io.err('podlab: interrupted again; the pods are being deleted, podlab exits when they are gone\n');
+    wake?.();
+  });
+  try {
+    return await runAttached(values, until, timeout, items, pods, settings, signals, (p) => (phase = p), (w) => (wake = w));
+  } finally {
+    signals.dispose();
+  }
+}
+
+type RunValues = { json?: boolean; rm?: boolean; step?: boolean };
+
+async function runAttached(
+  values: RunValues,
+  until: Until,
+  timeout: number | undefined,
+  items: RunItem[],
+  pods: Pod[],
+  settings: Partial<EngineSettings>,
+  signals: SignalGuard,
+  setPhase: (p: 'creating' | 'waiting' | 'cleaning' | 'closing') => void,
+  setWake: (w: (() => void) | undefined) => void,
+): Promise<number> {
   const engine = await connect(settings, 'active');
   const names: [string, string][] = [];
+  /** ConfigMaps and Secrets this run created (not those it found): `--rm` removes them too. */
+  const created: [ConfigObjectKind, string, string][] = [];
   const table = new StreamingTable();
   const lastLine = new Map<string, string>();
   const json = !!values.json;
-  let finishing = false;
+
+  // kubectl apply refuses an update the API server's validation forbids: check every ConfigMap
+  // and Secret first, so a refused file starts nothing.
+  const refusals: string[] = [];
+  for (const item of items) {
+    if (item.kind === 'Pod') continue;
+    const desired = normalizeConfigObject(item.kind, item.object);
+    const existing = engine.getObject(item.kind, desired.metadata?.namespace ?? 'default', desired.metadata?.name ?? '');
+    try {
+      planApply(item.kind, existing, desired, { now: Date.now(), uid: '', resourceVersion: '' });
+    } catch (e) {
+      if (!(e instanceof InvalidError)) throw e;
+      refusals.push(e.message);
+    }
+  }
+  if (refusals.length) {
+    for (const r of refusals) io.err(`${r}\n`);
+    setPhase('closing');
+    await engine.close();
+    return 1;
+  }
 
   const onWatch = (e: WatchEvent) => {
     const now = Date.now();
@@ -208,7 +298,7 @@ async function run(argv: string[]): Promise<number> {
     }
   };
 
-  if (!json) {
+  if (!json && pods.length) {
     // Widen the columns for what is to come, so the header lines up with every later row.
     const longest = pods.reduce((n, p) => Math.max(n, (p.metadata?.name ?? '').length), 4);
     table.line(['x'.repeat(longest), '10/10', 'Init:CrashLoopBackOff', '10 (59m ago)', '59m']);
@@ -224,8 +314,29 @@ async function run(argv: string[]): Promise<number> {
     process.stdin.on('data', onStdin);
     process.stdin.unref?.();
   }
+  const closeAll = async () => {
+    setPhase('closing');
+    if (values.step) process.stdin.off('data', onStdin);
+    stepSub.dispose();
+    sub.dispose();
+    await engine.close();
+  };
+
+  // Every object in file order: ConfigMaps and Secrets applied, Pods created (or re-attached).
+  let code: number | undefined;
+  let failure: unknown;
+  setPhase('creating');
   try {
-    for (const p of pods) {
+    for (const item of items) {
+      if (signals.count > 0) break;
+      if (item.kind !== 'Pod') {
+        const r = await engine.applyObject(item.object);
+        const md = r.object.metadata ?? {};
+        if (r.outcome === 'created') created.push([item.kind, md.namespace ?? 'default', md.name ?? '']);
+        if (!json) io.err(`${kindLower(item.kind)}/${md.name} ${r.outcome}\n`);
+        continue;
+      }
+      const p = item.pod;
       const ns = p.metadata?.namespace ?? 'default';
       const name = p.metadata?.name ?? '';
       const existing = engine.getPod(ns, name);
@@ -234,8 +345,8 @@ async function run(argv: string[]): Promise<number> {
         const same = JSON.stringify(existing.spec?.containers?.map((c) => [c.name, c.image, c.command, c.args])) === JSON.stringify(p.spec?.containers?.map((c) => [c.name, c.image, c.command, c.args]));
         if (!same || !engine.adopt(ns, name)) {
           io.err(`Error from server (AlreadyExists): pods "${name}" already exists\n`);
-          await engine.close();
-          return 1;
+          code = 1;
+          break;
         }
         names.push([ns, name]);
         onWatch({ type: 'MODIFIED', kind: 'Pod', object: engine.getPod(ns, name)! });
@@ -245,52 +356,56 @@ async function run(argv: string[]): Promise<number> {
       await engine.createPod(p);
     }
   } catch (e) {
-    sub.dispose();
-    await engine.close();
-    throw e;
+    // Another process changed an immutable object since the check above: the API server's refusal.
+    if (e instanceof InvalidError) io.err(`${e.message}\n`);
+    else failure = e;
+    code = 1;
   }
 
-  const code = await new Promise<number>((resolve) => {
-    let timer: NodeJS.Timeout | undefined;
-    const check = () => {
-      if (finishing) return;
-      const verdicts = names.map(([ns, n]) => verdict(engine.getPod(ns, n), until));
-      if (verdicts.includes('unreachable')) {
-        // For Terminal, wait until every pod has finished.
-        if (until !== 'Terminal' || !verdicts.includes('waiting')) finish(1);
-      } else if (verdicts.every((v) => v === 'reached')) finish(0);
-    };
-    const finish = (c: number) => {
-      if (finishing) return;
-      finishing = true;
-      if (timer) clearTimeout(timer);
-      checker.dispose();
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      resolve(c);
-    };
-    const onSignal = () => {
-      if (finishing) return;
-      finishing = true;
-      checker.dispose();
-      if (timer) clearTimeout(timer);
-      io.err('podlab: interrupted, deleting pods gracefully\n');
-      void deleteAll(engine, names).then(() => resolve(130));
-    };
-    const checker = engine.watch((e) => {
-      if (e.kind === 'Pod') setImmediate(check);
+  // Wait for the --until condition (unless a signal or a failure came first).
+  if (code === undefined && signals.count === 0 && names.length > 0) {
+    setPhase('waiting');
+    code = await new Promise<number>((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      let done = false;
+      const finish = (c: number) => {
+        if (done) return;
+        done = true;
+        if (timer) clearTimeout(timer);
+        checker.dispose();
+        setWake(undefined);
+        resolve(c);
+      };
+      const check = () => {
+        if (done) return;
+        const verdicts = names.map(([ns, n]) => verdict(engine.getPod(ns, n), until));
+        if (verdicts.includes('unreachable')) {
+          // For Terminal, wait until every pod has finished.
+          if (until !== 'Terminal' || !verdicts.includes('waiting')) finish(1);
+        } else if (verdicts.every((v) => v === 'reached')) finish(0);
+      };
+      const checker = engine.watch((e) => {
+        if (e.kind === 'Pod') setImmediate(check);
+      });
+      setWake(() => finish(130));
+      if (timeout !== undefined) timer = setTimeout(() => finish(124), timeout * 1000);
+      check();
     });
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-    if (timeout !== undefined) timer = setTimeout(() => finish(124), timeout * 1000);
-    check();
-  });
+  }
+  code ??= 0;
 
-  if (values.rm && code !== 130) await deleteAll(engine, names);
-  if (values.step) process.stdin.off('data', onStdin);
-  stepSub.dispose();
-  sub.dispose();
-  await engine.close();
+  // Clean-up: after a signal the pods are deleted gracefully; --rm deletes them (and the ConfigMaps
+  // and Secrets this run created) whatever the outcome. A signal during the clean-up only makes the
+  // exit code 130: the deletion always finishes.
+  setPhase('cleaning');
+  const interrupted = () => signals.count > 0;
+  if (interrupted() || values.rm) await deleteAll(engine, names);
+  if (values.rm) {
+    for (const [kind, ns, name] of created) await engine.deleteObject(kind, ns, name).catch(() => undefined);
+  }
+  await closeAll();
+  if (failure) throw failure;
+  if (interrupted()) return 130;
   if (code === 124) io.err(`error: timed out waiting for the condition (--until ${until})\n`);
   return code;
 }
@@ -301,31 +416,80 @@ async function deleteAll(engine: Engine, names: [string, string][], grace?: numb
 
 // ---- get / describe / logs / delete ------------------------------------------------------
 
+type AnyObject = Pod | ConfigObject;
+
+const RESOURCE_PLURAL: Record<ResourceKind, string> = { Pod: 'pods', ConfigMap: 'configmaps', Secret: 'secrets' };
+const notFound = (kind: ResourceKind, name: string) => `Error from server (NotFound): ${RESOURCE_PLURAL[kind]} "${name}" not found\n`;
+const nameOf = (o: AnyObject) => o.metadata?.name ?? '';
+const byName = (a: AnyObject, b: AnyObject) => (nameOf(a) < nameOf(b) ? -1 : nameOf(a) > nameOf(b) ? 1 : 0);
+
+function lookup(engine: Engine, kind: ResourceKind, ns: string, name: string): AnyObject | undefined {
+  return kind === 'Pod' ? engine.getPod(ns, name) : engine.getObject(kind, ns, name);
+}
+
+function listKind(engine: Engine, kind: ResourceKind, ns: string): AnyObject[] {
+  const all: AnyObject[] = kind === 'Pod' ? engine.listPods() : engine.listObjects(kind);
+  return all.filter((o) => (o.metadata?.namespace ?? 'default') === ns).sort(byName);
+}
+
+/** The objects the arguments name, in order; a NotFound line for each missing one. */
+function resolveTargets(engine: Engine, targets: ResourceTarget[], ns: string): { found: [ResourceKind, AnyObject][]; missing: number } {
+  const found: [ResourceKind, AnyObject][] = [];
+  let missing = 0;
+  for (const t of targets) {
+    const o = lookup(engine, t.kind, ns, t.name);
+    if (o) found.push([t.kind, o]);
+    else {
+      io.err(notFound(t.kind, t.name));
+      missing++;
+    }
+  }
+  return { found, missing };
+}
+
+function tableOf(kind: ResourceKind, objects: AnyObject[], now: number, wide: boolean, withKind: boolean): string {
+  const prefix = (cells: string[]) => (withKind ? [`${kind.toLowerCase()}/${cells[0]}`, ...cells.slice(1)] : cells);
+  if (kind === 'Pod') return formatTable([[...(wide ? POD_WIDE_COLUMNS : POD_COLUMNS)], ...objects.map((o) => prefix(podCells(o as Pod, now, wide)))]);
+  if (kind === 'ConfigMap') return formatTable([[...CONFIGMAP_COLUMNS], ...objects.map((o) => prefix(configMapCells(o as ConfigObject, now)))]);
+  return formatTable([[...SECRET_COLUMNS], ...objects.map((o) => prefix(secretCells(o as ConfigObject, now)))]);
+}
+
 async function get(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, { output: { type: 'string', short: 'o' }, namespace: { type: 'string', short: 'n' } });
   const ns = values.namespace ?? 'default';
   const fmt = values.output;
   if (fmt !== undefined && fmt !== 'json' && fmt !== 'wide') throw new UsageError(`unable to match a printer suitable for the output format "${fmt}", allowed formats are: json,wide`);
+  const args = parseResourceArgs(positionals);
   const engine = await connect({}, 'passive');
   try {
-    let pods = engine.listPods().filter((p) => (p.metadata?.namespace ?? 'default') === ns);
-    if (positionals[0]) {
-      pods = pods.filter((p) => p.metadata?.name === positionals[0]);
-      if (!pods.length) {
-        io.err(`Error from server (NotFound): pods "${positionals[0]}" not found\n`);
-        return 1;
+    const listing = args.targets.length === 0;
+    let code = 0;
+    let groups: [ResourceKind, AnyObject[]][];
+    if (listing) groups = [[args.kind ?? 'Pod', listKind(engine, args.kind ?? 'Pod', ns)]];
+    else {
+      const { found, missing } = resolveTargets(engine, args.targets, ns);
+      if (missing) code = 1;
+      groups = [];
+      for (const [kind, o] of found) {
+        const g = groups.find(([k]) => k === kind);
+        if (g) g[1].push(o);
+        else groups.push([kind, [o]]);
       }
     }
-    pods.sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
+    const objects = groups.flatMap(([, os]) => os);
     if (fmt === 'json') {
-      const body = positionals[0] ? pods[0] : { apiVersion: 'v1', kind: 'List', items: pods, metadata: { resourceVersion: '' } };
-      io.out(`${JSON.stringify(body, null, 4)}\n`);
-      return 0;
+      if (!listing && args.targets.length === 1) {
+        if (objects[0]) io.out(kubectlJson(objects[0]));
+      } else if (objects.length || listing) io.out(kubectlJson(kubectlList(objects)));
+      return code;
     }
-    const text = getTable(pods, Date.now(), fmt === 'wide', ns);
-    if (pods.length === 0) io.err(`${text.trimEnd()}\n`);
-    else io.out(text.endsWith('\n') ? text : `${text}\n`);
-    return 0;
+    if (listing && objects.length === 0) {
+      io.err(`No resources found in ${ns} namespace.\n`);
+      return code;
+    }
+    const now = Date.now();
+    io.out(groups.map(([kind, os]) => tableOf(kind, os, now, fmt === 'wide', groups.length > 1)).join('\n'));
+    return code;
   } finally {
     await engine.close();
   }
@@ -333,16 +497,29 @@ async function get(argv: string[]): Promise<number> {
 
 async function describe(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, { namespace: { type: 'string', short: 'n' } });
-  if (positionals.length !== 1) throw new UsageError('describe takes exactly one pod NAME');
+  const args = parseResourceArgs(positionals);
+  if (args.targets.length === 0 && !args.kind) throw new UsageError('describe takes a pod NAME, or a TYPE (pod, configmap, secret) and NAMEs');
+  const ns = values.namespace ?? 'default';
   const engine = await connect({}, 'passive');
   try {
-    const pod = engine.getPod(values.namespace ?? 'default', positionals[0]!);
-    if (!pod) {
-      io.err(`Error from server (NotFound): pods "${positionals[0]}" not found\n`);
-      return 1;
+    let code = 0;
+    let found: [ResourceKind, AnyObject][];
+    if (args.targets.length === 0) {
+      found = listKind(engine, args.kind!, ns).map((o) => [args.kind!, o]);
+      if (found.length === 0) io.err(`No resources found in ${ns} namespace.\n`);
+    } else {
+      const r = resolveTargets(engine, args.targets, ns);
+      found = r.found;
+      if (r.missing) code = 1;
     }
-    io.out(describePod(pod, engine.listEvents({ uid: pod.metadata?.uid }), Date.now()));
-    return 0;
+    const now = Date.now();
+    const texts = found.map(([kind, o]) => {
+      if (kind === 'Pod') return describePod(o as Pod, engine.listEvents({ uid: o.metadata?.uid }), now);
+      if (kind === 'ConfigMap') return describeConfigMap(o as ConfigMap, engine.listEvents({ uid: o.metadata?.uid }), now);
+      return describeSecret(o as Secret);
+    });
+    io.out(texts.join('\n\n'));
+    return code;
   } finally {
     await engine.close();
   }
@@ -388,25 +565,40 @@ async function logs(argv: string[]): Promise<number> {
 async function del(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, { all: { type: 'boolean' }, 'grace-period': { type: 'string' }, namespace: { type: 'string', short: 'n' } });
   const grace = seconds(values['grace-period'], '--grace-period');
-  if (!values.all && positionals.length === 0) throw new UsageError('delete takes a pod NAME or --all');
+  const args = parseResourceArgs(positionals);
+  if (values.all && args.targets.length) throw new UsageError('delete takes NAMEs or --all, not both');
+  if (!values.all && args.targets.length === 0) throw new UsageError(args.kind ? `delete ${RESOURCE_PLURAL[args.kind]} takes NAMEs or --all` : 'delete takes a pod NAME, a TYPE (pod, configmap, secret) and NAMEs, or --all');
   const engine = await connect({}, 'passive');
   try {
     const ns = values.namespace ?? 'default';
-    const targets: [string, string][] = values.all
-      ? engine.listPods().filter((p) => (p.metadata?.namespace ?? 'default') === ns).map((p) => [ns, p.metadata?.name ?? ''])
-      : positionals.map((n) => [ns, n]);
+    // --all without a TYPE: the lab's pods, ConfigMaps and Secrets of the namespace.
+    const targets: ResourceTarget[] = values.all
+      ? (args.kind ? [args.kind] : (['Pod', 'ConfigMap', 'Secret'] as const)).flatMap((kind) => listKind(engine, kind, ns).map((o) => ({ kind, name: nameOf(o) })))
+      : args.targets;
     let code = 0;
-    await Promise.all(
-      targets.map(async ([n, name]) => {
-        if (!engine.getPod(n, name)) {
-          io.err(`Error from server (NotFound): pods "${name}" not found\n`);
-          code = 1;
-          return;
-        }
-        await engine.deletePod(n, name, grace);
-        io.out(`pod "${name}" deleted\n`);
-      }),
-    );
+    const missing = (t: ResourceTarget) => {
+      io.err(notFound(t.kind, t.name));
+      code = 1;
+    };
+    // Pods terminate gracefully (in parallel); ConfigMaps and Secrets go at once, in order.
+    const podDeletions = targets
+      .filter((t) => t.kind === 'Pod')
+      .map(async (t) => {
+        if (!engine.getPod(ns, t.name)) return missing(t);
+        await engine.deletePod(ns, t.name, grace);
+        io.out(`pod "${t.name}" deleted\n`);
+      });
+    for (const t of targets) {
+      if (t.kind === 'Pod') continue;
+      try {
+        await engine.deleteObject(t.kind, ns, t.name);
+        io.out(`${kindLower(t.kind)} "${t.name}" deleted\n`);
+      } catch (e) {
+        if ((e as Error).name !== 'NotFound') throw e;
+        missing(t);
+      }
+    }
+    await Promise.all(podDeletions);
     return code;
   } finally {
     await engine.close();

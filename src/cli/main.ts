@@ -9,13 +9,19 @@ const USAGE = `podlab: run and inspect Kubernetes pods on the local Docker, the 
 Usage:
   podlab run FILE [--json] [--until Running|Ready|Succeeded|Failed|Terminal] [--timeout SECONDS] [--rm]
                   [--sandbox-image IMAGE] [--backoff-initial SECONDS] [--backoff-max SECONDS] [--nodes FILE] [--step]
-  podlab get [NAME] [-o json|wide] [-n NAMESPACE]
-  podlab describe NAME [-n NAMESPACE]
+  podlab get [pods|configmaps|secrets] [NAME...] [-o json|wide] [-n NAMESPACE]
+  podlab describe [pod|configmap|secret] NAME... [-n NAMESPACE]
   podlab logs NAME [-c CONTAINER] [--previous] [--tail N] [-n NAMESPACE]
-  podlab delete NAME|--all [--grace-period SECONDS] [-n NAMESPACE]
+  podlab delete [pod|configmap|secret] NAME...|--all [--grace-period SECONDS] [-n NAMESPACE]
   podlab validate FILE... [--json]
 
-Docker: DOCKER_HOST or /var/run/docker.sock. State (events, termination messages): PODLAB_STATE_DIR.
+run creates a file's ConfigMaps, Secrets and Pods in file order (ConfigMaps and Secrets as
+kubectl apply does: created, configured or unchanged). A bare NAME is a pod; TYPE/NAME works too
+(cm is short for configmap). delete --all removes the lab's pods, ConfigMaps and Secrets.
+Exit codes: 0 done, 1 failed or not found, 2 usage or invalid manifest, 124 timeout, 130 interrupted.
+
+Docker: DOCKER_HOST or /var/run/docker.sock. State (events, termination messages, ConfigMaps and
+Secrets): PODLAB_STATE_DIR.
 `;
 
 type EngineCommands = typeof import('./engine-commands.js');

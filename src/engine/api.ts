@@ -1,14 +1,28 @@
 // The engine's public face: what the `podlab` CLI and the VS Code extension use. Neither shell
 // reaches past this module into the store, scheduler or kubelet.
-import type { Pod, Event as KEvent, Node } from 'kubernetes-types/core/v1';
+import type { ConfigMap, Pod, Event as KEvent, Node, Secret } from 'kubernetes-types/core/v1';
 import type { Disposable, PullProgress } from '../runtime/cri.js';
 
-export type { Pod, KEvent, Node };
+export type { ConfigMap, Pod, KEvent, Node, Secret };
 
 export type WatchEvent =
   | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; kind: 'Pod'; object: Pod }
   | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; kind: 'Event'; object: KEvent }
-  | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; kind: 'Node'; object: Node };
+  | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; kind: 'Node'; object: Node }
+  | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; kind: 'ConfigMap'; object: ConfigMap }
+  | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; kind: 'Secret'; object: Secret };
+
+/** The API objects a pod consumes that Pod Lab stores (as files under `<stateDir>/objects`). */
+export type ConfigObjectKind = 'ConfigMap' | 'Secret';
+export type ConfigObject = ConfigMap | Secret;
+export type ConfigObjectOf<K extends ConfigObjectKind> = K extends 'ConfigMap' ? ConfigMap : Secret;
+
+/** What `kubectl apply` reports per object: `configmap/x created|configured|unchanged`. */
+export interface ApplyResult<O extends ConfigObject = ConfigObject> {
+  outcome: 'created' | 'configured' | 'unchanged';
+  /** The stored object (uid, resourceVersion, creationTimestamp; a Secret's stringData merged into data). */
+  object: O;
+}
 
 export interface EngineSettings {
   /** Image of the sandbox (pause) container. Default registry.k8s.io/pause:3.10. */
@@ -61,6 +75,22 @@ export interface EngineApi {
   listEvents(filter?: { uid?: string }): KEvent[];
   listNodes(): Node[];
   watch(listener: (e: WatchEvent) => void): Disposable;
+
+  /**
+   * ConfigMaps and Secrets (`kubectl apply` semantics): creates the object, or replaces the data,
+   * binaryData, labels, annotations, immutable (and a Secret's data) of the existing one keeping
+   * its uid and creationTimestamp, with a new resourceVersion; `unchanged` when nothing differs.
+   * Namespace defaults to `default`, a Secret's `stringData` is merged into `data` (base64) and its
+   * `type` defaults to `Opaque`. Throws an `InvalidError` (the API server's update validation:
+   * `The ConfigMap "x" is invalid: data: Forbidden: field is immutable when \`immutable\` is set`).
+   * Works in read-only (passive) engines too: the objects are files of the lab.
+   */
+  applyObject<O extends ConfigObject>(obj: O): Promise<ApplyResult<O>>;
+  getObject<K extends ConfigObjectKind>(kind: K, namespace: string, name: string): ConfigObjectOf<K> | undefined;
+  /** Every object of the kind, all namespaces, sorted by namespace then name. */
+  listObjects<K extends ConfigObjectKind>(kind: K): ConfigObjectOf<K>[];
+  /** Throws a `NotFoundError` (`configmaps "x" not found`, `secrets "x" not found`); returns the deleted object. */
+  deleteObject<K extends ConfigObjectKind>(kind: K, namespace: string, name: string): Promise<ConfigObjectOf<K>>;
 
   logs(namespace: string, name: string, container: string, opts?: { previous?: boolean; tail?: number }): Promise<string[]>;
   followLogs(namespace: string, name: string, container: string, onLine: (line: string) => void): Promise<Disposable>;

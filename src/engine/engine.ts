@@ -8,7 +8,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Event as KEvent, Node, Pod } from 'kubernetes-types/core/v1';
 import type { Disposable, PullProgress, RuntimeService } from '../runtime/cri.js';
-import type { EngineApi, EngineSettings, PodDebugInfo, WatchEvent } from './api.js';
+import type { ApplyResult, ConfigObject, ConfigObjectKind, ConfigObjectOf, EngineApi, EngineSettings, PodDebugInfo, WatchEvent } from './api.js';
+import { ConfigObjectFiles } from './config-persistence.js';
 import { Store } from './store.js';
 import { EventRecorder } from './events.js';
 import { realClock, rfc3339, type Clock } from './clock.js';
@@ -78,6 +79,8 @@ export class Engine implements EngineApi {
   private readonly subs: Disposable[] = [];
   private requestWatcher?: FSWatcher;
   private readonly log: (line: string) => void;
+  /** ConfigMaps and Secrets: files of the lab, mirrored into the store (config-persistence.ts). */
+  private configObjects?: ConfigObjectFiles;
 
   private constructor(
     readonly runtime: RuntimeService,
@@ -110,6 +113,8 @@ export class Engine implements EngineApi {
     // The Docker host's size (for the default node) and the lab's pods, asked for together.
     const [nodes] = await Promise.all([this.settings.nodes.length ? this.settings.nodes : this.defaultNode().then((n) => [n]), this.adoptFromRuntime()]);
     for (const n of nodes) this.store.create('Node', n);
+    // Loaded before the kubelet starts, so a pod's first sync finds the objects it references.
+    this.startConfigObjects();
     if (this.active) {
       if (this.opts.adopt === 'all') for (const p of this.store.list('Pod')) this.tryClaim(p.metadata?.uid ?? '');
       this.subs.push(this.store.watch((e) => this.onStoreEvent(e)));
@@ -300,6 +305,34 @@ export class Engine implements EngineApi {
     } catch (e) {
       this.log(`cannot watch ${dir}: ${(e as Error).message}`);
     }
+  }
+
+  // ---- ConfigMaps and Secrets (files of the lab; every engine, active or passive) ----------
+
+  private startConfigObjects(): void {
+    this.configObjects = new ConfigObjectFiles({ stateDir: this.settings.stateDir, store: this.store, clock: this.clock, log: this.log, rescanIntervalMs: this.settings.relistIntervalMs });
+    this.configObjects.start();
+  }
+
+  private get configFiles(): ConfigObjectFiles {
+    if (!this.configObjects) throw new Error('the engine has not started');
+    return this.configObjects;
+  }
+
+  async applyObject<O extends ConfigObject>(obj: O): Promise<ApplyResult<O>> {
+    return this.configFiles.apply(obj);
+  }
+
+  getObject<K extends ConfigObjectKind>(kind: K, namespace: string, name: string): ConfigObjectOf<K> | undefined {
+    return this.configFiles.get(kind, namespace, name);
+  }
+
+  listObjects<K extends ConfigObjectKind>(kind: K): ConfigObjectOf<K>[] {
+    return this.configFiles.list(kind);
+  }
+
+  async deleteObject<K extends ConfigObjectKind>(kind: K, namespace: string, name: string): Promise<ConfigObjectOf<K>> {
+    return this.configFiles.delete(kind, namespace, name);
   }
 
   // ---- EngineApi -------------------------------------------------------------------------
@@ -551,6 +584,7 @@ export class Engine implements EngineApi {
 
   async close(): Promise<void> {
     this.requestWatcher?.close();
+    this.configObjects?.dispose();
     this.scheduler?.dispose();
     this.kubelet?.dispose();
     await this.kubelet?.idle();

@@ -278,3 +278,35 @@ export function getTable(pods: readonly Pod[], now: number, wide: boolean, names
   const header = [...(wide ? POD_WIDE_COLUMNS : POD_COLUMNS)];
   return formatTable([header, ...sorted.map((p) => podCells(p, now, wide))]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// printConfigMap, printSecret (kubectl get configmaps / secrets)
+
+interface ConfigObjectLike {
+  metadata?: { name?: string; creationTimestamp?: string };
+  data?: Record<string, string>;
+}
+
+export const CONFIGMAP_COLUMNS = ['NAME', 'DATA', 'AGE'] as const;
+export const SECRET_COLUMNS = ['NAME', 'TYPE', 'DATA', 'AGE'] as const;
+
+/** A ConfigMap's row: DATA is len(data) + len(binaryData). */
+export function configMapCells(cm: ConfigObjectLike & { binaryData?: Record<string, string> }, now: number): string[] {
+  const data = Object.keys(cm.data ?? {}).length + Object.keys(cm.binaryData ?? {}).length;
+  return [cm.metadata?.name ?? '', String(data), translateTimestampSince(cm.metadata?.creationTimestamp, now)];
+}
+
+/** A Secret's row: TYPE as stored, DATA is len(data). */
+export function secretCells(s: ConfigObjectLike & { type?: string }, now: number): string[] {
+  return [s.metadata?.name ?? '', s.type ?? '', String(Object.keys(s.data ?? {}).length), translateTimestampSince(s.metadata?.creationTimestamp, now)];
+}
+
+/** `kubectl get configmaps` / `kubectl get secrets`, sorted by name, or kubectl's message when there are none. */
+export function configObjectTable(kind: 'ConfigMap' | 'Secret', objects: readonly ConfigObjectLike[], now: number, namespace = 'default'): string {
+  if (objects.length === 0) return `No resources found in ${namespace} namespace.`;
+  const name = (o: ConfigObjectLike) => o.metadata?.name ?? '';
+  const sorted = [...objects].sort((a, b) => (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0));
+  return kind === 'ConfigMap'
+    ? formatTable([[...CONFIGMAP_COLUMNS], ...sorted.map((o) => configMapCells(o, now))])
+    : formatTable([[...SECRET_COLUMNS], ...sorted.map((o) => secretCells(o, now))]);
+}

@@ -1,14 +1,17 @@
 // An in-memory API store for v1 objects with resourceVersion and watch, like a tiny apiserver.
 // Writers hand in whole objects; watchers get ADDED / MODIFIED / DELETED synchronously, in order.
+// ConfigMaps and Secrets live on disk (src/engine/config-persistence.ts) and are mirrored here with
+// `put`, which keeps the uid / resourceVersion / creationTimestamp the file carries.
 import { randomUUID } from 'node:crypto';
-import type { Event as KEvent, Node, Pod } from 'kubernetes-types/core/v1';
+import type { ConfigMap, Event as KEvent, Node, Pod, Secret } from 'kubernetes-types/core/v1';
 import type { WatchEvent } from './api.js';
 import type { Disposable } from '../runtime/cri.js';
 import { rfc3339, type Clock } from './clock.js';
 import type { DeepMutable } from './mutable.js';
 
-type Kind = 'Pod' | 'Event' | 'Node';
-type ObjOf<K extends Kind> = K extends 'Pod' ? Pod : K extends 'Event' ? KEvent : Node;
+export type Kind = 'Pod' | 'Event' | 'Node' | 'ConfigMap' | 'Secret';
+export type ObjOf<K extends Kind> = K extends 'Pod' ? Pod : K extends 'Event' ? KEvent : K extends 'Node' ? Node : K extends 'ConfigMap' ? ConfigMap : Secret;
+type AnyObj = Pod | KEvent | Node | ConfigMap | Secret;
 
 export class AlreadyExistsError extends Error {
   constructor(kind: Kind, name: string) {
@@ -28,10 +31,12 @@ const keyOf = (ns: string | undefined, name: string) => `${ns ?? ''}/${name}`;
 
 export class Store {
   private rv = 0;
-  private readonly objects: Record<Kind, Map<string, Pod | KEvent | Node>> = {
+  private readonly objects: Record<Kind, Map<string, AnyObj>> = {
     Pod: new Map(),
     Event: new Map(),
     Node: new Map(),
+    ConfigMap: new Map(),
+    Secret: new Map(),
   };
   private readonly listeners = new Set<(e: WatchEvent) => void>();
 
@@ -98,6 +103,35 @@ export class Store {
     this.objects[kind].delete(key);
     this.emit({ type: 'DELETED', kind, object: cur } as WatchEvent);
     return cur;
+  }
+
+  /**
+   * The next resourceVersion, greater than every one this store has handed out or been given and
+   * than `atLeast` (an object's current version written by another process).
+   */
+  nextResourceVersion(atLeast = 0): string {
+    this.rv = Math.max(this.rv, Number.isFinite(atLeast) ? atLeast : 0) + 1;
+    return String(this.rv);
+  }
+
+  /**
+   * Stores an object exactly as given (its uid, resourceVersion and creationTimestamp are
+   * authoritative: it comes from the lab's files): ADDED when new, MODIFIED when it replaces one,
+   * nothing when the same uid and resourceVersion are already there. An object of the same name
+   * with another uid was deleted and re-created meanwhile: DELETED for the old one, then ADDED.
+   */
+  put<K extends Kind>(kind: K, obj: ObjOf<K>): 'ADDED' | 'MODIFIED' | 'UNCHANGED' {
+    const md = obj.metadata ?? {};
+    const key = keyOf(md.namespace, md.name ?? '');
+    const rv = Number(md.resourceVersion);
+    if (Number.isFinite(rv) && rv > this.rv) this.rv = rv;
+    const cur = this.objects[kind].get(key);
+    if (cur && cur.metadata?.uid === md.uid && cur.metadata?.resourceVersion === md.resourceVersion) return 'UNCHANGED';
+    if (cur && cur.metadata?.uid !== md.uid) this.delete(kind, md.namespace, md.name ?? '');
+    const type = this.objects[kind].has(key) ? 'MODIFIED' : 'ADDED';
+    this.objects[kind].set(key, obj);
+    this.emit({ type, kind, object: obj } as WatchEvent);
+    return type;
   }
 
   watch(listener: (e: WatchEvent) => void): Disposable {

@@ -100,6 +100,122 @@ describe('podlab run', () => {
   });
 });
 
+describe('podlab run: a signal never leaks containers', () => {
+  // Each test runs in a lab of its own, so "nothing left" is checked on exactly that lab.
+  test('SIGINT at the moment the pod reaches Running under --until Running --rm: the clean-up finishes, nothing is left, exit 130', async () => {
+    const lab = mkdtempSync(join(tmpdir(), 'podlab-test-cli-sig-'));
+    try {
+      const f = file('rm-int.yaml', pod('cli-rm-int', '  terminationGracePeriodSeconds: 2\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sleep", "3600"]\n'));
+      const child = spawn(process.execPath, [cli, 'run', f, '--until', 'Running', '--rm'], { env: { ...env(), PODLAB_STATE_DIR: lab }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      await waitOutput(() => /cli-rm-int\s+1\/1\s+Running/.test(out), 30_000);
+      const uids = labPodUids(lab);
+      assert.equal(uids.length, 1);
+      child.kill('SIGINT');
+      assert.equal(await exitCode(child), 130);
+      assert.deepEqual({ sandboxes: labSandboxes(lab), containers: podContainers(uids) }, { sandboxes: [], containers: [] });
+    } finally {
+      removeLabContainers(lab);
+      rmSync(lab, { recursive: true, force: true });
+    }
+  });
+
+  test('a second SIGINT/SIGTERM during the graceful deletion does not abort it: nothing is left, exit 130', async () => {
+    const lab = mkdtempSync(join(tmpdir(), 'podlab-test-cli-sig-'));
+    try {
+      const f = file('int-twice.yaml', pod('cli-int-twice', '  terminationGracePeriodSeconds: 3\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sleep", "3600"]\n'));
+      const child = spawn(process.execPath, [cli, 'run', f], { env: { ...env(), PODLAB_STATE_DIR: lab }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      await waitOutput(() => /cli-int-twice\s+1\/1\s+Running/.test(out), 30_000);
+      const uids = labPodUids(lab);
+      assert.equal(uids.length, 1);
+      child.kill('SIGINT');
+      await waitOutput(() => /Killing\s+pod\/cli-int-twice/.test(out), 10_000);
+      child.kill('SIGINT');
+      await sleep(200);
+      child.kill('SIGTERM');
+      assert.equal(await exitCode(child), 130, err);
+      assert.deepEqual({ sandboxes: labSandboxes(lab), containers: podContainers(uids) }, { sandboxes: [], containers: [] });
+    } finally {
+      removeLabContainers(lab);
+      rmSync(lab, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('ConfigMaps and Secrets through the command line', () => {
+  test('run applies them in file order (created, unchanged, configured, an immutable refusal); get, describe and delete show and remove them; delete --all takes pods too', () => {
+    const lab = mkdtempSync(join(tmpdir(), 'podlab-test-cli-objects-'));
+    const pl = (args: string[]) => {
+      const r = spawnSync(process.execPath, [cli, ...args], { env: { ...env(), PODLAB_STATE_DIR: lab }, encoding: 'utf8', timeout: 60_000 });
+      return { code: r.status, out: r.stdout, err: r.stderr };
+    };
+    try {
+      const objects = (value: string) =>
+        `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cli-cm\ndata:\n  mode: ${value}\n  index.html: |\n    <h1>hi</h1>\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: cli-secret\nstringData:\n  greeting: hello, learner\n`;
+      const f = file('objects.yaml', objects('fast'));
+      const first = pl(['run', f]);
+      const again = pl(['run', f]);
+      writeFileSync(f, objects('slow'));
+      const changed = pl(['run', f]);
+      assert.deepEqual(
+        [first, again, changed].map((r) => [r.code, r.err, r.out]),
+        [
+          [0, 'configmap/cli-cm created\nsecret/cli-secret created\n', ''],
+          [0, 'configmap/cli-cm unchanged\nsecret/cli-secret unchanged\n', ''],
+          [0, 'configmap/cli-cm configured\nsecret/cli-secret unchanged\n', ''],
+        ],
+      );
+
+      const cms = pl(['get', 'configmaps']);
+      assert.equal(cms.code, 0, cms.err);
+      assert.match(cms.out, /^NAME     DATA   AGE\ncli-cm   2      \d+s\n$/);
+      const secrets = pl(['get', 'secret']);
+      assert.match(secrets.out, /^NAME         TYPE     DATA   AGE\ncli-secret   Opaque   1      \d+s\n$/);
+      const one = JSON.parse(pl(['get', 'cm', 'cli-cm', '-o', 'json']).out) as { metadata: Record<string, string>; data: Record<string, string> };
+      assert.deepEqual({ ...one, metadata: { ...one.metadata, uid: 'x', creationTimestamp: 'x', resourceVersion: 'x' } }, {
+        apiVersion: 'v1',
+        data: { 'index.html': '<h1>hi</h1>\n', mode: 'slow' },
+        kind: 'ConfigMap',
+        metadata: { creationTimestamp: 'x', name: 'cli-cm', namespace: 'default', resourceVersion: 'x', uid: 'x' },
+      });
+      const list = JSON.parse(pl(['get', 'secrets', '-o', 'json']).out) as { kind: string; items: { data: Record<string, string> }[]; metadata: unknown };
+      assert.deepEqual([list.kind, list.items.map((i) => i.data), list.metadata], ['List', [{ greeting: Buffer.from('hello, learner').toString('base64') }], { resourceVersion: '' }]);
+      const desc = pl(['describe', 'configmap', 'cli-cm']);
+      assert.equal(desc.out, 'Name:         cli-cm\nNamespace:    default\nLabels:       <none>\nAnnotations:  <none>\n\nData\n====\nindex.html:\n----\n<h1>hi</h1>\n\n\nmode:\n----\nslow\n\n\nBinaryData\n====\n\nEvents:  <none>\n');
+      const sdesc = pl(['describe', 'secret/cli-secret']);
+      assert.equal(sdesc.out, 'Name:         cli-secret\nNamespace:    default\nLabels:       <none>\nAnnotations:  <none>\n\nType:  Opaque\n\nData\n====\ngreeting:  14 bytes\n');
+
+      const imm = (v: string) => file('immutable.yaml', `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cli-frozen\nimmutable: true\ndata:\n  v: "${v}"\n`);
+      assert.equal(pl(['run', imm('1')]).code, 0);
+      const refused = pl(['run', imm('2')]);
+      assert.deepEqual([refused.code, refused.err], [1, 'The ConfigMap "cli-frozen" is invalid: data: Forbidden: field is immutable when `immutable` is set\n']);
+
+      const missing = pl(['get', 'cm', 'nope']);
+      assert.deepEqual([missing.code, missing.err], [1, 'Error from server (NotFound): configmaps "nope" not found\n']);
+      const usage = pl(['get', 'cm/a', 'b']);
+      assert.deepEqual([usage.code, usage.err], [2, 'error: arguments in resource/name form must have a single resource and name\n']);
+      const del = pl(['delete', 'cm', 'cli-frozen']);
+      assert.deepEqual([del.code, del.out], [0, 'configmap "cli-frozen" deleted\n']);
+      assert.deepEqual(pl(['delete', 'secret', 'cli-frozen']).err, 'Error from server (NotFound): secrets "cli-frozen" not found\n');
+
+      const p = file('objects-pod.yaml', pod('cli-objects-pod', '  terminationGracePeriodSeconds: 0\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sleep", "3600"]\n'));
+      assert.equal(pl(['run', p, '--until', 'Running']).code, 0);
+      const all = pl(['delete', '--all']);
+      assert.equal(all.code, 0, all.err);
+      assert.deepEqual(all.out.split('\n').filter(Boolean).sort(), ['configmap "cli-cm" deleted', 'pod "cli-objects-pod" deleted', 'secret "cli-secret" deleted']);
+      assert.deepEqual([pl(['get', 'cm']).err, pl(['get', 'secrets']).err, labSandboxes(lab)], ['No resources found in default namespace.\n', 'No resources found in default namespace.\n', []]);
+    } finally {
+      removeLabContainers(lab);
+      rmSync(lab, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('podlab run --nodes', () => {
   test('virtual nodes from a file: the node selector picks the matching node, a taint keeps others off', () => {
     const nodes = file(
@@ -182,6 +298,22 @@ describe('another process sees what is in Docker', () => {
     assert.equal(r.stderr.trim().split('\n').length, 1);
   });
 });
+
+/** Sandboxes of a lab (only the sandbox carries the lab label). */
+function labSandboxes(lab: string): string[] {
+  return execFileSync('docker', ['ps', '-aq', '--filter', 'label=io.podlab.managed=true', '--filter', `label=io.podlab.lab=${lab}`], { encoding: 'utf8' }).split('\n').filter(Boolean);
+}
+
+/** The pod uids of a lab's sandboxes. */
+function labPodUids(lab: string): string[] {
+  const out = execFileSync('docker', ['ps', '-a', '--filter', 'label=io.podlab.managed=true', '--filter', `label=io.podlab.lab=${lab}`, '--format', '{{.Label "io.kubernetes.pod.uid"}}'], { encoding: 'utf8' });
+  return [...new Set(out.split('\n').filter(Boolean))];
+}
+
+/** Every lab container (sandbox, init, app) of these pods. */
+function podContainers(uids: string[]): string[] {
+  return uids.flatMap((uid) => execFileSync('docker', ['ps', '-aq', '--filter', 'label=io.podlab.managed=true', '--filter', `label=io.kubernetes.pod.uid=${uid}`], { encoding: 'utf8' }).split('\n').filter(Boolean));
+}
 
 function waitOutput(pred: () => boolean, ms: number): Promise<void> {
   return new Promise((resolve, reject) => {

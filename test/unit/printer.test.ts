@@ -1,11 +1,15 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ContainerState, ContainerStatus, Pod, PodCondition, PodStatus } from 'kubernetes-types/core/v1';
+import type { ConfigMap, Secret } from 'kubernetes-types/core/v1';
 import {
   DESCRIBE_TAB,
   StreamingTable,
   TABLE_TAB,
+  configMapCells,
+  configObjectTable,
   getTable,
+  secretCells,
   humanDuration,
   podStatusText,
   readyText,
@@ -237,4 +241,49 @@ describe('getTable prints kubectl get pods', () => {
     ],
   ];
   for (const [name, pods, wide, want] of cases) test(name, () => assert.equal(getTable(pods, at(60), wide), want));
+});
+
+describe('kubectl get configmaps and secrets (printConfigMap, printSecret)', () => {
+  const cm = (name: string, ageS: number, data: Record<string, string>, binaryData?: Record<string, string>): ConfigMap => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, namespace: 'default', creationTimestamp: iso(-ageS) },
+    data,
+    ...(binaryData ? { binaryData } : {}),
+  });
+  const secret = (name: string, ageS: number, type: string, data?: Record<string, string>): Secret => ({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name, namespace: 'default', creationTimestamp: iso(-ageS) },
+    type,
+    ...(data ? { data } : {}),
+  });
+
+  test('a ConfigMap row counts data and binaryData keys; a Secret row shows its type and data keys', () => {
+    assert.deepEqual(
+      [configMapCells(cm('web', 90, { a: '1', b: '2' }, { bin: 'AA==' }), at(0)), secretCells(secret('pw', 3 * 3600, 'kubernetes.io/basic-auth', { username: 'YQ==' }), at(0)), secretCells({ metadata: { name: 'bare' } }, at(0))],
+      [
+        ['web', '3', '90s'],
+        ['pw', 'kubernetes.io/basic-auth', '1', '3h'],
+        ['bare', '', '0', '<unknown>'],
+      ],
+    );
+  });
+
+  const cases: [string, 'ConfigMap' | 'Secret', (ConfigMap | Secret)[], string][] = [
+    ['no ConfigMaps prints the kubectl message', 'ConfigMap', [], 'No resources found in default namespace.'],
+    [
+      'ConfigMaps sorted by name under NAME DATA AGE',
+      'ConfigMap',
+      [cm('web-config', 125, { a: '1', b: '2', c: '3' }), cm('app', 5, {})],
+      ['NAME         DATA   AGE', 'app          0      5s', 'web-config   3      2m5s', ''].join('\n'),
+    ],
+    [
+      'Secrets under NAME TYPE DATA AGE',
+      'Secret',
+      [secret('web-secret', 60, 'Opaque', { greeting: 'aGk=' }), secret('tls', 86400 * 3, 'kubernetes.io/tls', { 'tls.crt': 'QQ==', 'tls.key': 'Qg==' })],
+      ['NAME         TYPE                DATA   AGE', 'tls          kubernetes.io/tls   2      3d', 'web-secret   Opaque              1      60s', ''].join('\n'),
+    ],
+  ];
+  for (const [name, kind, objects, want] of cases) test(name, () => assert.equal(configObjectTable(kind, objects, at(0)), want));
 });

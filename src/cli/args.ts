@@ -1,0 +1,84 @@
+// kubectl's resource arguments and JSON output for `podlab get|describe|delete` (kubectl's
+// resource.Builder ResourceTypeOrNameArgs and the JSON printer of k8s.io/cli-runtime/pkg/printers),
+// pure, so the command line's grammar is tested without Docker. A first argument that names a
+// resource type (`pods`, `configmaps`/`cm`, `secrets`, singular or plural) selects that kind;
+// `TYPE/NAME` arguments name objects of several kinds; a bare NAME is a pod (Pod Lab's shorthand).
+
+export class UsageError extends Error {}
+
+export type ResourceKind = 'Pod' | 'ConfigMap' | 'Secret';
+
+/** The names kubectl resolves for the kinds Pod Lab stores (plural, singular, short name). */
+export const RESOURCE_ALIASES: Readonly<Record<string, ResourceKind>> = {
+  pods: 'Pod',
+  pod: 'Pod',
+  po: 'Pod',
+  configmaps: 'ConfigMap',
+  configmap: 'ConfigMap',
+  cm: 'ConfigMap',
+  secrets: 'Secret',
+  secret: 'Secret',
+};
+
+export interface ResourceTarget {
+  kind: ResourceKind;
+  name: string;
+}
+
+export interface ResourceArgs {
+  /** The kind named by a leading TYPE argument; undefined for bare pod names, TYPE/NAME forms or nothing. */
+  kind?: ResourceKind;
+  /** The objects named, in argument order. */
+  targets: ResourceTarget[];
+}
+
+const kindOf = (type: string): ResourceKind | undefined => RESOURCE_ALIASES[type.toLowerCase()];
+
+/** Splits `get|describe|delete` arguments into a kind and the objects they name. */
+export function parseResourceArgs(positionals: readonly string[]): ResourceArgs {
+  if (positionals.length === 0) return { targets: [] };
+  if (positionals.some((p) => p.includes('/'))) {
+    if (kindOf(positionals[0]!) && !positionals[0]!.includes('/')) {
+      throw new UsageError(
+        "there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'podlab get resource/<resource_name>' instead of 'podlab get resource resource/<resource_name>'",
+      );
+    }
+    return {
+      targets: positionals.map((p) => {
+        const [type, name, ...rest] = p.split('/');
+        if (!p.includes('/') || !name || rest.length) throw new UsageError('arguments in resource/name form must have a single resource and name');
+        const kind = kindOf(type!);
+        if (!kind) throw new UsageError(`the server doesn't have a resource type "${type}"`);
+        return { kind, name };
+      }),
+    };
+  }
+  const kind = kindOf(positionals[0]!);
+  if (kind) return { kind, targets: positionals.slice(1).map((name) => ({ kind, name })) };
+  return { targets: positionals.map((name) => ({ kind: 'Pod' as const, name })) };
+}
+
+/** A value with every object's keys sorted, as Go marshals the unstructured maps kubectl prints. */
+export function sortKeysDeep(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeysDeep);
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.keys(o)
+        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+        .filter((k) => o[k] !== undefined)
+        .map((k) => [k, sortKeysDeep(o[k])]),
+    );
+  }
+  return v;
+}
+
+/** `kubectl get -o json`: sorted keys, four-space indentation, a newline at the end. */
+export function kubectlJson(v: unknown): string {
+  return `${JSON.stringify(sortKeysDeep(v), null, 4)}\n`;
+}
+
+/** The `List` kubectl prints for several objects (`-o json` without a NAME). */
+export function kubectlList(items: readonly unknown[]): { apiVersion: 'v1'; items: unknown[]; kind: 'List'; metadata: { resourceVersion: '' } } {
+  return { apiVersion: 'v1', items: [...items], kind: 'List', metadata: { resourceVersion: '' } };
+}

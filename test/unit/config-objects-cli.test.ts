@@ -1,0 +1,49 @@
+// The command line's grammar for ConfigMaps and Secrets: kubectl's resource arguments and JSON
+// output (src/cli/args.ts), without Docker.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { kubectlJson, kubectlList, parseResourceArgs, sortKeysDeep } from '../../src/cli/args.js';
+
+describe('parseResourceArgs reads kubectl\'s resource arguments', () => {
+  const ok: [string, string[], unknown][] = [
+    ['nothing names nothing (pods by default)', [], { targets: [] }],
+    ['a bare NAME is a pod (today\'s podlab get NAME)', ['web'], { targets: [{ kind: 'Pod', name: 'web' }] }],
+    ['several bare names are pods', ['a', 'b'], { targets: [{ kind: 'Pod', name: 'a' }, { kind: 'Pod', name: 'b' }] }],
+    ['a plural TYPE alone lists the kind', ['configmaps'], { kind: 'ConfigMap', targets: [] }],
+    ['cm is short for configmap and takes names', ['cm', 'x', 'y'], { kind: 'ConfigMap', targets: [{ kind: 'ConfigMap', name: 'x' }, { kind: 'ConfigMap', name: 'y' }] }],
+    ['secret and Secrets are the Secret kind', ['Secrets', 's'], { kind: 'Secret', targets: [{ kind: 'Secret', name: 's' }] }],
+    ['pod, pods and po are pods', ['po', 'p'], { kind: 'Pod', targets: [{ kind: 'Pod', name: 'p' }] }],
+    ['TYPE/NAME forms may mix kinds', ['configmap/a', 'secret/b', 'pod/c'], { targets: [{ kind: 'ConfigMap', name: 'a' }, { kind: 'Secret', name: 'b' }, { kind: 'Pod', name: 'c' }] }],
+  ];
+  for (const [name, args, want] of ok) test(name, () => assert.deepEqual(parseResourceArgs(args), want));
+
+  const bad: [string, string[], string][] = [
+    ['a TYPE before TYPE/NAME arguments is refused', ['cm', 'cm/a'], "there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'podlab get resource/<resource_name>' instead of 'podlab get resource resource/<resource_name>'"],
+    ['TYPE/NAME mixed with a bare name is refused', ['cm/a', 'b'], 'arguments in resource/name form must have a single resource and name'],
+    ['an unknown TYPE in TYPE/NAME is refused', ['deployments/a'], 'the server doesn\'t have a resource type "deployments"'],
+    ['TYPE/ without a name is refused', ['cm/'], 'arguments in resource/name form must have a single resource and name'],
+  ];
+  for (const [name, args, want] of bad) {
+    test(name, () => {
+      let got: unknown;
+      try {
+        got = parseResourceArgs(args);
+      } catch (e) {
+        got = [(e as Error).constructor.name, (e as Error).message];
+      }
+      assert.deepEqual(got, ['UsageError', want]);
+    });
+  }
+});
+
+describe('kubectl -o json output', () => {
+  test('keys are sorted at every level (arrays keep their order), undefined fields dropped', () => {
+    assert.deepEqual(JSON.stringify(sortKeysDeep({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { uid: 'u', name: 'a', gone: undefined }, data: { b: '2', a: '1' }, list: [{ z: 1, y: 2 }] })), JSON.stringify({ apiVersion: 'v1', data: { a: '1', b: '2' }, kind: 'ConfigMap', list: [{ y: 2, z: 1 }], metadata: { name: 'a', uid: 'u' } }));
+  });
+  test('a List is printed with four-space indentation and a final newline', () => {
+    assert.equal(
+      kubectlJson(kubectlList([{ kind: 'Secret', apiVersion: 'v1' }])),
+      '{\n    "apiVersion": "v1",\n    "items": [\n        {\n            "apiVersion": "v1",\n            "kind": "Secret"\n        }\n    ],\n    "kind": "List",\n    "metadata": {\n        "resourceVersion": ""\n    }\n}\n',
+    );
+  });
+});
