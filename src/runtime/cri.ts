@@ -30,6 +30,11 @@ export interface PodSandboxConfig {
   hostPID: boolean;
   /** The whole pod manifest (JSON). Kept with the sandbox, as dockershim kept a checkpoint, so a restarted engine can adopt the pod from the runtime alone. */
   podManifest: string;
+  /**
+   * Lab extension: runtime-managed volumes (`tmpfsVolume` mounts) the sandbox holds for the pod's
+   * lifetime, so that their content outlives every container, as the kubelet's host tmpfs mount does.
+   */
+  mounts?: Mount[];
 }
 
 export interface PodSandboxStatus {
@@ -55,6 +60,25 @@ export interface Mount {
   hostPath: string;
   containerPath: string;
   readonly?: boolean;
+  /**
+   * Lab extension: mount this runtime-managed tmpfs volume (see RuntimeService.ensureTmpfsVolume)
+   * instead of `hostPath`: every container of the pod then shares one tmpfs, as they share the
+   * kubelet's host tmpfs mount of a `medium: Memory` emptyDir.
+   */
+  tmpfsVolume?: string;
+}
+
+/** Lab extension: a runtime-managed tmpfs volume shared by the containers of a pod. */
+export interface TmpfsVolumeConfig {
+  name: string;
+  /** The tmpfs `size=` in bytes; 0 or absent = the kernel's default (half of RAM). */
+  sizeBytes?: number;
+  labels: Record<string, string>;
+}
+
+export interface RuntimeVolume {
+  name: string;
+  labels: Record<string, string>;
 }
 
 export interface LinuxContainerResources {
@@ -211,6 +235,13 @@ export interface RuntimeService {
   imageStatus(image: string): Promise<ImageStatus | null>;
   pullImage(image: string, onProgress?: (p: PullProgress) => void): Promise<string>;
   removeImage?(image: string): Promise<void>;
+
+  /** Lab extension: creates (or finds) a tmpfs volume containers can mount with Mount.tmpfsVolume; returns its name. */
+  ensureTmpfsVolume?(config: TmpfsVolumeConfig): Promise<string>;
+  /** Lab extension: removes a volume made by ensureTmpfsVolume; an absent one is not an error. */
+  removeVolume?(name: string): Promise<void>;
+  /** Lab extension: the lab's volumes whose labels include `labelSelector`. */
+  listVolumes?(labelSelector: Record<string, string>): Promise<RuntimeVolume[]>;
 
   /** Lifecycle events of the lab's containers. Drives status updates; the engine also relists slowly. */
   onEvent(listener: (e: RuntimeEvent) => void): Disposable;

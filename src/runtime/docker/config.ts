@@ -2,8 +2,8 @@
 // makeSandboxDockerConfig, docker_container.go CreateContainer, security_context.go,
 // helpers_linux.go). Pure: no Docker access.
 import type Dockerode from 'dockerode';
-import { RuntimeError, type ContainerConfig, type PodSandboxConfig, type PortMapping } from '../cri.js';
-import { ContainerTerminationMessagePathAnnotation } from '../../shared/labels.js';
+import { RuntimeError, type ContainerConfig, type Mount, type PodSandboxConfig, type PortMapping, type TmpfsVolumeConfig } from '../cri.js';
+import { ContainerTerminationMessagePathAnnotation, ManagedLabel } from '../../shared/labels.js';
 import { containerLabels, makeContainerName, makeSandboxName, sandboxLabels } from './naming.js';
 
 /** dockershim: the sandbox's OOM score (qos.PodInfraOOMAdj). */
@@ -49,6 +49,7 @@ export function sandboxCreateOptions(config: PodSandboxConfig, sandboxImage: str
   };
   if (config.hostPID) hostConfig.PidMode = 'host';
   if (Object.keys(PortBindings).length > 0) hostConfig.PortBindings = PortBindings;
+  if (config.mounts?.length) hostConfig.Binds = config.mounts.map(mountSpec);
   const opts: Dockerode.ContainerCreateOptions = {
     name: makeSandboxName(config.metadata),
     Image: sandboxImage,
@@ -64,6 +65,23 @@ export function sandboxCreateOptions(config: PodSandboxConfig, sandboxImage: str
 /** `host:ctr[:ro]` */
 export function bindSpec(hostPath: string, containerPath: string, readonly?: boolean): string {
   return `${hostPath}:${containerPath}${readonly ? ':ro' : ''}`;
+}
+
+/**
+ * One `Binds` entry: a bind of `hostPath`, or for a runtime-managed tmpfs volume
+ * `volume:ctr:[ro,]nocopy` (nocopy: the image's files at the mount path are not copied into the
+ * volume; the kubelet's mount hides them too).
+ */
+export function mountSpec(m: Mount): string {
+  if (m.tmpfsVolume) return `${m.tmpfsVolume}:${m.containerPath}:${m.readonly ? 'ro,' : ''}nocopy`;
+  return bindSpec(m.hostPath, m.containerPath, m.readonly);
+}
+
+/** `docker volume create --driver local --opt type=tmpfs --opt device=tmpfs --opt o=size=<bytes>`, labelled as the lab's. */
+export function tmpfsVolumeCreateOptions(config: TmpfsVolumeConfig): Dockerode.VolumeCreateOptions {
+  const DriverOpts: Record<string, string> = { type: 'tmpfs', device: 'tmpfs' };
+  if (config.sizeBytes && config.sizeBytes > 0) DriverOpts.o = `size=${config.sizeBytes}`;
+  return { Name: config.name, Driver: 'local', DriverOpts, Labels: { ...config.labels, [ManagedLabel]: 'true' } };
 }
 
 /** Docker's `User`: `uid[:gid]` (dockershim modifyContainerConfig). */
@@ -83,7 +101,7 @@ export function containerCreateOptions(
   config: ContainerConfig,
   sandboxConfig: PodSandboxConfig,
 ): Dockerode.ContainerCreateOptions {
-  const binds = config.mounts.map((m) => bindSpec(m.hostPath, m.containerPath, m.readonly));
+  const binds = config.mounts.map(mountSpec);
   if (config.terminationMessageHostPath) {
     const ctrPath = config.annotations[ContainerTerminationMessagePathAnnotation] || DefaultTerminationMessagePath;
     binds.push(bindSpec(config.terminationMessageHostPath, ctrPath));

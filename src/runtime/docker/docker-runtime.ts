@@ -23,10 +23,12 @@ import {
   type RuntimeEvent,
   type RuntimeService,
   type RuntimeVersion,
+  type RuntimeVolume,
   type SandboxFilter,
+  type TmpfsVolumeConfig,
 } from '../cri.js';
 import { ManagedLabel } from '../../shared/labels.js';
-import { containerCreateOptions, DefaultSandboxGracePeriod, sandboxCreateOptions } from './config.js';
+import { containerCreateOptions, DefaultSandboxGracePeriod, sandboxCreateOptions, tmpfsVolumeCreateOptions } from './config.js';
 import { resolveConnection, type DockerConnectionOptions } from './connection.js';
 import { dockerMessage, isConnectionError, statusCode, toRuntimeError, unavailableMessage } from './errors.js';
 import {
@@ -646,6 +648,42 @@ export class DockerRuntime implements RuntimeService {
       await this.docker.getImage(image).remove({ force: false });
     } catch (e) {
       if (statusCode(e) === 404) return;
+      this.fail(e);
+    }
+  }
+
+  // ---- volumes (lab extension: tmpfs volumes for medium: Memory emptyDirs) -------------------
+
+  async ensureTmpfsVolume(config: TmpfsVolumeConfig): Promise<string> {
+    try {
+      const existing = await this.docker
+        .getVolume(config.name)
+        .inspect()
+        .catch((e: unknown) => {
+          if (statusCode(e) === 404) return null;
+          throw e;
+        });
+      if (!existing) await this.docker.createVolume(tmpfsVolumeCreateOptions(config));
+      return config.name;
+    } catch (e) {
+      this.fail(e, 'CreateFailed', `failed to create volume "${config.name}"`);
+    }
+  }
+
+  async removeVolume(name: string): Promise<void> {
+    try {
+      await this.docker.getVolume(name).remove();
+    } catch (e) {
+      if (statusCode(e) === 404) return;
+      this.fail(e, 'Other', `failed to remove volume "${name}"`);
+    }
+  }
+
+  async listVolumes(labelSelector: Record<string, string>): Promise<RuntimeVolume[]> {
+    try {
+      const res = await this.docker.listVolumes({ filters: { label: labelFilters(labelSelector, { [ManagedLabel]: 'true' }) } });
+      return (res.Volumes ?? []).map((v) => ({ name: v.Name, labels: v.Labels ?? {} }));
+    } catch (e) {
       this.fail(e);
     }
   }

@@ -1,0 +1,111 @@
+// Downward API field paths as the volume plugins read them (upstream pkg/fieldpath/fieldpath.go:
+// ExtractFieldPathAsString, FormatMap, SplitMaybeSubscriptedPath) and Go's `%q` quoting
+// (strconv.Quote), which FormatMap uses for values. Pure.
+import type { Pod } from 'kubernetes-types/core/v1';
+
+const lowerHex = (n: number, width: number) => n.toString(16).padStart(width, '0');
+
+/** Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+/**
+ * Go's strconv.Quote (what `%q` prints for a string): `"` and `\` escaped, \a \b \f \n \r \t \v,
+ * other control characters as \xNN, non-printable runes as \uNNNN or \UNNNNNNNN, printable
+ * Unicode kept as is. A lone surrogate (which JSON decoding in Go turns into U+FFFD) is U+FFFD.
+ */
+export function goQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    let r = ch.codePointAt(0)!;
+    if (r >= 0xd800 && r <= 0xdfff) r = 0xfffd;
+    if (r === 0x22 || r === 0x5c) {
+      out += `\\${String.fromCodePoint(r)}`;
+      continue;
+    }
+    if (printable.test(String.fromCodePoint(r))) {
+      out += String.fromCodePoint(r);
+      continue;
+    }
+    switch (r) {
+      case 0x07:
+        out += '\\a';
+        break;
+      case 0x08:
+        out += '\\b';
+        break;
+      case 0x0c:
+        out += '\\f';
+        break;
+      case 0x0a:
+        out += '\\n';
+        break;
+      case 0x0d:
+        out += '\\r';
+        break;
+      case 0x09:
+        out += '\\t';
+        break;
+      case 0x0b:
+        out += '\\v';
+        break;
+      default:
+        if (r < 0x20 || r === 0x7f) out += `\\x${lowerHex(r, 2)}`;
+        else if (r < 0x10000) out += `\\u${lowerHex(r, 4)}`;
+        else out += `\\U${lowerHex(r, 8)}`;
+    }
+  }
+  return `${out}"`;
+}
+
+/** Go's string ordering: byte-wise over UTF-8. */
+export function compareGoStrings(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+/** fieldpath.FormatMap: `key="value"` lines (Go %q), sorted by key, joined by `\n`, no trailing newline. */
+export function formatMap(m: Record<string, string> | undefined): string {
+  const keys = Object.keys(m ?? {}).sort(compareGoStrings);
+  return keys.map((k) => `${k}=${goQuote(m![k]!)}`).join('\n');
+}
+
+/** SplitMaybeSubscriptedPath: `metadata.annotations['k']` → [`metadata.annotations`, `k`]. */
+export function splitMaybeSubscriptedPath(fieldPath: string): { path: string; subscript: string; ok: boolean } {
+  if (!fieldPath.endsWith("']")) return { path: fieldPath, subscript: '', ok: false };
+  const s = fieldPath.slice(0, -2);
+  const i = s.indexOf("['");
+  if (i <= 0) return { path: fieldPath, subscript: '', ok: false };
+  return { path: s.slice(0, i), subscript: s.slice(i + 2), ok: true };
+}
+
+/**
+ * ExtractFieldPathAsString over a pod, as downwardAPI volume items use it: metadata.name,
+ * namespace, uid, labels, annotations (whole maps through FormatMap, or one key with a subscript).
+ * Returns the value or the upstream error text. (The API server has already checked subscript keys.)
+ */
+export function extractFieldPathAsString(pod: Pod, fieldPath: string): { value: string } | { error: string } {
+  const md = pod.metadata ?? {};
+  const sp = splitMaybeSubscriptedPath(fieldPath);
+  if (sp.ok) {
+    switch (sp.path) {
+      case 'metadata.annotations':
+        return { value: md.annotations?.[sp.subscript] ?? '' };
+      case 'metadata.labels':
+        return { value: md.labels?.[sp.subscript] ?? '' };
+      default:
+        return { error: `fieldPath ${goQuote(fieldPath)} does not support subscript` };
+    }
+  }
+  switch (fieldPath) {
+    case 'metadata.annotations':
+      return { value: formatMap(md.annotations) };
+    case 'metadata.labels':
+      return { value: formatMap(md.labels) };
+    case 'metadata.name':
+      return { value: md.name ?? '' };
+    case 'metadata.namespace':
+      return { value: md.namespace ?? 'default' };
+    case 'metadata.uid':
+      return { value: md.uid ?? '' };
+  }
+  return { error: `unsupported fieldPath: ${fieldPath}` };
+}
