@@ -32,6 +32,8 @@ export interface EngineOptions {
   mode?: 'active' | 'passive';
   /** Which unowned pods an active engine takes over: all of them (the extension), or only those it creates (the CLI). */
   adopt?: 'all' | 'created';
+  /** Randomness for the kubelet (probe workers' initial sleep); tests inject a fixed one. */
+  random?: () => number;
 }
 
 export function defaultStateDir(): string {
@@ -135,6 +137,7 @@ export class Engine implements EngineApi {
       onPullProgress: (p) => this.pullListeners.forEach((l) => l(p)),
       owns: (uid) => this.owned.has(uid),
       onStepWaiting: (key, container) => this.stepListeners.forEach((l) => l(key, container)),
+      random: this.opts.random,
     });
   }
 

@@ -28,6 +28,7 @@ export async function fakeLab(opts: { backoffInitialMs?: number } = {}): Promise
     clock,
     mode: 'active',
     adopt: 'created',
+    random: () => 0,
     settings: { stateDir, relistIntervalMs: 10_000, ...(opts.backoffInitialMs ? { backoffInitialMs: opts.backoffInitialMs } : {}) },
   });
   return {

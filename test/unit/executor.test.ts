@@ -145,3 +145,43 @@ test('a sandbox that cannot be created is retried every 10 s, with one FailedCre
   assert.equal(stateOf(lab.pod(), 'app'), 'running');
   await lab.close();
 });
+
+test('a readiness probe keeps the pod NotReady until it succeeds, with an Unhealthy event per failure', async () => {
+  const lab = await fakeLab();
+  let healthy = false;
+  lab.rt.execHandler = (_n, cmd) => (cmd[0] === 'check' ? { exitCode: healthy ? 0 : 1, stdout: healthy ? '' : 'not yet\n', stderr: '' } : { exitCode: 0, stdout: '', stderr: '' });
+  await lab.engine.createPod(podOf({ containers: [{ name: 'app', readinessProbe: { exec: { command: ['check'] }, periodSeconds: 2 } }] }));
+  await lab.clock.advanceAsync(5 * sec);
+  const readyOf = () => lab.pod()?.status?.conditions?.find((c) => c.type === 'Ready');
+  assert.deepEqual({ status: readyOf()?.status, reason: readyOf()?.reason, message: readyOf()?.message, phase: lab.pod()?.status?.phase }, { status: 'False', reason: 'ContainersNotReady', message: 'containers with unready status: [app]', phase: 'Running' });
+  healthy = true;
+  await lab.clock.advanceAsync(3 * sec);
+  assert.deepEqual({ ready: readyOf()?.status, containerReady: lab.pod()?.status?.containerStatuses?.[0]?.ready }, { ready: 'True', containerReady: true });
+  assert.ok(lab.events().some((e) => /^containers\{app\} Unhealthy: Readiness probe failed: not yet\n( \(x\d+\))?$/.test(e)), lab.events().join(' | '));
+  await lab.close();
+});
+
+test('a failing liveness probe kills the container after failureThreshold failures and restarts it', async () => {
+  const lab = await fakeLab();
+  lab.rt.execHandler = (_n, cmd) => (cmd[0] === 'alive' ? { exitCode: 1, stdout: '', stderr: "cat: can't open '/tmp/healthy': No such file or directory\n" } : { exitCode: 0, stdout: '', stderr: '' });
+  await lab.engine.createPod(podOf({ containers: [{ name: 'app', livenessProbe: { exec: { command: ['alive'] }, periodSeconds: 1, failureThreshold: 3 } }] }));
+  await lab.clock.advanceAsync(3500);
+  assert.deepEqual(lab.rt.trace(['startContainer', 'execSync', 'stopContainer'], lab.t0), [
+    'startContainer app @0',
+    'execSync app @1000',
+    'execSync app @2000',
+    'execSync app @3000',
+    'stopContainer app @3000',
+    'startContainer app @3000',
+  ]);
+  assert.deepEqual(lab.events(), [
+    'containers{app} Pulled: Container image "busybox:1.35" already present on machine (x2)',
+    'containers{app} Created: Created container: app (x2)',
+    'containers{app} Started: Started container app (x2)',
+    "containers{app} Unhealthy: Liveness probe failed: cat: can't open '/tmp/healthy': No such file or directory\n (x3)",
+    'containers{app} Killing: Container app failed liveness probe, will be restarted',
+  ]);
+  const s = lab.pod()?.status?.containerStatuses?.[0];
+  assert.deepEqual({ restarts: s?.restartCount, last: s?.lastState?.terminated?.exitCode, state: Object.keys(s?.state ?? {}) }, { restarts: 1, last: 143, state: ['running'] });
+  await lab.close();
+});

@@ -17,6 +17,7 @@ import { runLifecycleHandler } from './lifecycle-handlers.js';
 import { podDir } from './sandbox.js';
 import type { PodSyncContext } from './context.js';
 import type { KContainerStatus, RuntimePodStatus } from './types.js';
+import type { MountedVolume } from './volumes/index.js';
 
 /** minimumGracePeriodInSeconds */
 export const MIN_GRACE_SECONDS = 2;
@@ -68,8 +69,8 @@ export interface StartInputs {
   sandboxId: string;
   sbConfig: PodSandboxConfig;
   facts: PodRuntimeFacts;
-  /** Host directory of an emptyDir volume (the volume manager's job). */
-  emptyDir(volumeName: string): string;
+  /** The pod's volumes as the volume manager set them up. */
+  volumes: ReadonlyMap<string, MountedVolume>;
 }
 
 /**
@@ -119,7 +120,10 @@ export async function startContainer(ctx: PodSyncContext, st: LifecycleState, c:
     mkdirSync(dir, { recursive: true });
     const msgFile = join(dir, randomBytes(4).toString('hex'));
     writeFileSync(msgFile, '', { mode: 0o666 });
-    const config = generateContainerConfig(pod, c, restartCount, inp.facts, { emptyDir: inp.emptyDir, terminationMessageFile: msgFile });
+    const config = generateContainerConfig(pod, c, restartCount, inp.facts, {
+      emptyDir: (v) => inp.volumes.get(v)?.hostPath ?? '',
+      terminationMessageFile: msgFile,
+    });
     id = await rt.createContainer(inp.sandboxId, config, inp.sbConfig);
   } catch (e) {
     const msg = (e as Error).message;

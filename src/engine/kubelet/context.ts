@@ -8,6 +8,8 @@ import type { EventRecorder } from '../events.js';
 import type { Clock } from '../clock.js';
 import type { Backoff } from './backoff.js';
 import type { StartFailure } from './types.js';
+import type { ProberManager } from './prober/index.js';
+import type { ObjectLookup, VolumeFacts, VolumeManager } from './volumes/index.js';
 
 export interface KubeletDeps {
   runtime: RuntimeService;
@@ -21,6 +23,8 @@ export interface KubeletDeps {
   owns: (uid: string) => boolean;
   /** Step mode: the worker holds `container` of pod `key` (namespace/name) until continueStep. */
   onStepWaiting?: (key: string, container: string) => void;
+  /** Randomness (probe workers' initial sleep); tests inject a fixed one. */
+  random?: () => number;
 }
 
 /** Node-wide kubelet state shared by every pod worker. */
@@ -32,6 +36,14 @@ export interface KubeletShared {
   readonly pulls: { backoff: Backoff; lastError: Map<string, string> };
   /** Termination messages of exited instances never change: read once, by container id. */
   readonly messageCache: Map<string, string>;
+  /** The prober manager: probe workers per container and probe type. */
+  readonly prober: ProberManager;
+  /** The volume manager: sets up and refreshes the pods' volumes. */
+  readonly volumes: VolumeManager;
+  /** ConfigMaps and Secrets as the kubelet's watch-based manager sees them (the store). */
+  readonly lookup: ObjectLookup;
+  /** The node's facts for resource defaults (allocatable). */
+  nodeFacts(pod: Pod): VolumeFacts;
 }
 
 /** One pod's sync, as the SyncPod executor and the container lifecycle see it. */

@@ -9,6 +9,9 @@ import type { Timer } from '../clock.js';
 import { Backoff } from './backoff.js';
 import type { KubeletDeps, KubeletShared } from './context.js';
 import { PodWorker } from './pod-workers.js';
+import { ProberManager } from './prober/index.js';
+import { VolumeManager, type ObjectLookup, type VolumeFacts } from './volumes/index.js';
+import { containerFieldPath, podRef } from '../events.js';
 
 export type { KubeletDeps } from './context.js';
 export { PodWorker } from './pod-workers.js';
@@ -22,6 +25,9 @@ export class Kubelet implements Disposable, KubeletShared {
   readonly crashBackoff: Backoff;
   readonly pulls = { backoff: new Backoff(10_000, 300_000), lastError: new Map<string, string>() };
   readonly messageCache = new Map<string, string>();
+  readonly prober: ProberManager;
+  readonly volumes: VolumeManager;
+  readonly lookup: ObjectLookup;
   private readonly workers = new Map<string, PodWorker>();
   private readonly subs: Disposable[] = [];
   private relistTimer?: Timer;
@@ -29,13 +35,40 @@ export class Kubelet implements Disposable, KubeletShared {
 
   constructor(readonly deps: KubeletDeps) {
     this.crashBackoff = new Backoff(deps.settings.backoffInitialMs, deps.settings.backoffMaxMs);
+    const host = (pod: Pod) => ({ component: 'kubelet' as const, host: pod.spec?.nodeName });
+    this.lookup = {
+      configMap: (ns, name) => deps.store.get('ConfigMap', ns, name),
+      secret: (ns, name) => deps.store.get('Secret', ns, name),
+    };
+    this.prober = new ProberManager({
+      clock: deps.clock,
+      runtime: deps.runtime,
+      random: deps.random,
+      onEvent: (pod, type, reason, message, name) => deps.recorder.record(podRef(pod, containerFieldPath(pod, name)), type, reason, message, host(pod)),
+      onLivenessOrStartupVerdict: (uid) => this.workers.get(uid)?.trigger(),
+      onReadinessChanged: (uid) => this.workers.get(uid)?.trigger(),
+    });
+    this.volumes = new VolumeManager({
+      stateDir: deps.settings.stateDir,
+      clock: deps.clock,
+      runtime: deps.runtime,
+      lab: deps.settings.stateDir,
+      recordEvent: (pod, type, reason, message) => deps.recorder.record(podRef(pod), type, reason, message, host(pod)),
+      onVolumesReady: (uid) => this.workers.get(uid)?.trigger(),
+    });
     this.subs.push(
       deps.store.watch((e) => {
+        if (e.kind === 'ConfigMap' || e.kind === 'Secret') {
+          // The watch-based manager: pods waiting for the object retry, mounted copies refresh.
+          for (const w of this.workers.values()) w.configChanged(e.kind, e.object.metadata?.namespace ?? 'default', e.object.metadata?.name ?? '');
+          return;
+        }
         if (e.kind !== 'Pod') return;
         const uid = e.object.metadata?.uid ?? '';
         if (e.type === 'DELETED') {
           this.workers.get(uid)?.dispose();
           this.workers.delete(uid);
+          this.prober.removePod(uid);
           return;
         }
         if (!e.object.spec?.nodeName || !deps.owns(uid)) return;
@@ -61,6 +94,11 @@ export class Kubelet implements Disposable, KubeletShared {
     return w;
   }
 
+  nodeFacts(pod: Pod): VolumeFacts {
+    const node = pod.spec?.nodeName ? this.deps.store.get('Node', undefined, pod.spec.nodeName) : undefined;
+    return { nodeAllocatable: { ...(node?.status?.allocatable ?? {}) } as Record<string, string> };
+  }
+
   workerFor(uid: string): PodWorker | undefined {
     return this.workers.get(uid);
   }
@@ -84,5 +122,7 @@ export class Kubelet implements Disposable, KubeletShared {
     for (const s of this.subs) s.dispose();
     for (const w of this.workers.values()) w.dispose();
     this.workers.clear();
+    this.prober.dispose();
+    this.volumes.dispose();
   }
 }

@@ -3,8 +3,7 @@
 // A sync reads the runtime, decides (computePodActions), executes (SyncPod) and writes the
 // generated status. A pod that is deleted, past its active deadline or finished is terminated:
 // its containers killed with the pod's grace period, its sandbox stopped.
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, rmSync } from 'node:fs';
 import type { Container, Pod, PodStatus } from 'kubernetes-types/core/v1';
 import type { ContainerStatus as CriContainerStatus, Disposable } from '../../runtime/cri.js';
 import type { PodDebugInfo } from '../api.js';
@@ -57,6 +56,11 @@ export class PodWorker implements Disposable, SyncPodState {
   private pod(): Pod | undefined {
     const [ns, name] = this.key.split('/') as [string, string];
     return this.d.store.get('Pod', ns, name);
+  }
+
+  /** A ConfigMap or Secret changed: a pod of that namespace may be waiting for it or mount it. */
+  configChanged(_kind: 'ConfigMap' | 'Secret', namespace: string, _name: string): void {
+    if (this.key.startsWith(`${namespace}/`)) this.trigger();
   }
 
   trigger(): void {
@@ -184,6 +188,9 @@ export class PodWorker implements Disposable, SyncPodState {
     const ctx = this.context(pod);
     const rs = await this.runtimeStatus(pod);
     const now = this.d.clock.now();
+    const { prober, volumes } = this.k;
+    if (!this.finished && !isTerminalPhase(pod.status)) prober.addPod(pod);
+    prober.updateRuntime(pod, rs);
 
     // activeDeadlineSeconds: checked whenever status is generated; past it, the pod fails.
     if (!this.finished && !isTerminalPhase(pod.status) && pastActiveDeadline(pod, now)) {
@@ -201,14 +208,17 @@ export class PodWorker implements Disposable, SyncPodState {
     }
     // As SyncPod does: the status is generated and written at the start of each sync.
     await this.writeStatus(rs, false);
-    const actions = computePodActions(pod, rs);
-    const outcome = await syncPod(ctx, this, rs, actions, {
-      emptyDir: (p, v) => {
-        const dir = join(podDir(this.d.settings.stateDir, p.metadata?.uid ?? ''), 'volumes', 'kubernetes.io~empty-dir', v);
-        mkdirSync(dir, { recursive: true, mode: 0o777 });
-        return dir;
-      },
-    });
+    // WaitForAttachAndMount: no sandbox and no container before every volume is set up.
+    const facts = this.k.nodeFacts(pod);
+    const vs = await volumes.setUpPod(pod, this.k.lookup, facts);
+    if (!vs.ready) {
+      if (vs.nextRetryAt !== undefined) this.wakeIn(Math.max(0, vs.nextRetryAt - this.d.clock.now()));
+      return;
+    }
+    // The resync refreshes mounted ConfigMap, Secret and downward API payloads.
+    await volumes.refresh(pod, this.k.lookup, facts);
+    const actions = computePodActions(pod, rs, prober.results(this.uid));
+    const outcome = await syncPod(ctx, this, rs, actions, { volumes: vs.volumes, sandboxMounts: volumes.sandboxMounts(this.uid) });
     if (outcome === 'podKilled') this.finished = true;
     await this.writeStatus(await this.runtimeStatus(pod), false);
     const left = untilActiveDeadline(this.pod() ?? pod, this.d.clock.now());
@@ -228,12 +238,16 @@ export class PodWorker implements Disposable, SyncPodState {
   /** Graceful deletion: kill containers, stop the sandbox, report the final phase, remove everything, drop the pod. */
   private async terminate(pod: Pod): Promise<void> {
     const ctx = this.context(pod);
+    this.k.prober.setTerminating(this.uid);
     const rs = await this.runtimeStatus(pod);
+    this.k.prober.updateRuntime(pod, rs);
     await killContainersInPod(ctx, rs, this.effectiveGrace(pod), rs.sandboxes[0]?.ip);
     await this.stopSandboxes(rs);
     const after = await this.runtimeStatus(pod);
     await this.writeStatus(after, true);
     await removePodFromRuntime(this.d.runtime, after);
+    await this.k.volumes.tearDown(this.uid).catch((e) => this.d.log(`${this.key}: volume tear-down: ${(e as Error).message}`));
+    this.k.prober.removePod(this.uid);
     for (const c of after.containers) this.k.messageCache.delete(c.id);
     rmSync(podDir(this.d.settings.stateDir, pod.metadata?.uid ?? ''), { recursive: true, force: true });
     const [ns, name] = this.key.split('/') as [string, string];
@@ -243,7 +257,16 @@ export class PodWorker implements Disposable, SyncPodState {
   private async writeStatus(rs: RuntimePodStatus, podIsTerminal: boolean): Promise<void> {
     const fresh = this.pod();
     if (!fresh) return;
-    let status = generatePodStatus({ pod: fresh, runtime: rs, reasonCache: this.reasons, podIsTerminal, now: this.d.clock.now(), hostIP: NODE_IP, phaseOverride: this.override });
+    let status = generatePodStatus({
+      pod: fresh,
+      runtime: rs,
+      reasonCache: this.reasons,
+      podIsTerminal,
+      now: this.d.clock.now(),
+      hostIP: NODE_IP,
+      phaseOverride: this.override,
+      probes: this.k.prober.containerFlags(this.uid),
+    });
     const count = (fresh.spec?.containers.length ?? 0) + (fresh.spec?.initContainers?.length ?? 0);
     status = capTerminationMessages(status, count);
     if (JSON.stringify(status) === JSON.stringify(fresh.status)) return;

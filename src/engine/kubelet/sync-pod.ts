@@ -1,8 +1,9 @@
 // The SyncPod executor (upstream pkg/kubelet/kuberuntime/kuberuntime_manager.go SyncPod): carries
 // out the decision of computePodActions in SyncPod's numbered steps, through the runtime seam.
 import { mkdirSync } from 'node:fs';
-import type { Container, Pod } from 'kubernetes-types/core/v1';
-import type { PodSandboxConfig } from '../../runtime/cri.js';
+import type { Container } from 'kubernetes-types/core/v1';
+import type { Mount, PodSandboxConfig } from '../../runtime/cri.js';
+import type { MountedVolume } from './volumes/index.js';
 import { isRestartableInit, type PodActions } from './actions.js';
 import { evictContainers } from './container-gc.js';
 import { killContainer, killContainersInPod, startContainer, SYNC_ERROR_RETRY_MS, type LifecycleState } from './container-lifecycle.js';
@@ -22,8 +23,10 @@ export interface SyncPodState extends LifecycleState {
 export type SyncPodOutcome = 'synced' | 'podKilled' | 'waiting';
 
 export interface SyncPodDeps {
-  /** Host directory of an emptyDir volume. */
-  emptyDir(pod: Pod, volumeName: string): string;
+  /** The pod's volumes as the volume manager set them up, by volume name. */
+  volumes: ReadonlyMap<string, MountedVolume>;
+  /** Runtime volumes the sandbox holds for the pod's lifetime (Memory emptyDir). */
+  sandboxMounts: Mount[];
 }
 
 export async function syncPod(ctx: PodSyncContext, st: SyncPodState, rs: RuntimePodStatus, a: PodActions, d: SyncPodDeps): Promise<SyncPodOutcome> {
@@ -62,7 +65,7 @@ export async function syncPod(ctx: PodSyncContext, st: SyncPodState, rs: Runtime
   // Step 4: create the sandbox.
   let sandboxId = a.sandboxId;
   let podIP = rs.sandboxes[0]?.ip ?? '';
-  const sbConfig: PodSandboxConfig = sandboxConfigFor(pod, a.attempt, deps.settings.stateDir);
+  const sbConfig: PodSandboxConfig = { ...sandboxConfigFor(pod, a.attempt, deps.settings.stateDir), mounts: d.sandboxMounts };
   if (a.createSandbox) {
     try {
       mkdirSync(podDir(deps.settings.stateDir, pod.metadata?.uid ?? ''), { recursive: true });
@@ -82,7 +85,7 @@ export async function syncPod(ctx: PodSyncContext, st: SyncPodState, rs: Runtime
   const facts: PodRuntimeFacts = { podIP, hostIP: NODE_IP, nodeName: pod.spec?.nodeName ?? '' };
   const inits = pod.spec?.initContainers ?? [];
   const current = a.createSandbox ? { ...rs, containers: rs.containers.filter((c) => !inits.some((i) => i.name === c.name)) } : rs;
-  const inputs = { rs: current, sandboxId, sbConfig, facts, emptyDir: (v: string) => d.emptyDir(pod, v) };
+  const inputs = { rs: current, sandboxId, sbConfig, facts, volumes: d.volumes };
 
   // Step 5 (ephemeral containers) is not offered by the lab. Step 6: init containers, strictly in
   // order; a regular init container's failure ends the sync, a sidecar's does not.
