@@ -133,6 +133,53 @@ describe('termination', () => {
   });
 });
 
+describe('probes', () => {
+  test('a readiness probe (httpGet) gates Ready until the server answers 200', async () => {
+    await engine.createPod(
+      podManifest('readiness', {
+        containers: [
+          sh('web', 'mkdir -p /www; (sleep 4; echo ok > /www/index.html) & exec httpd -f -p 8080 -h /www', {
+            ports: [{ name: 'http', containerPort: 8080 }],
+            readinessProbe: { httpGet: { path: '/index.html', port: 'http' }, periodSeconds: 1 },
+          }),
+        ],
+      }),
+    );
+    const running = await waitFor(engine, 'readiness', (x) => cs(x, 'web')?.state?.running !== undefined, 30_000, 'running');
+    assert.equal(ready(running), false);
+    const p = await waitFor(engine, 'readiness', ready, 30_000, 'Ready');
+    assert.equal(cs(p, 'web')?.ready, true);
+    const unhealthy = eventsOf(engine, 'readiness').filter((e) => e.reason === 'Unhealthy').map((e) => e.message);
+    assert.ok(unhealthy.length >= 1 && unhealthy.every((m) => m === 'Readiness probe failed: HTTP probe failed with statuscode: 404'), unhealthy.join(' | '));
+  });
+
+  test('a failing liveness probe restarts the container: Unhealthy, Killing, restartCount 1', async () => {
+    await engine.createPod(
+      podManifest('liveness', {
+        terminationGracePeriodSeconds: 2,
+        containers: [sh('app', 'touch /tmp/healthy; sleep 2; rm /tmp/healthy; sleep 3600', { livenessProbe: { exec: { command: ['cat', '/tmp/healthy'] }, periodSeconds: 1, failureThreshold: 2 } })],
+      }),
+    );
+    const p = await waitFor(engine, 'liveness', (x) => (cs(x, 'app')?.restartCount ?? 0) >= 1, 45_000, 'a restart');
+    assert.ok(cs(p, 'app')?.lastState?.terminated, 'lastState is the killed instance');
+    const evs = eventsOf(engine, 'liveness');
+    assert.equal(evs.find((e) => e.reason === 'Unhealthy')?.message, "Liveness probe failed: cat: can't open '/tmp/healthy': No such file or directory\n");
+    assert.equal(evs.find((e) => e.reason === 'Killing')?.message, 'Container app failed liveness probe, will be restarted');
+  });
+
+  test('a startup probe holds started=false and readiness until it succeeds', async () => {
+    await engine.createPod(
+      podManifest('startup', {
+        containers: [sh('app', 'sleep 3; touch /tmp/started; sleep 3600', { startupProbe: { exec: { command: ['cat', '/tmp/started'] }, periodSeconds: 1, failureThreshold: 30 } })],
+      }),
+    );
+    const running = await waitFor(engine, 'startup', (x) => cs(x, 'app')?.state?.running !== undefined, 30_000, 'running');
+    assert.deepEqual({ started: cs(running, 'app')?.started, ready: cs(running, 'app')?.ready }, { started: false, ready: false });
+    const p = await waitFor(engine, 'startup', ready, 30_000, 'Ready');
+    assert.deepEqual({ started: cs(p, 'app')?.started, ready: cs(p, 'app')?.ready, restarts: cs(p, 'app')?.restartCount }, { started: true, ready: true, restarts: 0 });
+  });
+});
+
 describe('termination messages', () => {
   test('the file at terminationMessagePath becomes the terminated message', async () => {
     await engine.createPod(podManifest('msg-file', { restartPolicy: 'Never', containers: [sh('app', 'printf "bye from app" > /dev/termination-log; exit 1')] }));
