@@ -7,7 +7,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { ConfigMap, Event as KEvent, Node, Pod, Secret } from 'kubernetes-types/core/v1';
 import { parseAllDocuments } from 'yaml';
 import { connectDocker } from '../runtime/docker/docker-runtime.js';
-import { Engine } from '../engine/engine.js';
+import { DEFAULT_NODE_NAME, Engine } from '../engine/engine.js';
 import type { ConfigObject, ConfigObjectKind, EngineSettings, WatchEvent } from '../engine/api.js';
 import { configMapCells, CONFIGMAP_COLUMNS, formatTable, podCells, POD_COLUMNS, POD_WIDE_COLUMNS, SECRET_COLUMNS, secretCells, StreamingTable, translateTimestampSince } from '../engine/printer.js';
 import { describePod } from '../engine/describe.js';
@@ -181,13 +181,16 @@ async function run(argv: string[]): Promise<number> {
     return 2;
   }
 
+  // The lab's nodes, so that a nodeName no virtual node has is warned about.
+  const nodes = values.nodes ? readNodes(values.nodes) : undefined;
   // The same validator as the editor: an invalid object never reaches the engine.
-  const result = validateText(text);
+  const result = validateText(text, { nodeNames: nodes ? nodes.map((n) => n.metadata?.name ?? '') : [DEFAULT_NODE_NAME] });
   const items: RunItem[] = [];
   let invalid = false;
   for (const doc of result.documents) {
     const errors = doc.problems.filter((p) => p.severity === 'error');
-    for (const w of doc.problems.filter((p) => p.severity === 'warning')) io.err(`Warning: ${w.message}\n`);
+    // API server warnings as kubectl prints them; Pod Lab's own "cannot honour" warnings marked as such.
+    for (const w of doc.problems.filter((p) => p.severity === 'warning')) io.err(`${w.source === 'podlab' ? 'Pod Lab warning' : 'Warning'}: ${w.message}\n`);
     if (errors.length) {
       invalid = true;
       if (doc.kind === 'Pod' || doc.kind === 'ConfigMap' || doc.kind === 'Secret' || !doc.kind) io.err(`${invalidObjectMessage(doc.kind ?? 'Pod', doc.name ?? '', errors)}\n`);
@@ -214,7 +217,7 @@ async function run(argv: string[]): Promise<number> {
   const bm = seconds(values['backoff-max'], '--backoff-max');
   if (bi !== undefined) settings.backoffInitialMs = bi * 1000;
   if (bm !== undefined) settings.backoffMaxMs = bm * 1000;
-  if (values.nodes) settings.nodes = readNodes(values.nodes);
+  if (nodes) settings.nodes = nodes;
   if (values.step) settings.stepMode = true;
 
   // From here on a signal never kills the process: the first one stops what is under way and

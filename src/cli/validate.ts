@@ -15,6 +15,8 @@ interface JsonProblem {
   type: string;
   detail: string;
   message: string;
+  /** `podlab` for Pod Lab's own warnings (fields the lab cannot honour); absent for the API server's. */
+  source?: string;
 }
 
 const toJson = (file: string, p: Problem): JsonProblem => ({
@@ -29,6 +31,7 @@ const toJson = (file: string, p: Problem): JsonProblem => ({
   type: p.type,
   detail: p.detail,
   message: p.message,
+  ...(p.source ? { source: p.source } : {}),
 });
 
 export async function runValidate(argv: string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
@@ -58,7 +61,7 @@ export async function runValidate(argv: string[], out: NodeJS.WritableStream, er
     for (const p of validateText(text).problems) all.push(toJson(file, p));
   }
   if (json) out.write(`${JSON.stringify(all)}\n`);
-  else for (const p of all) out.write(`${p.file}:${p.line}:${p.column}: ${p.severity}: ${p.message}\n`);
+  else for (const p of all) out.write(`${p.file}:${p.line}:${p.column}: ${p.source === 'podlab' ? 'lab warning' : p.severity}: ${p.message}\n`);
   if (unreadable) return 2;
   return all.some((p) => p.severity === 'error') ? 1 : 0;
 }

@@ -2,6 +2,7 @@
 // tree node, or a pick), connects to the engine lazily, and reports failures as messages.
 import * as vscode from 'vscode';
 import type { Pod } from '../engine/api.js';
+import type { ConfigMap, Secret } from 'kubernetes-types/core/v1';
 import type { Lab } from './lab.js';
 import type { Diagnostics } from './language.js';
 import type { LabDocuments } from './documents.js';
@@ -97,10 +98,19 @@ async function runPod(s: Services, arg: unknown, all: unknown, stepModeRun: bool
     return;
   }
   const toRun: { d: DocInfo; file: vscode.Uri }[] = [];
+  /** The file's ConfigMaps and Secrets: applied before its pods, as `podlab run` does. */
+  const configs: { d: DocInfo; file: vscode.Uri }[] = [];
   const v = await loadValidator();
   for (const t of targets) {
     const doc = await vscode.workspace.openTextDocument(t.uri);
     const a = await s.diags.analyze(doc);
+    for (const d of a?.docs ?? []) {
+      if ((d.raw.kind === 'ConfigMap' || d.raw.kind === 'Secret') && d.raw.runnable && d.raw.object) {
+        const refused = refusal(v, d);
+        if (refused) void vscode.window.showErrorMessage(refused);
+        else configs.push({ d, file: t.uri });
+      }
+    }
     const pods = (a?.docs ?? []).filter((d) => d.isPod && (t.docIndex === undefined || d.index === t.docIndex));
     if (pods.length === 0) {
       void vscode.window.showWarningMessage(`Pod Lab: ${vscode.workspace.asRelativePath(t.uri)} has no Pod manifest to run.`);
@@ -117,6 +127,19 @@ async function runPod(s: Services, arg: unknown, all: unknown, stepModeRun: bool
     }
   }
   if (toRun.length === 0) return;
+  if (configs.length > 0) {
+    const engine = await engineOrExplain(s);
+    if (!engine) return;
+    for (const { d, file } of configs) {
+      try {
+        const r = await engine.applyObject(structuredClone(d.raw.object as ConfigMap | Secret));
+        s.lab.log(`${String(d.raw.kind).toLowerCase()}/${d.raw.name ?? ''} ${r.outcome} from ${vscode.workspace.asRelativePath(file)}`);
+      } catch (e) {
+        void vscode.window.showErrorMessage(`Pod Lab: ${(e as Error).message}`);
+        return;
+      }
+    }
+  }
   for (const { d, file } of toRun) {
     const pod = d.object as Pod;
     const risky = hostAccessOf(pod);

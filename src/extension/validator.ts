@@ -113,7 +113,7 @@ export function docAt(a: Analysis, offset: number): DocInfo | undefined {
 /** The message the API server would answer a create with (`The Pod "x" is invalid: ...`). */
 export function refusal(v: ValidationModule, d: DocInfo): string | undefined {
   if (!d.hasErrors) return undefined;
-  return v.invalidPodMessage(d.raw.name ?? d.ref?.name ?? '', d.raw.problems);
+  return v.documentRefusal(d.raw);
 }
 
 // ---- hover, completion, quick fixes, path: thin adapters over the validator's functions ----
