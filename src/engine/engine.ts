@@ -1,8 +1,10 @@
-// The engine: an API store, the scheduler and the kubelet wired over one runtime. It adopts the
-// lab's pods from the runtime at start (the sandbox keeps the manifest), so a restarted CLI or
-// VS Code loses nothing. Several processes may look at the same pods: exactly one *owns* a pod
-// (runs its kubelet worker); the others are read-only and ask the owner to delete.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+// The engine: an API store, the scheduler and the kubelet wired over one runtime (the shells'
+// single entry; the rooms are store.ts, scheduler/, kubelet/, node.ts, checkpoint.ts and
+// ownership.ts). It adopts the lab's pods from the runtime at start (the sandbox keeps the
+// manifest), so a restarted CLI or VS Code loses nothing. Several processes may look at the same
+// pods: exactly one *owns* a pod (runs its kubelet worker); the others are read-only and ask the
+// owner to delete.
+import { mkdirSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -14,11 +16,13 @@ import { Store } from './store.js';
 import { EventRecorder } from './events.js';
 import { realClock, rfc3339, type Clock } from './clock.js';
 import { Scheduler } from './scheduler/scheduler.js';
-import { Kubelet, podDir, readArchivedAttempts, readRuntimePod, removePodFromRuntime } from './kubelet/kubelet.js';
-import { generatePodStatus } from './kubelet/status.js';
+import { Kubelet, readArchivedAttempts, readRuntimePod, removePodFromRuntime } from './kubelet/kubelet.js';
+import { defaultNode, DEFAULT_NODE_NAME } from './node.js';
+import { PodOwnership } from './ownership.js';
+import { adoptFromRuntime, persistEvent, persistStatus } from './checkpoint.js';
 import { applyPodDefaults } from '../validation/defaults.js';
-import * as L from '../shared/labels.js';
-import { mutableCopy, type DeepMutable } from './mutable.js';
+import { mutableCopy } from './mutable.js';
+import { PodUIDLabel } from '../shared/labels.js';
 
 export interface EngineOptions {
   runtime: RuntimeService;
@@ -54,17 +58,7 @@ export function defaultSettings(): EngineSettings {
   };
 }
 
-export const DEFAULT_NODE_NAME = 'podlab-node';
-
-function pidAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+export { DEFAULT_NODE_NAME };
 
 const nsName = (p: Pod) => [p.metadata?.namespace ?? 'default', p.metadata?.name ?? ''] as const;
 
@@ -77,9 +71,8 @@ export class Engine implements EngineApi {
   kubelet?: Kubelet;
   private readonly pullListeners = new Set<(p: PullProgress & { pod: string }) => void>();
   private readonly stepListeners = new Set<(podKey: string, container: string) => void>();
-  private readonly owned = new Set<string>();
+  private readonly ownership: PodOwnership;
   private readonly subs: Disposable[] = [];
-  private requestWatcher?: FSWatcher;
   private readonly log: (line: string) => void;
   /** ConfigMaps and Secrets: files of the lab, mirrored into the store (config-persistence.ts). */
   private configObjects?: ConfigObjectFiles;
@@ -92,6 +85,7 @@ export class Engine implements EngineApi {
     this.clock = opts.clock ?? realClock;
     this.log = opts.log ?? (() => undefined);
     this.store = new Store(this.clock);
+    this.ownership = new PodOwnership(this.settings.stateDir, this.log);
     this.recorder = new EventRecorder(this.store, this.clock, (e) => this.persistEvent(e));
   }
 
@@ -105,24 +99,32 @@ export class Engine implements EngineApi {
     return (this.opts.mode ?? 'active') === 'active';
   }
 
-  private dir(uid: string): string {
-    return podDir(this.settings.stateDir, uid);
-  }
-
   private async init(): Promise<void> {
     mkdirSync(join(this.settings.stateDir, 'pods'), { recursive: true });
-    mkdirSync(join(this.settings.stateDir, 'requests'), { recursive: true });
     // The Docker host's size (for the default node) and the lab's pods, asked for together.
-    const [nodes] = await Promise.all([this.settings.nodes.length ? this.settings.nodes : this.defaultNode().then((n) => [n]), this.adoptFromRuntime()]);
+    const [nodes] = await Promise.all([
+      this.settings.nodes.length ? this.settings.nodes : this.runtime.version().then((v) => [defaultNode(v)]),
+      adoptFromRuntime({
+        runtime: this.runtime,
+        store: this.store,
+        stateDir: this.settings.stateDir,
+        now: this.clock.now(),
+        ownerAlive: (uid) => this.ownership.ownerPid(uid) !== undefined,
+        log: this.log,
+      }),
+    ]);
     for (const n of nodes) this.store.create('Node', n);
     // Loaded before the kubelet starts, so a pod's first sync finds the objects it references.
     this.startConfigObjects();
     if (this.active) {
-      if (this.opts.adopt === 'all') for (const p of this.store.list('Pod')) this.tryClaim(p.metadata?.uid ?? '');
+      if (this.opts.adopt === 'all') for (const p of this.store.list('Pod')) this.ownership.tryClaim(p.metadata?.uid ?? '');
       this.subs.push(this.store.watch((e) => this.onStoreEvent(e)));
       this.scheduler = new Scheduler(this.store, this.recorder, this.clock);
       this.kubelet = this.newKubelet();
-      this.watchRequests();
+      this.ownership.watchRequests((uid, grace) => {
+        const pod = this.store.list('Pod').find((p) => p.metadata?.uid === uid);
+        if (pod) void this.markDeleted(pod, grace).catch((e) => this.log(`delete: ${(e as Error).message}`));
+      });
     }
   }
 
@@ -135,110 +137,17 @@ export class Engine implements EngineApi {
       settings: this.settings,
       log: this.log,
       onPullProgress: (p) => this.pullListeners.forEach((l) => l(p)),
-      owns: (uid) => this.owned.has(uid),
+      owns: (uid) => this.ownership.owned.has(uid),
       onStepWaiting: (key, container) => this.stepListeners.forEach((l) => l(key, container)),
       random: this.opts.random,
     });
   }
 
-  private async defaultNode(): Promise<Node> {
-    const v = await this.runtime.version();
-    return {
-      apiVersion: 'v1',
-      kind: 'Node',
-      metadata: {
-        name: DEFAULT_NODE_NAME,
-        labels: { 'kubernetes.io/hostname': DEFAULT_NODE_NAME, 'kubernetes.io/os': 'linux', 'node.kubernetes.io/instance-type': 'podlab' },
-      },
-      spec: {},
-      status: {
-        capacity: { cpu: String(v.cpus), memory: `${Math.floor(v.memoryBytes / 1024)}Ki`, pods: '110' },
-        allocatable: { cpu: String(v.cpus), memory: `${Math.floor(v.memoryBytes / 1024)}Ki`, pods: '110' },
-        conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' }],
-        addresses: [
-          { type: 'InternalIP', address: '127.0.0.1' },
-          { type: 'Hostname', address: DEFAULT_NODE_NAME },
-        ],
-        nodeInfo: {
-          containerRuntimeVersion: `${v.runtimeName}://${v.runtimeVersion}`,
-          kubeletVersion: 'podlab',
-          kubeProxyVersion: '',
-          architecture: process.arch === 'x64' ? 'amd64' : process.arch,
-          operatingSystem: 'linux',
-          osImage: v.hostname,
-          kernelVersion: '',
-          bootID: '',
-          machineID: '',
-          systemUUID: '',
-        },
-      },
-    };
-  }
-
-  /** Rebuilds the store from the runtime: one pod per uid, from the newest sandbox's manifest. */
-  private async adoptFromRuntime(): Promise<void> {
-    const sandboxes = await this.runtime.listPodSandbox({ labelSelector: { [L.ManagedLabel]: 'true', [L.LabLabel]: this.settings.stateDir } });
-    const newest = new Map<string, (typeof sandboxes)[number]>();
-    for (const sb of sandboxes) {
-      const cur = newest.get(sb.metadata.uid);
-      if (!cur || sb.metadata.attempt > cur.metadata.attempt) newest.set(sb.metadata.uid, sb);
-    }
-    for (const sb of newest.values()) {
-      if (!sb.podManifest) continue;
-      let pod: DeepMutable<Pod>;
-      try {
-        pod = JSON.parse(sb.podManifest) as DeepMutable<Pod>;
-      } catch {
-        this.log(`sandbox ${sb.id} carries an unreadable manifest; left alone`);
-        continue;
-      }
-      const uid = pod.metadata?.uid ?? '';
-      const saved = this.readJson<Pod['status']>(join(this.dir(uid), 'status.json'));
-      const [ns, name] = nsName(pod);
-      if (this.store.get('Pod', ns, name)) continue;
-      const ownerAlive = this.ownerPid(uid) !== undefined;
-      pod.status = saved ?? { phase: 'Pending' };
-      if (!ownerAlive || !saved) {
-        const rs = await readRuntimePod(this.runtime, pod as Pod, async (c) => c.message);
-        pod.status = generatePodStatus({ pod: pod as Pod, runtime: rs, reasonCache: new Map(), podIsTerminal: !!pod.metadata?.deletionTimestamp, now: this.clock.now() });
-      }
-      this.store.create('Pod', pod as Pod);
-      for (const ev of this.readEvents(uid)) {
-        if (!this.store.get('Event', ev.metadata.namespace, ev.metadata.name ?? '')) this.store.create('Event', ev);
-      }
-    }
-  }
-
-  private readJson<T>(file: string): T | undefined {
-    try {
-      return JSON.parse(readFileSync(file, 'utf8')) as T;
-    } catch {
-      return undefined;
-    }
-  }
-
-  private readEvents(uid: string): KEvent[] {
-    const file = join(this.dir(uid), 'events.jsonl');
-    if (!existsSync(file)) return [];
-    const byName = new Map<string, KEvent>();
-    for (const line of readFileSync(file, 'utf8').split('\n')) {
-      if (!line) continue;
-      try {
-        const e = JSON.parse(line) as KEvent;
-        byName.set(e.metadata.name ?? '', e);
-      } catch {
-        // a torn last line: skip it
-      }
-    }
-    return [...byName.values()];
-  }
-
   private persistEvent(e: KEvent): void {
     const uid = e.involvedObject.uid;
-    if (!uid || !this.owned.has(uid)) return;
+    if (!uid || !this.ownership.owned.has(uid)) return;
     try {
-      mkdirSync(this.dir(uid), { recursive: true });
-      appendFileSync(join(this.dir(uid), 'events.jsonl'), `${JSON.stringify(e)}\n`);
+      persistEvent(this.settings.stateDir, e);
     } catch (err) {
       this.log(`cannot persist event: ${(err as Error).message}`);
     }
@@ -247,67 +156,12 @@ export class Engine implements EngineApi {
   private onStoreEvent(e: WatchEvent): void {
     if (e.kind !== 'Pod') return;
     const uid = e.object.metadata?.uid ?? '';
-    if (!this.owned.has(uid)) return;
+    if (!this.ownership.owned.has(uid)) return;
     if (e.type === 'DELETED') {
-      this.owned.delete(uid);
+      this.ownership.owned.delete(uid);
       return;
     }
-    try {
-      mkdirSync(this.dir(uid), { recursive: true });
-      writeFileSync(join(this.dir(uid), 'status.json'), JSON.stringify(e.object.status ?? {}));
-    } catch {
-      // the pod directory is being removed
-    }
-  }
-
-  private ownerPid(uid: string): number | undefined {
-    const file = join(this.dir(uid), 'owner');
-    if (!existsSync(file)) return undefined;
-    const pid = Number.parseInt(readFileSync(file, 'utf8'), 10);
-    return pidAlive(pid) ? pid : undefined;
-  }
-
-  /** Takes ownership of a pod whose owner is gone. */
-  private tryClaim(uid: string): boolean {
-    if (!uid) return false;
-    const pid = this.ownerPid(uid);
-    if (pid !== undefined && pid !== process.pid) return false;
-    mkdirSync(this.dir(uid), { recursive: true });
-    writeFileSync(join(this.dir(uid), 'owner'), String(process.pid));
-    this.owned.add(uid);
-    return true;
-  }
-
-  private release(uid: string): void {
-    if (!this.owned.delete(uid)) return;
-    const file = join(this.dir(uid), 'owner');
-    try {
-      if (readFileSync(file, 'utf8') === String(process.pid)) rmSync(file, { force: true });
-    } catch {
-      // already gone
-    }
-  }
-
-  /** Deletion requests from other processes arrive as files in <stateDir>/requests. */
-  private watchRequests(): void {
-    const dir = join(this.settings.stateDir, 'requests');
-    const handle = () => {
-      for (const f of readdirSync(dir)) {
-        const uid = f.replace(/\.json$/, '');
-        if (!this.owned.has(uid)) continue;
-        const req = this.readJson<{ grace?: number }>(join(dir, f));
-        rmSync(join(dir, f), { force: true });
-        const pod = this.store.list('Pod').find((p) => p.metadata?.uid === uid);
-        if (pod) void this.markDeleted(pod, req?.grace).catch((e) => this.log(`delete: ${(e as Error).message}`));
-      }
-    };
-    try {
-      this.requestWatcher = watch(dir, () => handle());
-      this.requestWatcher.unref?.();
-      handle();
-    } catch (e) {
-      this.log(`cannot watch ${dir}: ${(e as Error).message}`);
-    }
+    persistStatus(this.settings.stateDir, e.object);
   }
 
   // ---- ConfigMaps and Secrets (files of the lab; every engine, active or passive) ----------
@@ -351,7 +205,7 @@ export class Engine implements EngineApi {
     // The uid is chosen here so the pod is claimed before the scheduler and kubelet see it.
     const uid = randomUUID();
     pod.metadata.uid = uid;
-    this.tryClaim(uid);
+    this.ownership.tryClaim(uid);
     const created = this.store.create('Pod', pod as Pod);
     if (opts.stepMode !== undefined) {
       // The worker exists once the pod is bound; set step mode as soon as it does.
@@ -374,15 +228,15 @@ export class Engine implements EngineApi {
     const pod = this.store.get('Pod', namespace, name);
     if (!pod || !this.active) return false;
     const uid = pod.metadata?.uid ?? '';
-    if (this.owned.has(uid)) return true;
-    if (!this.tryClaim(uid)) return false;
+    if (this.ownership.owned.has(uid)) return true;
+    if (!this.ownership.tryClaim(uid)) return false;
     // Nudge the kubelet: a store update wakes the worker for a pod it now owns.
     this.store.update('Pod', namespace, name, () => undefined);
     return true;
   }
 
   isOwnedHere(uid: string): boolean {
-    return this.owned.has(uid);
+    return this.ownership.owned.has(uid);
   }
 
   private async markDeleted(pod: Pod, grace?: number): Promise<void> {
@@ -421,18 +275,18 @@ export class Engine implements EngineApi {
     const uid = pod.metadata?.uid ?? '';
     const grace = gracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30;
     const timeout = (Math.max(grace, 2) + 60) * 1000;
-    if (this.owned.has(uid)) {
+    if (this.ownership.owned.has(uid)) {
       const gone = this.waitGone(uid, namespace, name, timeout);
       await this.markDeleted(pod, grace);
       return gone;
     }
-    const owner = this.ownerPid(uid);
+    const owner = this.ownership.ownerPid(uid);
     if (owner !== undefined && owner !== process.pid) {
       // Another process runs this pod's kubelet: ask it, then wait for the runtime to empty.
-      writeFileSync(join(this.settings.stateDir, 'requests', `${uid}.json`), JSON.stringify({ grace }));
+      this.ownership.requestDeletion(uid, grace);
       const deadline = Date.now() + timeout;
       while (Date.now() < deadline) {
-        const left = await this.runtime.listPodSandbox({ labelSelector: { [L.PodUIDLabel]: uid } });
+        const left = await this.runtime.listPodSandbox({ labelSelector: { [PodUIDLabel]: uid } });
         if (left.length === 0) {
           this.store.delete('Pod', namespace, name);
           return;
@@ -442,7 +296,7 @@ export class Engine implements EngineApi {
       throw new Error(`timed out waiting for pod "${name}" to be deleted`);
     }
     // Nobody owns it: take it over just to terminate it.
-    this.tryClaim(uid);
+    this.ownership.tryClaim(uid);
     if (!this.kubelet) this.kubelet = this.newKubelet();
     const gone = this.waitGone(uid, namespace, name, timeout);
     await this.markDeleted(pod, grace);
@@ -586,13 +440,12 @@ export class Engine implements EngineApi {
   }
 
   async close(): Promise<void> {
-    this.requestWatcher?.close();
     this.configObjects?.dispose();
     this.scheduler?.dispose();
     this.kubelet?.dispose();
     await this.kubelet?.idle();
     for (const s of this.subs) s.dispose();
-    for (const uid of [...this.owned]) this.release(uid);
+    this.ownership.close();
     this.runtime.close();
   }
 }

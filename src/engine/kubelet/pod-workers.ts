@@ -257,6 +257,8 @@ export class PodWorker implements Disposable, SyncPodState {
   private async writeStatus(rs: RuntimePodStatus, podIsTerminal: boolean): Promise<void> {
     const fresh = this.pod();
     if (!fresh) return;
+    // The prober sees the instances this status is generated from (a container just started).
+    this.k.prober.updateRuntime(fresh, rs);
     let status = generatePodStatus({
       pod: fresh,
       runtime: rs,
