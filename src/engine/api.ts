@@ -62,6 +62,42 @@ export interface PodDebugInfo {
   backoff: Record<string, { until: number; delayMs: number }>;
   /** Step mode: the init container the kubelet is waiting to start, if any. */
   stepWaitingFor?: string;
+  /** The prober's recent runs per container and probe type (oldest first, bounded). */
+  probes?: ProbeHistoryView[];
+  /** Lifecycle hook runs (postStart, preStop), oldest first. */
+  hooks?: HookRun[];
+}
+
+/** One probe run as the prober recorded it. */
+export interface ProbeRunView {
+  /** epoch ms */
+  time: number;
+  durationMs: number;
+  containerId: string;
+  result: 'success' | 'warning' | 'failure' | 'unknown';
+  output: string;
+  error?: string;
+  /** The worker's result after this run, when it changed (threshold reached). */
+  verdict?: string;
+}
+
+export interface ProbeHistoryView {
+  containerName: string;
+  probeType: 'liveness' | 'readiness' | 'startup';
+  runs: ProbeRunView[];
+}
+
+/** One run of a lifecycle hook. */
+export interface HookRun {
+  containerName: string;
+  containerId: string;
+  hook: 'postStart' | 'preStop';
+  /** epoch ms */
+  startedAt: number;
+  finishedAt?: number;
+  /** The handler's failure message; absent on success. `timedOut` when the grace period ran out first. */
+  error?: string;
+  timedOut?: boolean;
 }
 
 export interface EngineApi {

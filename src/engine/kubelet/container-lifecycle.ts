@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Container, Pod } from 'kubernetes-types/core/v1';
 import type { PodSandboxConfig } from '../../runtime/cri.js';
+import type { HookRun } from '../api.js';
 import { formatPod } from '../events.js';
 import { goDuration } from './backoff.js';
 import { isRestartableInit, type KillReason } from './actions.js';
@@ -18,6 +19,22 @@ import { podDir } from './sandbox.js';
 import type { PodSyncContext } from './context.js';
 import type { KContainerStatus, RuntimePodStatus } from './types.js';
 import type { MountedVolume } from './volumes/index.js';
+
+const MAX_HOOK_RUNS = 100;
+
+/** Records a hook run for the lab's timeline; returns a function that closes it. */
+function recordHook(ctx: PodSyncContext, run: HookRun): (error?: string, timedOut?: boolean) => void {
+  const uid = ctx.pod.metadata?.uid ?? '';
+  const list = ctx.k.hookRuns.get(uid) ?? [];
+  list.push(run);
+  if (list.length > MAX_HOOK_RUNS) list.splice(0, list.length - MAX_HOOK_RUNS);
+  ctx.k.hookRuns.set(uid, list);
+  return (error, timedOut) => {
+    run.finishedAt = ctx.k.deps.clock.now();
+    if (error !== undefined) run.error = error;
+    if (timedOut) run.timedOut = true;
+  };
+}
 
 /** minimumGracePeriodInSeconds */
 export const MIN_GRACE_SECONDS = 2;
@@ -144,7 +161,9 @@ export async function startContainer(ctx: PodSyncContext, st: LifecycleState, c:
   // Step 4: the postStart hook, synchronously: the next container waits for it.
   const postStart = c.lifecycle?.postStart;
   if (postStart) {
+    const done = recordHook(ctx, { containerName: c.name, containerId: id, hook: 'postStart', startedAt: deps.clock.now() });
     const msg = await runLifecycleHandler(postStart, { runtime: rt, clock: deps.clock, pod, container: c, containerId: id, podIP: inp.facts.podIP });
+    done(msg);
     if (msg !== undefined) {
       ctx.event('Warning', 'FailedPostStartHook', 'PostStartHook failed', c.name);
       await killContainer(ctx, { id, name: c.name }, 'FailedPostStartHook', 'FailedPostStartHook');
@@ -211,8 +230,10 @@ export async function killContainer(
       signal: abort.signal,
     });
     // A hook still running at the deadline is abandoned, not killed: it dies with the container.
+    const done = recordHook(ctx, { containerName: inst.name, containerId: inst.id, hook: 'preStop', startedAt: started });
     const outcome = await Promise.race([run, deadline]);
     timer?.cancel();
+    done(outcome === 'timeout' ? undefined : outcome, outcome === 'timeout');
     if (outcome !== 'timeout' && outcome !== undefined) {
       ctx.event('Warning', 'FailedPreStopHook', 'PreStopHook failed', inst.name);
       deps.log(`${ctx.key}: ${outcome}`);

@@ -2,7 +2,7 @@
 // per-pod context a pod worker hands to the SyncPod executor and the container lifecycle.
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { PullProgress, RuntimeService } from '../../runtime/cri.js';
-import type { EngineSettings } from '../api.js';
+import type { EngineSettings, HookRun } from '../api.js';
 import type { Store } from '../store.js';
 import type { EventRecorder } from '../events.js';
 import type { Clock } from '../clock.js';
@@ -44,6 +44,8 @@ export interface KubeletShared {
   readonly lookup: ObjectLookup;
   /** The node's facts for resource defaults (allocatable). */
   nodeFacts(pod: Pod): VolumeFacts;
+  /** Lifecycle hook runs per pod uid (the lab's timeline; bounded). */
+  readonly hookRuns: Map<string, HookRun[]>;
 }
 
 /** One pod's sync, as the SyncPod executor and the container lifecycle see it. */

@@ -5,6 +5,7 @@
 // (start/kill, hooks), sandbox.ts, container-gc.ts, termination-message.ts, active-deadline.ts.
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { Disposable } from '../../runtime/cri.js';
+import type { HookRun } from '../api.js';
 import type { Timer } from '../clock.js';
 import { Backoff } from './backoff.js';
 import type { KubeletDeps, KubeletShared } from './context.js';
@@ -25,6 +26,7 @@ export class Kubelet implements Disposable, KubeletShared {
   readonly crashBackoff: Backoff;
   readonly pulls = { backoff: new Backoff(10_000, 300_000), lastError: new Map<string, string>() };
   readonly messageCache = new Map<string, string>();
+  readonly hookRuns = new Map<string, HookRun[]>();
   readonly prober: ProberManager;
   readonly volumes: VolumeManager;
   readonly lookup: ObjectLookup;
@@ -69,6 +71,7 @@ export class Kubelet implements Disposable, KubeletShared {
           this.workers.get(uid)?.dispose();
           this.workers.delete(uid);
           this.prober.removePod(uid);
+          this.hookRuns.delete(uid);
           return;
         }
         if (!e.object.spec?.nodeName || !deps.owns(uid)) return;
