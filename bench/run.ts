@@ -3,6 +3,7 @@
 //     `podlab run` (a new process, like a user), by three `docker run` commands, by raw dockerode
 //     calls, and by the engine in-process (its own work, without Node's start-up) — with ratios.
 //  2. Validation (bench/validate.ts, when present).
+//  3. The cost of probing (bench/probes.ts): the engine's CPU per probe run.
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -138,6 +139,10 @@ async function main(): Promise<void> {
   if (existsSync(validateBench)) {
     const mod = (await import(validateBench)) as { benchValidate?: () => Promise<void> };
     await mod.benchValidate?.();
+  }
+  if (!process.env.BENCH_SKIP_PROBES) {
+    const { benchProbes } = await import('./probes.js');
+    await benchProbes();
   }
 }
 
