@@ -88,6 +88,8 @@ export interface StartInputs {
   facts: PodRuntimeFacts;
   /** The pod's volumes as the volume manager set them up. */
   volumes: ReadonlyMap<string, MountedVolume>;
+  /** The kubelet-managed hosts file, once the pod has an IP. */
+  etcHostsFile?: string;
 }
 
 /**

@@ -1,6 +1,9 @@
 // The SyncPod executor (upstream pkg/kubelet/kuberuntime/kuberuntime_manager.go SyncPod): carries
 // out the decision of computePodActions in SyncPod's numbered steps, through the runtime seam.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Pod } from 'kubernetes-types/core/v1';
+import { managedHostsFileContent } from './hosts.js';
 import type { Container } from 'kubernetes-types/core/v1';
 import type { Mount, PodSandboxConfig } from '../../runtime/cri.js';
 import type { MountedVolume } from './volumes/index.js';
@@ -83,9 +86,11 @@ export async function syncPod(ctx: PodSyncContext, st: SyncPodState, rs: Runtime
     }
   }
   const facts: PodRuntimeFacts = { podIP, hostIP: NODE_IP, nodeName: pod.spec?.nodeName ?? '' };
+  // The kubelet-managed /etc/hosts, once the pod has an IP (or uses the host's network).
+  const etcHostsFile = writeHostsFile(deps.settings.stateDir, pod, podIP);
   const inits = pod.spec?.initContainers ?? [];
   const current = a.createSandbox ? { ...rs, containers: rs.containers.filter((c) => !inits.some((i) => i.name === c.name)) } : rs;
-  const inputs = { rs: current, sandboxId, sbConfig, facts, volumes: d.volumes };
+  const inputs = { rs: current, sandboxId, sbConfig, facts, volumes: d.volumes, etcHostsFile };
 
   // Step 5 (ephemeral containers) is not offered by the lab. Step 6: init containers, strictly in
   // order; a regular init container's failure ends the sync, a sidecar's does not.
@@ -100,4 +105,21 @@ export async function syncPod(ctx: PodSyncContext, st: SyncPodState, rs: Runtime
     await startContainer(ctx, st, pod.spec!.containers[i]!, inputs);
   }
   return 'synced';
+}
+
+/** Writes `<podDir>/etc-hosts` (0644) and returns its path; undefined while the pod has no IP. */
+function writeHostsFile(stateDir: string, pod: Pod, podIP: string): string | undefined {
+  const hostNetwork = !!pod.spec?.hostNetwork;
+  if (!podIP && !hostNetwork) return undefined;
+  let nodeHosts = '';
+  if (hostNetwork) {
+    try {
+      nodeHosts = readFileSync('/etc/hosts', 'utf8');
+    } catch {
+      nodeHosts = '';
+    }
+  }
+  const file = join(podDir(stateDir, pod.metadata?.uid ?? ''), 'etc-hosts');
+  writeFileSync(file, managedHostsFileContent(pod, podIP ? [podIP] : [], nodeHosts), { mode: 0o644 });
+  return file;
 }

@@ -1,0 +1,89 @@
+// Table tests of the kubelet's small pure decisions: the managed /etc/hosts, the active
+// deadline, termination messages (log fallback, pod cap), the kill grace period.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Pod, PodStatus } from 'kubernetes-types/core/v1';
+import { managedHostsFileContent } from '../../src/engine/kubelet/hosts.js';
+import { pastActiveDeadline, untilActiveDeadline } from '../../src/engine/kubelet/active-deadline.js';
+import { capTerminationMessages, messageFromLogLines, terminationMessage } from '../../src/engine/kubelet/termination-message.js';
+import { killGracePeriod } from '../../src/engine/kubelet/container-lifecycle.js';
+import { podHostnameAndDomain } from '../../src/engine/kubelet/sandbox.js';
+
+const base = (spec: Partial<NonNullable<Pod['spec']>> = {}, name = 'web'): Pod => ({ metadata: { name, namespace: 'default', uid: 'u' }, spec: { containers: [{ name: 'app' }], ...spec } });
+const header = '# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\nfe00::0\tip6-localnet\nfe00::0\tip6-mcastprefix\nfe00::1\tip6-allnodes\nfe00::2\tip6-allrouters\n';
+
+for (const [name, got, want] of [
+  ['a pod with an IP gets the standard entries and its own line', managedHostsFileContent(base(), ['10.88.0.5']), `${header}10.88.0.5\tweb\n`],
+  ['spec.hostname replaces the pod name', managedHostsFileContent(base({ hostname: 'db-0' }), ['10.88.0.5']), `${header}10.88.0.5\tdb-0\n`],
+  [
+    'a subdomain adds the fully qualified name before the short one',
+    managedHostsFileContent(base({ hostname: 'db-0', subdomain: 'db' }), ['10.88.0.5']),
+    `${header}10.88.0.5\tdb-0.db.default.svc.cluster.local\tdb-0\n`,
+  ],
+  [
+    'hostAliases follow a blank line and their header',
+    managedHostsFileContent(base({ hostAliases: [{ ip: '1.2.3.4', hostnames: ['foo', 'bar'] }] }), ['10.88.0.5']),
+    `${header}10.88.0.5\tweb\n\n# Entries added by HostAliases.\n1.2.3.4\tfoo\tbar\n`,
+  ],
+  [
+    'host networking copies the node file under its own header',
+    managedHostsFileContent(base({ hostNetwork: true }), [], '127.0.0.1 localhost\n10.0.0.1 node\n'),
+    '# Kubernetes-managed hosts file (host network).\n127.0.0.1 localhost\n10.0.0.1 node\n',
+  ],
+] as const) {
+  test(`hosts file: ${name}`, () => assert.equal(got, want));
+}
+
+test('hostname: a 70-character pod name is cut to 63 and trailing dashes are trimmed', () => {
+  const long = `${'a'.repeat(62)}-bcdefgh`;
+  assert.deepEqual(podHostnameAndDomain(base({}, long)), { hostname: 'a'.repeat(62), domain: '' });
+});
+
+const t0 = Date.UTC(2024, 0, 1, 12, 0, 0);
+const withStart = (deadline?: number): Pod => ({ ...base({ activeDeadlineSeconds: deadline }), status: { startTime: '2024-01-01T12:00:00Z' } });
+for (const [name, pod, now, want] of [
+  ['no deadline is never past', withStart(undefined), t0 + 1e9, { past: false, until: undefined }],
+  ['a deadline of 5 s is not past at 4.999 s', withStart(5), t0 + 4999, { past: false, until: 1 }],
+  ['a deadline of 5 s is past at exactly 5 s', withStart(5), t0 + 5000, { past: true, until: 0 }],
+  ['a pod without startTime has not started its deadline', base({ activeDeadlineSeconds: 5 }), t0 + 1e6, { past: false, until: undefined }],
+] as const) {
+  test(`active deadline: ${name}`, () => assert.deepEqual({ past: pastActiveDeadline(pod, now), until: untilActiveDeadline(pod, now) }, want));
+}
+
+test('termination message: the log fallback keeps the last 80 lines and their last 2048 bytes, each line with its newline', () => {
+  const lines = Array.from({ length: 100 }, (_, i) => `line ${i} ${'x'.repeat(40)}`);
+  const got = messageFromLogLines(lines);
+  const all = lines.slice(20).map((l) => `${l}\n`).join('');
+  assert.equal(got, all.slice(all.length - 2048));
+});
+
+for (const [name, inputs, want] of [
+  ['the file wins over the logs', { policy: 'FallbackToLogsOnError', exitCode: 1, reason: 'Error', runtimeMessage: '', file: { text: 'from file' } }, 'from file'],
+  ['an empty file with FallbackToLogsOnError and a failed exit uses the logs', { policy: 'FallbackToLogsOnError', exitCode: 1, reason: 'Error', runtimeMessage: '', file: { text: '' } }, 'a\nb\n'],
+  ['exit 0 never falls back to the logs', { policy: 'FallbackToLogsOnError', exitCode: 0, reason: 'Completed', runtimeMessage: '', file: { text: '' } }, ''],
+  ['ContainerCannotRun never falls back to the logs', { policy: 'FallbackToLogsOnError', exitCode: 128, reason: 'ContainerCannotRun', runtimeMessage: 'exec failed', file: { text: '' } }, 'exec failed'],
+  ['File policy ignores the logs', { policy: 'File', exitCode: 1, reason: 'Error', runtimeMessage: '', file: { text: '' } }, ''],
+  ['the runtime message comes first, joined with ": "', { policy: 'File', exitCode: 137, reason: 'OOMKilled', runtimeMessage: 'oom', file: { text: 'bye' } }, 'oom: bye'],
+  ['a file that cannot be read says so', { policy: 'File', exitCode: 1, reason: 'Error', runtimeMessage: '', file: { error: 'EACCES' } }, 'Error on reading termination log /x: EACCES'],
+] as const) {
+  test(`termination message: ${name}`, async () => {
+    assert.equal(await terminationMessage({ ...inputs, logs: async () => ({ lines: ['a', 'b'] }) }, '/x'), want);
+  });
+}
+
+test('termination message: with 7 containers each message is cut to its first 1755 bytes', () => {
+  const long = 'y'.repeat(4000);
+  const status: PodStatus = { containerStatuses: [{ name: 'a', image: '', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 1, message: long } }, lastState: { terminated: { exitCode: 1, message: 'short' } } }] };
+  const got = capTerminationMessages(status, 7);
+  assert.deepEqual(got.containerStatuses?.[0]?.state?.terminated?.message, 'y'.repeat(1755));
+  assert.deepEqual(got.containerStatuses?.[0]?.lastState?.terminated?.message, 'short');
+});
+
+for (const [name, pod, reason, want] of [
+  ['a deletion grace period wins', { ...base({ terminationGracePeriodSeconds: 30, containers: [{ name: 'app', livenessProbe: { exec: { command: ['x'] }, terminationGracePeriodSeconds: 5 } }] }), metadata: { name: 'web', deletionGracePeriodSeconds: 3 } }, 'LivenessProbe', 3],
+  ['a liveness kill uses the probe-level grace when set', base({ terminationGracePeriodSeconds: 30, containers: [{ name: 'app', livenessProbe: { exec: { command: ['x'] }, terminationGracePeriodSeconds: 60 } }] }), 'LivenessProbe', 60],
+  ['a postStart kill ignores the probe-level grace', base({ terminationGracePeriodSeconds: 30, containers: [{ name: 'app', livenessProbe: { exec: { command: ['x'] }, terminationGracePeriodSeconds: 60 } }] }), 'FailedPostStartHook', 30],
+  ['without any grace the minimum of 2 s applies', base({}), '', 2],
+] as const) {
+  test(`kill grace: ${name}`, () => assert.equal(killGracePeriod(pod as Pod, (pod as Pod).spec?.containers[0], reason), want));
+}
