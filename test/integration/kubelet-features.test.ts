@@ -180,6 +180,95 @@ describe('probes', () => {
   });
 });
 
+describe('ConfigMaps, Secrets and the downward API', () => {
+  const b64 = (x: string) => Buffer.from(x).toString('base64');
+
+  test('env from a ConfigMap and a Secret, and their volumes with the atomic-writer layout, read-only', async () => {
+    await engine.applyObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm-a' }, data: { greeting: 'hello', 'index.html': '<h1>hi</h1>\n' } });
+    await engine.applyObject({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sec-a' }, data: { password: b64('s3cret') } });
+    await engine.createPod(
+      podManifest('cm-pod', {
+        volumes: [{ name: 'cfg', configMap: { name: 'cm-a' } }, { name: 'sec', secret: { secretName: 'sec-a', defaultMode: 0o400 } }],
+        containers: [
+          sh('app', 'sleep 3600', {
+            env: [
+              { name: 'GREETING', valueFrom: { configMapKeyRef: { name: 'cm-a', key: 'greeting' } } },
+              { name: 'PASSWORD', valueFrom: { secretKeyRef: { name: 'sec-a', key: 'password' } } },
+              { name: 'MSG', value: '$(GREETING) world' },
+            ],
+            volumeMounts: [{ name: 'cfg', mountPath: '/cfg' }, { name: 'sec', mountPath: '/sec' }],
+          }),
+        ],
+      }),
+    );
+    await waitFor(engine, 'cm-pod', ready, 30_000, 'Ready');
+    const x = (cmd: string) => engine.exec('default', 'cm-pod', 'app', ['sh', '-c', cmd]).then((r) => r.stdout);
+    assert.equal(await x('echo "$GREETING|$PASSWORD|$MSG"'), 'hello|s3cret|hello world\n');
+    assert.equal(await x('cat /cfg/index.html /sec/password'), '<h1>hi</h1>\ns3cret');
+    assert.equal(await x('ls /cfg | sort | tr "\\n" " "'), 'greeting index.html ');
+    assert.match(await x('ls -la /cfg'), /\.\.data -> \.\.\d{4}_\d\d_\d\d_\d\d_\d\d_\d\d\.\d+/);
+    assert.equal(await x('stat -L -c %a /sec/password'), '400\n');
+    assert.match(await x('touch /cfg/new 2>&1; echo rc=$?'), /Read-only file system[\s\S]*rc=1/);
+  });
+
+  test('an updated ConfigMap reaches the mounted file without a restart', async () => {
+    await engine.applyObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm-b' }, data: { v: 'one' } });
+    await engine.createPod(podManifest('cm-update', { volumes: [{ name: 'cfg', configMap: { name: 'cm-b' } }], containers: [sh('app', 'sleep 3600', { volumeMounts: [{ name: 'cfg', mountPath: '/cfg' }] })] }));
+    await waitFor(engine, 'cm-update', ready, 30_000, 'Ready');
+    await engine.applyObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm-b' }, data: { v: 'two' } });
+    let got = '';
+    for (let i = 0; i < 50 && got !== 'two'; i++) {
+      got = (await engine.exec('default', 'cm-update', 'app', ['cat', '/cfg/v'])).stdout;
+      if (got !== 'two') await sleep(200);
+    }
+    assert.equal(got, 'two');
+    assert.equal(cs(engine.getPod('default', 'cm-update'), 'app')?.restartCount, 0);
+  });
+
+  test('a missing ConfigMap in env gives CreateContainerConfigError; once it is created the container starts', async () => {
+    await engine.createPod(podManifest('cm-missing-env', { containers: [sh('app', 'sleep 3600', { env: [{ name: 'X', valueFrom: { configMapKeyRef: { name: 'cm-late', key: 'x' } } }] })] }));
+    const p = await waitFor(engine, 'cm-missing-env', (x) => cs(x, 'app')?.state?.waiting?.reason === 'CreateContainerConfigError', 30_000, 'CreateContainerConfigError');
+    assert.deepEqual(cs(p, 'app')?.state?.waiting, { reason: 'CreateContainerConfigError', message: 'configmap "cm-late" not found' });
+    assert.ok(eventsOf(engine, 'cm-missing-env').some((e) => e.reason === 'Failed' && e.message === 'Error: configmap "cm-late" not found'));
+    await engine.applyObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm-late' }, data: { x: 'now' } });
+    await waitFor(engine, 'cm-missing-env', ready, 30_000, 'Ready');
+    assert.equal((await engine.exec('default', 'cm-missing-env', 'app', ['sh', '-c', 'echo $X'])).stdout, 'now\n');
+  });
+
+  test('a missing ConfigMap volume keeps the pod ContainerCreating with FailedMount; once created the pod runs', async () => {
+    await engine.createPod(podManifest('cm-missing-vol', { volumes: [{ name: 'cfg', configMap: { name: 'cm-vol-late' } }], containers: [sh('app', 'sleep 3600', { volumeMounts: [{ name: 'cfg', mountPath: '/cfg' }] })] }));
+    await sleep(2000);
+    const p = engine.getPod('default', 'cm-missing-vol');
+    assert.deepEqual({ phase: p?.status?.phase, app: cs(p, 'app')?.state?.waiting?.reason, ip: p?.status?.podIP }, { phase: 'Pending', app: 'ContainerCreating', ip: undefined });
+    const failed = eventsOf(engine, 'cm-missing-vol').filter((e) => e.reason === 'FailedMount');
+    assert.deepEqual(failed.map((e) => [e.type, e.message, e.involvedObject.fieldPath]), [['Warning', 'MountVolume.SetUp failed for volume "cfg" : configmap "cm-vol-late" not found', undefined]]);
+    await engine.applyObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm-vol-late' }, data: { k: 'v' } });
+    await waitFor(engine, 'cm-missing-vol', ready, 30_000, 'Ready');
+  });
+
+  test('downward API env and volume', async () => {
+    const dpod = podManifest('downward', {
+        volumes: [{ name: 'info', downwardAPI: { items: [{ path: 'labels', fieldRef: { fieldPath: 'metadata.labels' } }, { path: 'name', fieldRef: { fieldPath: 'metadata.name' } }] } }],
+        containers: [sh('app', 'sleep 3600', { env: [{ name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } }], volumeMounts: [{ name: 'info', mountPath: '/info' }] })],
+      });
+    await engine.createPod({ ...dpod, metadata: { ...dpod.metadata, labels: { tier: 'db', app: 'web' } } });
+    await waitFor(engine, 'downward', ready, 30_000, 'Ready');
+    const p = engine.getPod('default', 'downward');
+    const x = (cmd: string) => engine.exec('default', 'downward', 'app', ['sh', '-c', cmd]).then((r) => r.stdout);
+    assert.equal(await x('echo $POD_IP'), `${p?.status?.podIP}\n`);
+    assert.equal(await x('cat /info/name; echo; cat /info/labels'), 'downward\napp="web"\ntier="db"');
+  });
+
+  test('the kubelet-managed /etc/hosts names the pod', async () => {
+    await engine.createPod(podManifest('hosts', { hostAliases: [{ ip: '10.9.9.9', hostnames: ['alias.local'] }], containers: [sh('app', 'sleep 3600')] }));
+    const p = await waitFor(engine, 'hosts', ready, 30_000, 'Ready');
+    const got = (await engine.exec('default', 'hosts', 'app', ['cat', '/etc/hosts'])).stdout;
+    assert.equal(got.split('\n')[0], '# Kubernetes-managed hosts file.');
+    assert.ok(got.includes(`${p.status?.podIP}\thosts\n`), got);
+    assert.ok(got.endsWith('# Entries added by HostAliases.\n10.9.9.9\talias.local\n'), got);
+  });
+});
+
 describe('termination messages', () => {
   test('the file at terminationMessagePath becomes the terminated message', async () => {
     await engine.createPod(podManifest('msg-file', { restartPolicy: 'Never', containers: [sh('app', 'printf "bye from app" > /dev/termination-log; exit 1')] }));

@@ -1,8 +1,10 @@
-// generateContainerConfig: from a pod's container spec to the CRI ContainerConfig, as the kubelet
-// builds it: resolved env (downward API fieldRefs, $(VAR) references), command/args expansion,
-// resources, mounts for emptyDir/hostPath volumes and the termination-message file, and the
-// kubelet's labels and annotations. Pure; the caller provides host paths.
-import type { Container, EnvVar, Pod } from 'kubernetes-types/core/v1';
+// generateContainerConfig (upstream kuberuntime_container.go generateContainerConfig): from a
+// pod's container spec to the CRI ContainerConfig — the environment and mounts from env.ts and
+// the volume manager, command/args expansion, resources, the termination-message file, and the
+// kubelet's labels and annotations. Pure; the caller provides host paths and the object lookup.
+import type { Container, Pod } from 'kubernetes-types/core/v1';
+import { expand, makeEnvironmentVariables, type ObjectLookup, type PodRuntimeFacts } from './env.js';
+import type { MountedVolume } from './volumes/index.js';
 import type { ContainerConfig, KeyValue, Mount } from '../../runtime/cri.js';
 import { parseQuantity } from '../../validation/quantity.js';
 import * as L from '../../shared/labels.js';
@@ -12,119 +14,14 @@ import { isRestartableInit } from './actions.js';
 /** A start failure before the container exists (the kubelet's CreateContainerConfigError). */
 export class ContainerConfigError extends Error {}
 
-/**
- * Kubernetes' $(VAR) expansion (third_party/forked/golang/expansion): `$(NAME)` becomes the
- * variable's value when it is defined and stays as written otherwise; `$$` escapes a `$`.
- */
-export function expand(input: string, lookup: (name: string) => string | undefined): string {
-  let out = '';
-  for (let i = 0; i < input.length; i++) {
-    const ch = input[i];
-    if (ch !== '$' || i + 1 >= input.length) {
-      out += ch;
-      continue;
-    }
-    const next = input[i + 1];
-    if (next === '$') {
-      out += '$';
-      i++;
-    } else if (next === '(') {
-      const close = input.indexOf(')', i + 2);
-      if (close < 0) {
-        out += input.slice(i);
-        break;
-      }
-      const name = input.slice(i + 2, close);
-      const v = lookup(name);
-      out += v ?? `$(${name})`;
-      i = close;
-    } else {
-      out += ch;
-    }
-  }
-  return out;
-}
+export { expand } from './env.js';
+export type { PodRuntimeFacts } from './env.js';
 
-export interface PodRuntimeFacts {
-  podIP: string;
-  hostIP: string;
-  nodeName: string;
-}
-
-function fieldRefValue(pod: Pod, path: string, facts: PodRuntimeFacts): string {
-  const md = pod.metadata ?? {};
-  const m = /^metadata\.(labels|annotations)\['(.*)'\]$/.exec(path);
-  if (m) return (m[1] === 'labels' ? md.labels : md.annotations)?.[m[2]!] ?? '';
-  switch (path) {
-    case 'metadata.name':
-      return md.name ?? '';
-    case 'metadata.namespace':
-      return md.namespace ?? 'default';
-    case 'metadata.uid':
-      return md.uid ?? '';
-    case 'spec.nodeName':
-      return facts.nodeName;
-    case 'spec.serviceAccountName':
-      return pod.spec?.serviceAccountName ?? 'default';
-    case 'status.hostIP':
-    case 'status.hostIPs':
-      return facts.hostIP;
-    case 'status.podIP':
-    case 'status.podIPs':
-      return facts.podIP;
-    default:
-      throw new ContainerConfigError(`unsupported fieldPath: ${path}`);
-  }
-}
-
-function resourceFieldValue(c: Container, resource: string, divisor?: string | number): string {
-  const [kind, name] = resource.split('.') as ['limits' | 'requests', string];
-  const raw = c.resources?.[kind]?.[name];
-  const q = raw === undefined ? undefined : parseQuantity(String(raw));
-  const div = parseQuantity(String(divisor ?? '1'));
-  const nano = q === undefined || typeof q === 'string' ? 0n : q.nano;
-  const d = typeof div === 'string' || div.nano === 0n ? 1_000_000_000n : div.nano;
-  return String((nano + d - 1n) / d);
-}
-
-/** makeEnvironmentVariables: each value may refer to the ones before it with $(VAR). */
-export function resolveEnv(pod: Pod, c: Container, facts: PodRuntimeFacts): KeyValue[] {
-  const out: KeyValue[] = [];
-  const seen = new Map<string, string>();
-  if (c.envFrom?.length) {
-    const ref = c.envFrom.find((e) => !(e.configMapRef?.optional || e.secretRef?.optional));
-    if (ref) {
-      const what = ref.configMapRef ? `configmap "${ref.configMapRef.name}"` : `secret "${ref.secretRef?.name}"`;
-      throw new ContainerConfigError(`${what} not found`);
-    }
-  }
-  for (const e of c.env ?? []) {
-    const value = envValue(pod, c, e, facts, (n) => seen.get(n));
-    if (value === undefined) continue;
-    seen.set(e.name, value);
-    const i = out.findIndex((kv) => kv.key === e.name);
-    if (i >= 0) out.splice(i, 1);
-    out.push({ key: e.name, value });
-  }
-  return out;
-}
-
-function envValue(pod: Pod, c: Container, e: EnvVar, facts: PodRuntimeFacts, lookup: (n: string) => string | undefined): string | undefined {
-  if (!e.valueFrom) return expand(e.value ?? '', lookup);
-  const f = e.valueFrom;
-  if (f.fieldRef) return fieldRefValue(pod, f.fieldRef.fieldPath, facts);
-  if (f.resourceFieldRef) {
-    const target = f.resourceFieldRef.containerName
-      ? [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])].find((x) => x.name === f.resourceFieldRef!.containerName) ?? c
-      : c;
-    return resourceFieldValue(target, f.resourceFieldRef.resource, f.resourceFieldRef.divisor as string | undefined);
-  }
-  const ref = f.configMapKeyRef ?? f.secretKeyRef;
-  if (ref) {
-    if (ref.optional) return undefined;
-    throw new ContainerConfigError(`${f.configMapKeyRef ? 'configmap' : 'secret'} "${ref.name}" not found`);
-  }
-  return '';
+/** The container's environment as CRI key/values, or a ContainerConfigError with the kubelet's message. */
+export function resolveEnv(pod: Pod, c: Container, facts: PodRuntimeFacts, lookup: ObjectLookup): KeyValue[] {
+  const r = makeEnvironmentVariables(pod, c, facts, lookup);
+  if ('error' in r) throw new ContainerConfigError(r.error);
+  return r.env.map((v) => ({ key: v.name, value: v.value }));
 }
 
 function milli(v: string | number | undefined): number {
@@ -157,24 +54,33 @@ export function containerResources(c: Container): ContainerConfig['resources'] {
 }
 
 export interface HostPaths {
-  /** Host directory of an emptyDir volume. */
-  emptyDir(volumeName: string): string;
+  /** The pod's volumes as the volume manager set them up, by name. */
+  volumes: ReadonlyMap<string, MountedVolume>;
   /** Fresh host file for the container's termination message. */
   terminationMessageFile: string;
+  /** The kubelet-managed hosts file, once the pod has an IP. */
+  etcHostsFile?: string;
+  /** ConfigMaps and Secrets for env references. */
+  lookup: ObjectLookup;
 }
 
-export function containerMounts(pod: Pod, c: Container, paths: HostPaths): Mount[] {
-  const vols = new Map((pod.spec?.volumes ?? []).map((v) => [v.name, v]));
+/** Volumes the kubelet mounts read-only whatever the mount says (the atomic-writer plugins). */
+const ALWAYS_READ_ONLY = new Set(['configMap', 'secret', 'downwardAPI', 'projected']);
+
+/** makeMounts: each volumeMount onto its volume's host path (subPath / subPathExpr appended), plus /etc/hosts. */
+export function containerMounts(pod: Pod, c: Container, paths: Pick<HostPaths, 'volumes' | 'etcHostsFile'>, env: readonly KeyValue[] = []): Mount[] {
   const mounts: Mount[] = [];
+  const look = (n: string) => env.find((kv) => kv.key === n)?.value;
   for (const m of c.volumeMounts ?? []) {
-    const v = vols.get(m.name);
+    const v = paths.volumes.get(m.name);
     if (!v) throw new ContainerConfigError(`cannot find volume "${m.name}" to mount into container "${c.name}"`);
-    let host: string;
-    if (v.hostPath) host = v.hostPath.path;
-    else if (v.emptyDir || (!v.configMap && !v.secret && !v.projected && !v.downwardAPI && !v.persistentVolumeClaim)) host = paths.emptyDir(v.name);
-    else throw new ContainerConfigError(`volume "${v.name}": only emptyDir and hostPath volumes are supported by Pod Lab so far`);
-    if (m.subPath) host = `${host}/${m.subPath}`;
-    mounts.push({ hostPath: host, containerPath: m.mountPath, readonly: !!m.readOnly });
+    const sub = m.subPathExpr ? expand(m.subPathExpr, look) : m.subPath;
+    const readonly = !!m.readOnly || ALWAYS_READ_ONLY.has(v.kind);
+    if (v.tmpfsVolume && !sub) mounts.push({ hostPath: v.hostPath, tmpfsVolume: v.tmpfsVolume, containerPath: m.mountPath, readonly });
+    else mounts.push({ hostPath: sub ? `${v.hostPath}/${sub}` : v.hostPath, containerPath: m.mountPath, readonly });
+  }
+  if (paths.etcHostsFile && !(c.volumeMounts ?? []).some((m) => m.mountPath === '/etc/hosts')) {
+    mounts.push({ hostPath: paths.etcHostsFile, containerPath: '/etc/hosts', readonly: false });
   }
   return mounts;
 }
@@ -194,7 +100,7 @@ export function generateContainerConfig(
   facts: PodRuntimeFacts,
   paths: HostPaths,
 ): ContainerConfig {
-  const env = resolveEnv(pod, c, facts);
+  const env = resolveEnv(pod, c, facts, paths.lookup);
   const lookup = (n: string) => env.find((kv) => kv.key === n)?.value;
   const md = pod.metadata ?? {};
   const annotations: Record<string, string> = {
@@ -218,7 +124,7 @@ export function generateContainerConfig(
     workingDir: c.workingDir,
     envs: env,
     // The runtime bind-mounts terminationMessageHostPath at the termination-message path.
-    mounts: containerMounts(pod, c, paths),
+    mounts: containerMounts(pod, c, paths, env),
     labels: {
       [L.PodNameLabel]: md.name ?? '',
       [L.PodNamespaceLabel]: md.namespace ?? 'default',

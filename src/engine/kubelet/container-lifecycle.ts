@@ -140,8 +140,10 @@ export async function startContainer(ctx: PodSyncContext, st: LifecycleState, c:
     const msgFile = join(dir, randomBytes(4).toString('hex'));
     writeFileSync(msgFile, '', { mode: 0o666 });
     const config = generateContainerConfig(pod, c, restartCount, inp.facts, {
-      emptyDir: (v) => inp.volumes.get(v)?.hostPath ?? '',
+      volumes: inp.volumes,
       terminationMessageFile: msgFile,
+      etcHostsFile: inp.etcHostsFile,
+      lookup: ctx.k.lookup,
     });
     id = await rt.createContainer(inp.sandboxId, config, inp.sbConfig);
   } catch (e) {

@@ -85,7 +85,7 @@ export async function syncPod(ctx: PodSyncContext, st: SyncPodState, rs: Runtime
       return 'waiting';
     }
   }
-  const facts: PodRuntimeFacts = { podIP, hostIP: NODE_IP, nodeName: pod.spec?.nodeName ?? '' };
+  const facts: PodRuntimeFacts = { podIP, hostIP: NODE_IP, nodeName: pod.spec?.nodeName ?? '', nodeAllocatable: ctx.k.nodeFacts(pod).nodeAllocatable };
   // The kubelet-managed /etc/hosts, once the pod has an IP (or uses the host's network).
   const etcHostsFile = writeHostsFile(deps.settings.stateDir, pod, podIP);
   const inits = pod.spec?.initContainers ?? [];
