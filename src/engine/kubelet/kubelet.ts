@@ -80,7 +80,8 @@ export class Kubelet implements Disposable, KubeletShared {
         if (!known || e.object.metadata?.deletionTimestamp) this.worker(e.object).trigger();
       }),
       deps.runtime.onEvent((e) => {
-        if (e.podUid) this.workers.get(e.podUid)?.trigger();
+        // PLEG: only container lifecycle changes wake a pod (not the exec sessions of probes and hooks).
+        if (e.podUid && e.action !== 'other') this.workers.get(e.podUid)?.trigger();
       }),
     );
     for (const p of deps.store.list('Pod')) if (p.spec?.nodeName && deps.owns(p.metadata?.uid ?? '')) this.worker(p).trigger();

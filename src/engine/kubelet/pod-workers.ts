@@ -220,7 +220,7 @@ export class PodWorker implements Disposable, SyncPodState {
     const actions = computePodActions(pod, rs, prober.results(this.uid));
     const outcome = await syncPod(ctx, this, rs, actions, { volumes: vs.volumes, sandboxMounts: volumes.sandboxMounts(this.uid) });
     if (outcome === 'podKilled') this.finished = true;
-    await this.writeStatus(await this.runtimeStatus(pod), false);
+    await this.writeStatus(await this.runtimeStatus(pod), false, true);
     const left = untilActiveDeadline(this.pod() ?? pod, this.d.clock.now());
     if (left !== undefined && !this.finished) this.wakeIn(left);
   }
@@ -254,7 +254,8 @@ export class PodWorker implements Disposable, SyncPodState {
     this.d.store.delete('Pod', ns, name);
   }
 
-  private async writeStatus(rs: RuntimePodStatus, podIsTerminal: boolean): Promise<void> {
+  /** `probeTrigger`: as UpdatePodStatus does once per sync, run readiness now for a started-but-unready container. */
+  private async writeStatus(rs: RuntimePodStatus, podIsTerminal: boolean, probeTrigger = false): Promise<void> {
     const fresh = this.pod();
     if (!fresh) return;
     // The prober sees the instances this status is generated from (a container just started).
@@ -267,7 +268,7 @@ export class PodWorker implements Disposable, SyncPodState {
       now: this.d.clock.now(),
       hostIP: NODE_IP,
       phaseOverride: this.override,
-      probes: this.k.prober.containerFlags(this.uid),
+      probes: this.k.prober.containerFlags(this.uid, { trigger: probeTrigger }),
     });
     const count = (fresh.spec?.containers.length ?? 0) + (fresh.spec?.initContainers?.length ?? 0);
     status = capTerminationMessages(status, count);
