@@ -402,7 +402,20 @@ export class PanelApp {
             h(
               'tbody',
               {},
-              c.env.map((e) => h('tr', {}, h('td', {}, h('code', {}, e.name)), h('td', {}, e.value !== undefined ? h('code', {}, e.value) : null, e.source ? h('span', { class: 'muted' }, ` ${e.source}`) : null))),
+              c.env.map((e) =>
+                h(
+                  'tr',
+                  {},
+                  h('td', {}, h('code', {}, e.name)),
+                  h(
+                    'td',
+                    {},
+                    e.value === undefined ? null : e.secret ? secretValue(e.value) : h('code', {}, e.value),
+                    e.source ? h('span', { class: 'muted' }, ` ${e.source}`) : null,
+                    e.error ? h('span', { class: 'env-error', 'data-testid': 'env-error' }, ` ${e.error}`) : null,
+                  ),
+                ),
+              ),
               c.envFrom.map((f) => h('tr', {}, h('td', { class: 'muted' }, 'envFrom'), h('td', {}, f))),
             ),
           )
@@ -695,4 +708,20 @@ function logKey(container: string, ref: AttemptRef): string {
 
 function legend(cls: string, label: string): HTMLElement {
   return h('span', { class: `legend-item legend-${cls}` }, h('span', { class: 'swatch' }), label);
+}
+
+/** A Secret's value: masked until clicked (and masked again on the next click). */
+function secretValue(value: string): HTMLElement {
+  const el = h('code', { class: 'secret', title: 'From a Secret: click to show', 'data-testid': 'env-secret', tabindex: '0' }, '••••••');
+  let shown = false;
+  const toggle = () => {
+    shown = !shown;
+    el.textContent = shown ? value : '••••••';
+    el.title = shown ? 'From a Secret: click to hide' : 'From a Secret: click to show';
+  };
+  el.addEventListener('click', toggle);
+  el.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Enter' || ev.key === ' ') toggle();
+  });
+  return el;
 }

@@ -73,6 +73,10 @@ export interface EnvView {
   value?: string;
   /** Where the value comes from when it is not a literal (kubectl describe's wording). */
   source?: string;
+  /** From a Secret: shown masked until the user asks. */
+  secret?: boolean;
+  /** Why the kubelet cannot resolve it (e.g. `configmap "x" not found`). */
+  error?: string;
 }
 
 /** One run of a container as the panel shows it: the engine's ContainerAttempt, keyed by container id. */

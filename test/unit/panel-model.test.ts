@@ -91,7 +91,7 @@ describe('the resolved environment of a container', () => {
     status: { podIP: '172.17.0.9', hostIP: '172.17.0.1' },
     spec: { nodeName: 'podlab-node', containers: [] },
   });
-  const env = resolveEnv(p, [
+  const env = resolveEnv(p, { name: 'app', env: [
     { name: 'HOST', value: 'db' },
     { name: 'URL', value: 'postgres://$(HOST):5432/$(MISSING)' },
     { name: 'NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
@@ -101,7 +101,7 @@ describe('the resolved environment of a container', () => {
     { name: 'WHERE', value: '$(NAME) on $(IP)' },
     { name: 'PASS', valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } },
     { name: 'CFG', valueFrom: { configMapKeyRef: { name: 'cfg', key: 'mode', optional: true } } },
-  ]);
+  ] });
   const byName = Object.fromEntries(env.map((e) => [e.name, e]));
   const cases: [string, string, { value?: string; source?: string }][] = [
     ['a literal value is shown as is', 'HOST', { value: 'db' }],
@@ -119,6 +119,39 @@ describe('the resolved environment of a container', () => {
       assert.equal(byName[key]?.value, want.value);
       if ('source' in want) assert.equal(byName[key]?.source, want.source);
     });
+});
+
+describe('the environment with the lab\'s ConfigMaps and Secrets', () => {
+  const b64 = (x: string) => Buffer.from(x).toString('base64');
+  const lookup = {
+    configMap: (_ns: string, n: string) => (n === 'cfg' ? { metadata: { name: 'cfg' }, data: { mode: 'fast', LEVEL: 'debug' } } : undefined),
+    secret: (_ns: string, n: string) => (n === 'db' ? { metadata: { name: 'db' }, data: { password: b64('s3cret') } } : undefined),
+  };
+  const p = pod('web', { spec: { containers: [] } });
+  test('values come from the objects, Secrets are marked, missing objects carry the kubelet error, envFrom variables are listed', () => {
+    const env = resolveEnv(
+      p,
+      {
+        name: 'app',
+        envFrom: [{ configMapRef: { name: 'cfg' }, prefix: 'CFG_' }],
+        env: [
+          { name: 'MODE', valueFrom: { configMapKeyRef: { name: 'cfg', key: 'mode' } } },
+          { name: 'PASS', valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } },
+          { name: 'GONE', valueFrom: { configMapKeyRef: { name: 'nope', key: 'k' } } },
+          { name: 'MSG', value: 'mode=$(MODE)' },
+        ],
+      },
+      lookup,
+    );
+    assert.deepEqual(env, [
+      { name: 'CFG_mode', value: 'fast', source: 'config map cfg (prefix CFG_)' },
+      { name: 'CFG_LEVEL', value: 'debug', source: 'config map cfg (prefix CFG_)' },
+      { name: 'MODE', value: 'fast', source: "<set to the key 'mode' of config map 'cfg'>  Optional: false" },
+      { name: 'PASS', value: 's3cret', source: "<set to the key 'password' in secret 'db'>  Optional: false", secret: true },
+      { name: 'GONE', source: "<set to the key 'k' of config map 'nope'>  Optional: false", error: 'configmap "nope" not found' },
+      { name: 'MSG', value: 'mode=fast' },
+    ]);
+  });
 });
 
 describe('folding the watch stream into an observation', () => {

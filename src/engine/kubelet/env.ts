@@ -179,6 +179,55 @@ function envVarValue(pod: Pod, c: Container, e: EnvVar, facts: PodRuntimeFacts, 
   return { error: `Pod Lab does not support this env source (${Object.keys(f).join(', ')}) for ${e.name}` };
 }
 
+/** One declared variable as a view shows it: the value when it can be known, else why not. */
+export interface EnvVarView {
+  name: string;
+  value?: string;
+  source: EnvSource;
+  secret?: boolean;
+  /** The kubelet's error for this variable (missing object or key), when there is one. */
+  error?: string;
+}
+
+/**
+ * The same resolution for views (describe, the lifecycle panel): never fails; a variable whose
+ * object or key is missing (optional or not) is listed without a value, with the error.
+ */
+export function describeEnvironment(pod: Pod, c: Container, facts: PodRuntimeFacts, lookup: ObjectLookup): EnvVarView[] {
+  const ns = pod.metadata?.namespace ?? 'default';
+  const vars = new Map<string, EnvVarView>();
+  const set = (v: EnvVarView) => {
+    vars.delete(v.name);
+    vars.set(v.name, v);
+  };
+  for (const from of c.envFrom ?? []) {
+    const prefix = from.prefix ?? '';
+    const isCm = !!from.configMapRef;
+    const name = (isCm ? from.configMapRef?.name : from.secretRef?.name) ?? '';
+    const obj = isCm ? lookup.configMap(ns, name) : lookup.secret(ns, name);
+    for (const [k, v] of Object.entries(obj?.data ?? {})) {
+      set({ name: prefix + k, value: isCm ? v : decode(v), source: { kind: 'envFrom', from: isCm ? 'configMap' : 'secret', name, key: k, prefix }, ...(isCm ? {} : { secret: true }) });
+    }
+  }
+  for (const e of c.env ?? []) {
+    const r = envVarValue(pod, c, e, facts, lookup, (n) => vars.get(n)?.value);
+    if (r && !('error' in r)) {
+      set(r);
+      continue;
+    }
+    const f = e.valueFrom;
+    const source: EnvSource = f?.configMapKeyRef
+      ? { kind: 'configMapKeyRef', name: f.configMapKeyRef.name ?? '', key: f.configMapKeyRef.key }
+      : f?.secretKeyRef
+        ? { kind: 'secretKeyRef', name: f.secretKeyRef.name ?? '', key: f.secretKeyRef.key }
+        : f?.fieldRef
+          ? { kind: 'fieldRef', fieldPath: f.fieldRef.fieldPath }
+          : { kind: 'value' };
+    set({ name: e.name, source, ...(f?.secretKeyRef ? { secret: true } : {}), ...(r ? { error: r.error } : { error: `optional: ${source.kind === 'value' ? 'not set' : 'not found'}` }) });
+  }
+  return [...vars.values()];
+}
+
 /** Expands command and args against the final environment. */
 export function expandCommand(c: Container, env: readonly ResolvedEnvVar[]): { command: string[]; args: string[] } {
   const m = new Map(env.map((v) => [v.name, v.value]));

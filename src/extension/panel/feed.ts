@@ -4,6 +4,7 @@
 // acknowledgement. The manager drives it with real time; tests and fixture replays drive it by hand.
 import type { PodDebugInfo, WatchEvent, KEvent } from '../../engine/api.js';
 import { diffModel, type HostToWebview, type PanelModel, patchedSections, type PanelSection } from '../../shared/protocol.js';
+import type { ObjectLookup } from '../../engine/kubelet/env.js';
 import { buildPanelModel, newObservation, observe, withDebug, withEvents, type PodObservation } from './model.js';
 
 export interface Latency {
@@ -40,8 +41,21 @@ export class PanelFeed {
     return this.dirty || this.sent === undefined;
   }
 
+  /** The lab's ConfigMaps and Secrets, so the environment shows values, not only sources. */
+  setLookup(lookup: ObjectLookup): void {
+    this.obs = { ...this.obs, lookup };
+    this.dirty = true;
+  }
+
   /** Folds a watch event; `mono` is a monotonic clock reading (performance.now()). Returns whether it concerned this pod. */
   onWatch(e: WatchEvent, now: number, mono: number): boolean {
+    if ((e.kind === 'ConfigMap' || e.kind === 'Secret') && this.obs.lookup && e.object.metadata?.namespace === this.obs.namespace) {
+      // A ConfigMap or Secret of the pod's namespace changed: its values may be in the environment.
+      this.obs = { ...this.obs };
+      this.dirty = true;
+      this.dirtySince ??= mono;
+      return true;
+    }
     const next = observe(this.obs, e, now);
     if (next === this.obs) return false;
     this.obs = next;

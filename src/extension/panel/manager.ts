@@ -130,6 +130,7 @@ class PodPanel {
       const engine = await getEngine();
       if (this.disposed) return;
       this.engine = engine;
+      this.feed.setLookup({ configMap: (ns, n) => engine.getObject('ConfigMap', ns, n), secret: (ns, n) => engine.getObject('Secret', ns, n) });
       this.watch = engine.watch((e) => this.onWatch(e));
       const pod = engine.getPod(this.namespace, this.name);
       const uid = pod?.metadata?.uid;

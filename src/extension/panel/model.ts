@@ -13,6 +13,7 @@ import type {
 } from 'kubernetes-types/core/v1';
 import type { ContainerAttempt, PodDebugInfo, WatchEvent } from '../../engine/api.js';
 import { podStatusText, readyText } from '../../engine/printer.js';
+import { describeEnvironment, expand as expandVars, type EnvVarView, type ObjectLookup } from '../../engine/kubelet/env.js';
 import type {
   AttemptView,
   ConditionView,
@@ -53,6 +54,8 @@ export interface PodObservation {
    * previous instance of a container (as the kubelet's GC does); the panel still shows older runs.
    */
   attemptsSeen: Record<string, ContainerAttempt>;
+  /** The lab's ConfigMaps and Secrets, for the environment's values (absent: sources only). */
+  lookup?: ObjectLookup;
   /** Phase and kubectl STATUS changes in the order the host saw them. */
   history: StatusMark[];
 }
@@ -149,101 +152,46 @@ export function withDebug(obs: PodObservation, debug: PodDebugInfo | undefined):
 }
 
 // ---------------------------------------------------------------------------------------------
-// $(VAR) expansion, as the kubelet does for env values, command and args
-// (third_party/forked/golang/expansion): $$ → $, unresolvable references stay as written.
+// The environment as the container sees it: the kubelet's own resolver (src/engine/kubelet/env.ts),
+// with kubectl describe's wording for where a value comes from.
 
-export function expandVars(input: string, lookup: (name: string) => string | undefined): string {
-  let out = '';
-  let i = 0;
-  while (i < input.length) {
-    const c = input[i]!;
-    if (c === '$' && i + 1 < input.length) {
-      const n = input[i + 1];
-      if (n === '$') {
-        out += '$';
-        i += 2;
-        continue;
-      }
-      if (n === '(') {
-        const close = input.indexOf(')', i + 2);
-        if (close >= 0) {
-          const name = input.slice(i + 2, close);
-          const v = name === '' ? undefined : lookup(name);
-          out += v ?? `$(${name})`;
-          i = close + 1;
-          continue;
-        }
-      }
-    }
-    out += c;
-    i++;
-  }
-  return out;
-}
+export { expandVars };
 
-function fieldRefValue(pod: Pod, path: string): string | undefined {
-  const md = pod.metadata ?? {};
-  const sub = /^metadata\.(labels|annotations)\['(.*)'\]$/.exec(path);
-  if (sub) return (sub[1] === 'labels' ? md.labels : md.annotations)?.[sub[2]!];
-  switch (path) {
-    case 'metadata.name':
-      return md.name;
-    case 'metadata.namespace':
-      return md.namespace ?? 'default';
-    case 'metadata.uid':
-      return md.uid;
-    case 'spec.nodeName':
-      return pod.spec?.nodeName;
-    case 'spec.serviceAccountName':
-      return pod.spec?.serviceAccountName;
-    case 'status.hostIP':
-      return pod.status?.hostIP;
-    case 'status.podIP':
-      return pod.status?.podIP;
-    case 'status.podIPs':
-      return pod.status?.podIPs?.map((p) => p.ip).join(',');
-    case 'status.hostIPs':
-      return pod.status?.hostIPs?.map((p) => p.ip).join(',');
-    default:
+const NO_OBJECTS: ObjectLookup = { configMap: () => undefined, secret: () => undefined };
+
+function sourceText(v: EnvVarView, optional: boolean | undefined): string | undefined {
+  const s = v.source;
+  switch (s.kind) {
+    case 'value':
       return undefined;
+    case 'fieldRef':
+      return `(v1:${s.fieldPath})`;
+    case 'resourceFieldRef':
+      return s.containerName ? `${s.containerName} (${s.resource})` : `(${s.resource})`;
+    case 'configMapKeyRef':
+      return `<set to the key '${s.key}' of config map '${s.name}'>  Optional: ${optional === true}`;
+    case 'secretKeyRef':
+      return `<set to the key '${s.key}' in secret '${s.name}'>  Optional: ${optional === true}`;
+    case 'envFrom':
+      return `${s.from === 'configMap' ? 'config map' : 'secret'} ${s.name}${s.prefix ? ` (prefix ${s.prefix})` : ''}`;
   }
 }
 
-/** The container's environment as it will see it, with kubectl describe's wording for indirect values. */
-export function resolveEnv(pod: Pod, env: EnvVar[] | undefined): EnvView[] {
-  const known = new Map<string, string>();
-  const out: EnvView[] = [];
-  for (const v of env ?? []) {
-    const lookup = (n: string) => known.get(n);
-    if (v.valueFrom === undefined) {
-      const value = expandVars(v.value ?? '', lookup);
-      known.set(v.name, value);
-      out.push({ name: v.name, value });
-      continue;
-    }
-    const f = v.valueFrom;
-    if (f.fieldRef) {
-      const value = fieldRefValue(pod, f.fieldRef.fieldPath);
-      if (value !== undefined) known.set(v.name, value);
-      out.push({ name: v.name, value, source: `(${f.fieldRef.apiVersion ?? 'v1'}:${f.fieldRef.fieldPath})` });
-    } else if (f.resourceFieldRef) {
-      const r = f.resourceFieldRef;
-      out.push({ name: v.name, source: r.containerName ? `${r.containerName} (${r.resource})` : `(${r.resource})` });
-    } else if (f.configMapKeyRef) {
-      out.push({
-        name: v.name,
-        source: `<set to the key '${f.configMapKeyRef.key}' of config map '${f.configMapKeyRef.name ?? ''}'>  Optional: ${f.configMapKeyRef.optional === true}`,
-      });
-    } else if (f.secretKeyRef) {
-      out.push({
-        name: v.name,
-        source: `<set to the key '${f.secretKeyRef.key}' in secret '${f.secretKeyRef.name ?? ''}'>  Optional: ${f.secretKeyRef.optional === true}`,
-      });
-    } else {
-      out.push({ name: v.name });
-    }
-  }
-  return out;
+/** The container's environment as it will see it, each variable with its source; Secret values marked. */
+export function resolveEnv(pod: Pod, c: Container, lookup: ObjectLookup = NO_OBJECTS): EnvView[] {
+  const facts = { podIP: pod.status?.podIP ?? '', hostIP: pod.status?.hostIP ?? '', nodeName: pod.spec?.nodeName ?? '' };
+  const declared = new Map((c.env ?? []).map((e) => [e.name, e] as const));
+  return describeEnvironment(pod, c, facts, lookup).map((v) => {
+    const ref = declared.get(v.name)?.valueFrom;
+    const optional = ref?.configMapKeyRef?.optional ?? ref?.secretKeyRef?.optional;
+    const out: EnvView = { name: v.name };
+    if (v.value !== undefined) out.value = v.value;
+    const src = sourceText(v, optional);
+    if (src) out.source = src;
+    if (v.secret) out.secret = true;
+    if (v.error && !v.error.startsWith('optional:')) out.error = v.error;
+    return out;
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -327,7 +275,7 @@ function containerView(
   const debug = obs.debug;
   const state = stateView(st?.state);
   const lastState = stateView(st?.lastState);
-  const env = resolveEnv(pod, c.env);
+  const env = resolveEnv(pod, c, obs.lookup);
   const known = new Map(env.filter((e) => e.value !== undefined).map((e) => [e.name, e.value!] as const));
   const lookup = (n: string) => known.get(n);
   const bo = debug?.backoff[c.name];
