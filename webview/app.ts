@@ -1,6 +1,7 @@
 // The lifecycle panel inside the webview: applies snapshots and patches from the host, renders the
 // sections whose data changed, acknowledges each update once painted, keeps its state with
 // setState so it survives hide/show, and talks to the host only through src/shared/protocol.ts.
+import { argsText, commandText } from './command-text.js';
 import {
   PROTOCOL_VERSION,
   applyPatch,
@@ -390,9 +391,9 @@ export class PanelApp {
       this.notice('restartNow'),
       this.notice('openShell'),
       h('h3', {}, 'Command'),
-      h('pre', { class: 'code', 'data-testid': 'command' }, c.command.length ? JSON.stringify(c.command) : '(image ENTRYPOINT)'),
+      h('pre', { class: 'code', 'data-testid': 'command' }, commandText(c.command)),
       h('h3', {}, 'Args'),
-      h('pre', { class: 'code', 'data-testid': 'args' }, c.args.length ? JSON.stringify(c.args) : '(image CMD)'),
+      h('pre', { class: 'code', 'data-testid': 'args' }, argsText(c.command, c.args)),
       h('h3', {}, 'Environment'),
       c.env.length || c.envFrom.length
         ? h(
