@@ -1,6 +1,7 @@
 // `kubectl describe pod` (k8s.io/kubectl/pkg/describe/describe.go: describePod and helpers).
 // Pure: the pod, its events and `now` in, the text out. Lines are written with tabs between label
 // and value and aligned at the end like kubectl's tabwriter (minwidth 0, padding 2).
+import { fieldRefValue, resourceFieldValue } from './kubelet/env.js';
 import type {
   Container,
   ContainerState,
@@ -178,32 +179,16 @@ function describeProbes(w: Out, c: Container): void {
   if (c.startupProbe) w.write(2, `Startup:\t${describeProbe(c.startupProbe)}\n`);
 }
 
-/** fieldpath.ExtractFieldPathAsString for the paths the downward API allows. */
+/** fieldpath.ExtractFieldPathAsString, through the kubelet's resolver, with the facts the pod's status gives. */
 function fieldValue(pod: Pod, path: string): string {
-  const m = /^metadata\.(labels|annotations)\['(.*)'\]$/.exec(path);
-  if (m) return (m[1] === 'labels' ? pod.metadata?.labels : pod.metadata?.annotations)?.[m[2]!] ?? '';
-  const simple: Record<string, string | undefined> = {
-    'metadata.name': pod.metadata?.name,
-    'metadata.namespace': pod.metadata?.namespace,
-    'metadata.uid': pod.metadata?.uid,
-    'spec.nodeName': pod.spec?.nodeName,
-    'spec.serviceAccountName': pod.spec?.serviceAccountName,
-    'status.hostIP': pod.status?.hostIP,
-    'status.hostIPs': (pod.status?.hostIPs ?? []).map((x) => x.ip).join(','),
-    'status.podIP': pod.status?.podIP,
-    'status.podIPs': (pod.status?.podIPs ?? []).map((x) => x.ip).join(','),
-  };
-  return simple[path] ?? '';
+  const facts = { podIP: pod.status?.podIP ?? '', hostIP: pod.status?.hostIP ?? '', nodeName: pod.spec?.nodeName ?? '' };
+  const v = fieldRefValue(pod, path, facts);
+  return typeof v === 'string' ? v : '';
 }
 
-/** resourcehelper.ExtractContainerResourceValue: the value divided by the divisor, rounded up. */
+/** resourcehelper.ExtractContainerResourceValue: the value divided by the divisor, rounded up (kubectl knows no node allocatable). */
 function resourceValue(c: Container, resource: string, divisor: string | number | undefined): string {
-  const [kind, name] = resource.split('.') as [string, string];
-  const raw = (kind === 'limits' ? c.resources?.limits : c.resources?.requests)?.[name];
-  const q = parseQuantity(String(raw ?? '0'));
-  const d = parseQuantity(String(divisor ?? '1'));
-  if (typeof q === 'string' || typeof d === 'string' || d.nano === 0n) return '';
-  return String((q.nano + d.nano - 1n) / d.nano);
+  return resourceFieldValue(c, resource, divisor);
 }
 
 function envLine(w: Out, pod: Pod, c: Container, e: EnvVar): void {
