@@ -197,7 +197,7 @@ export function unsupportedNote(key: string): string | undefined {
 
 /** The warning for a `spec.nodeName` that names no lab node (the lab's kubelet runs every bound pod). */
 export function unknownNodeDetail(name: string, nodeNames: readonly string[]): string {
-  return `Pod Lab has no node ${goQuote(name)} (its nodes: ${nodeNames.map(goQuote).join(', ') || 'none'}): a cluster would leave this pod Pending, but the lab's kubelet runs it anyway`;
+  return `Pod Lab has no node ${goQuote(name)} (its nodes: ${nodeNames.map(goQuote).join(', ') || 'none'}): no kubelet will run this pod, so it stays Pending, as on a cluster`;
 }
 
 export interface LabOptions {

@@ -185,3 +185,11 @@ test('a failing liveness probe kills the container after failureThreshold failur
   assert.deepEqual({ restarts: s?.restartCount, last: s?.lastState?.terminated?.exitCode, state: Object.keys(s?.state ?? {}) }, { restarts: 1, last: 143, state: ['running'] });
   await lab.close();
 });
+
+test('a pod bound to a node the lab does not have is never run: it stays Pending with no runtime call', async () => {
+  const lab = await fakeLab();
+  await lab.engine.createPod(podOf({ nodeName: 'nowhere', containers: [{ name: 'app' }] }));
+  await lab.clock.advanceAsync(15 * sec);
+  assert.deepEqual({ phase: lab.pod()?.status?.phase, calls: lab.rt.trace(['runPodSandbox', 'createContainer'], lab.t0) }, { phase: 'Pending', calls: [] });
+  await lab.close();
+});

@@ -74,7 +74,7 @@ export class Kubelet implements Disposable, KubeletShared {
           this.hookRuns.delete(uid);
           return;
         }
-        if (!e.object.spec?.nodeName || !deps.owns(uid)) return;
+        if (!this.runsOnLabNode(e.object) || !deps.owns(uid)) return;
         // Our own status writes come back here: only new pods and deletions need a sync.
         const known = this.workers.has(uid);
         if (!known || e.object.metadata?.deletionTimestamp) this.worker(e.object).trigger();
@@ -84,8 +84,14 @@ export class Kubelet implements Disposable, KubeletShared {
         if (e.podUid && e.action !== 'other') this.workers.get(e.podUid)?.trigger();
       }),
     );
-    for (const p of deps.store.list('Pod')) if (p.spec?.nodeName && deps.owns(p.metadata?.uid ?? '')) this.worker(p).trigger();
+    for (const p of deps.store.list('Pod')) if (this.runsOnLabNode(p) && deps.owns(p.metadata?.uid ?? '')) this.worker(p).trigger();
     this.scheduleRelist();
+  }
+
+  /** A pod bound to one of the lab's nodes (a pod bound to a node nobody runs stays Pending, as on a cluster). */
+  private runsOnLabNode(pod: Pod): boolean {
+    const node = pod.spec?.nodeName;
+    return !!node && !!this.deps.store.get('Node', undefined, node);
   }
 
   private worker(pod: Pod): PodWorker {

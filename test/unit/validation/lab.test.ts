@@ -289,7 +289,7 @@ describe('lab warnings, one family at a time', () => {
 
 describe('the node-name warning (depends on the lab nodes)', () => {
   const pod = (nodeName: string) => yamlOf(podWith((p) => (p.spec.nodeName = nodeName)));
-  const detail = 'Pod Lab has no node "worker-1" (its nodes: "podlab-node"): a cluster would leave this pod Pending, but the lab\'s kubelet runs it anyway';
+  const detail = 'Pod Lab has no node "worker-1" (its nodes: "podlab-node"): no kubelet will run this pod, so it stays Pending, as on a cluster';
   test('validateText with the lab nodes warns about a node the lab does not have, at the value', () => {
     const text = pod('worker-1');
     const ps = validateText(text, { nodeNames: ['podlab-node'] }).problems;
