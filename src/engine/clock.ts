@@ -35,15 +35,18 @@ export class FakeClock implements Clock {
   }
   advance(ms: number): void {
     const end = this.t + ms;
-    for (;;) {
-      this.timers.sort((a, b) => a.at - b.at || a.seq - b.seq);
-      const next = this.timers[0];
-      if (!next || next.at > end) break;
-      this.timers.shift();
-      this.t = next.at;
-      next.fn();
-    }
+    for (let next = this.takeDue(end); next; next = this.takeDue(end)) next();
     this.t = end;
+  }
+
+  /** Removes the earliest timer due by `end`, moves the clock to it and returns its function. */
+  private takeDue(end: number): (() => void) | undefined {
+    this.timers.sort((a, b) => a.at - b.at || a.seq - b.seq);
+    const next = this.timers[0];
+    if (!next || next.at > end) return undefined;
+    this.timers.shift();
+    this.t = next.at;
+    return next.fn;
   }
 
   /**
@@ -54,12 +57,9 @@ export class FakeClock implements Clock {
     const end = this.t + ms;
     for (;;) {
       await settle();
-      this.timers.sort((a, b) => a.at - b.at || a.seq - b.seq);
-      const next = this.timers[0];
-      if (!next || next.at > end) break;
-      this.timers.shift();
-      this.t = next.at;
-      next.fn();
+      const next = this.takeDue(end);
+      if (!next) break;
+      next();
     }
     this.t = end;
     await settle();

@@ -37,29 +37,8 @@ export interface FieldErr {
   source?: ProblemSource;
 }
 
-/** Go's strconv.Quote (ASCII printable and printable Unicode kept, others escaped). */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    switch (ch) {
-      case '"': out += '\\"'; continue;
-      case '\\': out += '\\\\'; continue;
-      case '\n': out += '\\n'; continue;
-      case '\t': out += '\\t'; continue;
-      case '\r': out += '\\r'; continue;
-      case '\x07': out += '\\a'; continue;
-      case '\b': out += '\\b'; continue;
-      case '\f': out += '\\f'; continue;
-      case '\v': out += '\\v'; continue;
-    }
-    if (c < 0x20 || c === 0x7f) out += '\\x' + c.toString(16).padStart(2, '0');
-    else if (c >= 0x80 && c < 0xa0) out += '\\u' + c.toString(16).padStart(4, '0');
-    else if (c === 0xfeff) out += '\\ufeff';
-    else out += ch;
-  }
-  return out + '"';
-}
+import { goQuote } from '../shared/go.js';
+export { goQuote };
 
 /** How field.Error shows a bad value: numbers/bools bare, strings quoted, the rest as JSON. */
 export function renderValue(v: unknown): string {

@@ -61,18 +61,4 @@ export class Backoff {
   }
 }
 
-/** Go's time.Duration.String() for whole milliseconds: 10s, 1m20s, 5m0s, 1.5s, 250ms. */
-export function goDuration(ms: number): string {
-  if (ms === 0) return '0s';
-  const neg = ms < 0;
-  let rest = Math.abs(ms);
-  if (rest < 1000) return `${neg ? '-' : ''}${rest}ms`;
-  const h = Math.floor(rest / 3_600_000);
-  rest -= h * 3_600_000;
-  const m = Math.floor(rest / 60_000);
-  rest -= m * 60_000;
-  const s = rest / 1000;
-  const sText = `${Number.isInteger(s) ? s : s.toFixed(3).replace(/0+$/, '')}s`;
-  const out = h > 0 ? `${h}h${m}m${sText}` : m > 0 ? `${m}m${sText}` : sText;
-  return (neg ? '-' : '') + out;
-}
+export { goDuration } from '../../shared/go.js';

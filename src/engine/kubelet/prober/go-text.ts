@@ -7,22 +7,7 @@ export function joinHostPort(host: string, port: number | string): string {
   return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
-/** time.Duration.String for a whole number of milliseconds: `1s`, `200ms`, `1.5s`, `2m0s`, `1h0m0s`. */
-export function goDuration(ms: number): string {
-  if (ms === 0) return '0s';
-  const neg = ms < 0;
-  let rest = Math.abs(ms);
-  if (rest < 1000) return `${neg ? '-' : ''}${rest}ms`;
-  const h = Math.floor(rest / 3_600_000);
-  rest -= h * 3_600_000;
-  const m = Math.floor(rest / 60_000);
-  rest -= m * 60_000;
-  const whole = Math.floor(rest / 1000);
-  const frac = rest % 1000;
-  const s = frac ? `${whole}.${String(frac).padStart(3, '0').replace(/0+$/, '')}` : String(whole);
-  const out = h ? `${h}h${m}m${s}s` : m ? `${m}m${s}s` : `${s}s`;
-  return neg ? `-${out}` : out;
-}
+export { goDuration } from '../../../shared/go.js';
 
 const isToken = (s: string) => /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(s);
 

@@ -3,59 +3,8 @@
 // (strconv.Quote), which FormatMap uses for values. Pure.
 import type { Pod } from 'kubernetes-types/core/v1';
 
-const lowerHex = (n: number, width: number) => n.toString(16).padStart(width, '0');
-
-/** Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
-const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
-
-/**
- * Go's strconv.Quote (what `%q` prints for a string): `"` and `\` escaped, \a \b \f \n \r \t \v,
- * other control characters as \xNN, non-printable runes as \uNNNN or \UNNNNNNNN, printable
- * Unicode kept as is. A lone surrogate (which JSON decoding in Go turns into U+FFFD) is U+FFFD.
- */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    let r = ch.codePointAt(0)!;
-    if (r >= 0xd800 && r <= 0xdfff) r = 0xfffd;
-    if (r === 0x22 || r === 0x5c) {
-      out += `\\${String.fromCodePoint(r)}`;
-      continue;
-    }
-    if (printable.test(String.fromCodePoint(r))) {
-      out += String.fromCodePoint(r);
-      continue;
-    }
-    switch (r) {
-      case 0x07:
-        out += '\\a';
-        break;
-      case 0x08:
-        out += '\\b';
-        break;
-      case 0x0c:
-        out += '\\f';
-        break;
-      case 0x0a:
-        out += '\\n';
-        break;
-      case 0x0d:
-        out += '\\r';
-        break;
-      case 0x09:
-        out += '\\t';
-        break;
-      case 0x0b:
-        out += '\\v';
-        break;
-      default:
-        if (r < 0x20 || r === 0x7f) out += `\\x${lowerHex(r, 2)}`;
-        else if (r < 0x10000) out += `\\u${lowerHex(r, 4)}`;
-        else out += `\\U${lowerHex(r, 8)}`;
-    }
-  }
-  return `${out}"`;
-}
+export { goQuote } from '../../../shared/go.js';
+import { goQuote } from '../../../shared/go.js';
 
 /** Go's string ordering: byte-wise over UTF-8. */
 export function compareGoStrings(a: string, b: string): number {
