@@ -1,7 +1,7 @@
 // `kubectl describe pod` (k8s.io/kubectl/pkg/describe/describe.go: describePod and helpers).
 // Pure: the pod, its events and `now` in, the text out. Lines are written with tabs between label
 // and value and aligned at the end like kubectl's tabwriter (minwidth 0, padding 2).
-import { fieldRefValue, resourceFieldValue } from './kubelet/env.js';
+import { kubectlFieldRefValue, resourceFieldValue } from './kubelet/env.js';
 import type {
   Container,
   ContainerState,
@@ -179,14 +179,16 @@ function describeProbes(w: Out, c: Container): void {
   if (c.startupProbe) w.write(2, `Startup:\t${describeProbe(c.startupProbe)}\n`);
 }
 
-/** fieldpath.ExtractFieldPathAsString, through the kubelet's resolver, with the facts the pod's status gives. */
+/**
+ * kubectl's EnvValueRetriever: kubectl's scheme converts only metadata.name and metadata.namespace,
+ * so every other fieldRef (spec.nodeName, status.podIP, labels …) prints an empty value, as on a
+ * cluster (kubernetes/kubernetes#109482); the container still gets the kubelet's value.
+ */
 function fieldValue(pod: Pod, path: string): string {
-  const facts = { podIP: pod.status?.podIP ?? '', hostIP: pod.status?.hostIP ?? '', nodeName: pod.spec?.nodeName ?? '' };
-  const v = fieldRefValue(pod, path, facts);
-  return typeof v === 'string' ? v : '';
+  return kubectlFieldRefValue(pod, path);
 }
 
-/** resourcehelper.ExtractContainerResourceValue: the value divided by the divisor, rounded up (kubectl knows no node allocatable). */
+/** kubectl's resourcehelper.ExtractContainerResourceValue on the container itself (kubectl knows no node allocatable, and ignores containerName). */
 function resourceValue(c: Container, resource: string, divisor: string | number | undefined): string {
   return resourceFieldValue(c, resource, divisor);
 }

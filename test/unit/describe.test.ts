@@ -310,6 +310,57 @@ Events:            <none>
   });
 });
 
+describe("describePod's environment (kubectl describeContainerEnvFrom / describeContainerEnvVars)", () => {
+  test('envFrom sources, literal values unexpanded, fieldRef values only for metadata.name/namespace, resource fields on the container, key references', () => {
+    const pod: Pod = {
+      metadata: { name: 'env-demo', namespace: 'default', uid: 'u1', creationTimestamp: iso(0), labels: { app: 'env' } },
+      spec: {
+        nodeName: 'podlab',
+        containers: [
+          {
+            name: 'app',
+            image: 'busybox:1.35',
+            resources: { requests: { memory: '64Mi' } },
+            envFrom: [{ configMapRef: { name: 'cfg' } }, { secretRef: { name: 'db', optional: true }, prefix: 'DB_' }],
+            env: [
+              { name: 'MULTI', value: 'line1\nline2' },
+              { name: 'REF', value: '$(MULTI)' },
+              { name: 'POD_NAME', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } },
+              { name: 'NODE', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'spec.nodeName' } } },
+              { name: 'APP', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: "metadata.labels['app']" } } },
+              { name: 'CPU', valueFrom: { resourceFieldRef: { resource: 'limits.cpu' } } },
+              { name: 'MEM', valueFrom: { resourceFieldRef: { resource: 'requests.memory', divisor: '1Mi' } } },
+              { name: 'MODE', valueFrom: { configMapKeyRef: { name: 'cfg', key: 'mode' } } },
+              { name: 'PASS', valueFrom: { secretKeyRef: { name: 'db', key: 'password', optional: true } } },
+            ],
+          },
+        ],
+      },
+      status: { phase: 'Pending', hostIP: '172.17.0.1', podIP: '172.17.0.3' },
+    };
+    const text = describePod(pod, [], at(60));
+    const section = text.slice(text.indexOf('    Environment Variables from:'), text.indexOf('    Mounts:'));
+    assert.equal(
+      section,
+      `    Environment Variables from:
+      cfg  ConfigMap                 Optional: false
+      db   Secret with prefix 'DB_'  Optional: true
+    Environment:
+      MULTI:     line1
+                 line2
+      REF:       $(MULTI)
+      POD_NAME:  env-demo (v1:metadata.name)
+      NODE:       (v1:spec.nodeName)
+      APP:        (v1:metadata.labels['app'])
+      CPU:       node allocatable (limits.cpu)
+      MEM:       64 (requests.memory)
+      MODE:      <set to the key 'mode' of config map 'cfg'>  Optional: false
+      PASS:      <set to the key 'password' in secret 'db'>   Optional: true
+`,
+    );
+  });
+});
+
 describe('describe helpers', () => {
   const probes: [string, Probe, string][] = [
     ['an exec probe lists its command like a Go slice', { exec: { command: ['cat', '/tmp/healthy'] }, initialDelaySeconds: 5, periodSeconds: 5 }, 'exec [cat /tmp/healthy] delay=5s timeout=1s period=5s #success=1 #failure=3'],

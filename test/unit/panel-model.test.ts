@@ -4,13 +4,14 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import type { Event as KEvent, Pod } from 'kubernetes-types/core/v1';
+import type { Container, Event as KEvent, Pod } from 'kubernetes-types/core/v1';
 import type { WatchEvent } from '../../src/engine/api.js';
 import { PanelFeed } from '../../src/extension/panel/feed.js';
 import { contentSecurityPolicy, panelHtml } from '../../src/extension/panel/html.js';
 import {
   CONDITION_TYPES,
   buildPanelModel,
+  envFromText,
   expandVars,
   flushDelay,
   newObservation,
@@ -26,6 +27,7 @@ import {
   diffModel,
   isHostToWebview,
   isWebviewToHost,
+  type EnvView,
   type PanelModel,
 } from '../../src/shared/protocol.js';
 
@@ -86,51 +88,62 @@ describe('$(VAR) expansion', () => {
 });
 
 describe('the resolved environment of a container', () => {
-  const p = pod('web', {
-    metadata: { name: 'web', namespace: 'lab', uid: 'u-9', labels: { app: 'shop' } },
-    status: { podIP: '172.17.0.9', hostIP: '172.17.0.1' },
-    spec: { nodeName: 'podlab-node', containers: [] },
-  });
-  const env = resolveEnv(p, { name: 'app', env: [
-    { name: 'HOST', value: 'db' },
-    { name: 'URL', value: 'postgres://$(HOST):5432/$(MISSING)' },
-    { name: 'NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
-    { name: 'NS', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
-    { name: 'IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
-    { name: 'APP', valueFrom: { fieldRef: { fieldPath: "metadata.labels['app']" } } },
-    { name: 'WHERE', value: '$(NAME) on $(IP)' },
-    { name: 'PASS', valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } },
-    { name: 'CFG', valueFrom: { configMapKeyRef: { name: 'cfg', key: 'mode', optional: true } } },
-  ] });
-  const byName = Object.fromEntries(env.map((e) => [e.name, e]));
-  const cases: [string, string, { value?: string; source?: string }][] = [
-    ['a literal value is shown as is', 'HOST', { value: 'db' }],
-    ['a value referring to an earlier variable is expanded, unknown references stay', 'URL', { value: 'postgres://db:5432/$(MISSING)' }],
-    ['a fieldRef to the pod name resolves and names its source', 'NAME', { value: 'web', source: '(v1:metadata.name)' }],
-    ['a fieldRef to the namespace resolves', 'NS', { value: 'lab', source: '(v1:metadata.namespace)' }],
-    ['a fieldRef to the pod IP resolves from the status', 'IP', { value: '172.17.0.9', source: '(v1:status.podIP)' }],
-    ['a fieldRef to a label resolves', 'APP', { value: 'shop', source: "(v1:metadata.labels['app'])" }],
-    ['a literal may refer to resolved fieldRef variables', 'WHERE', { value: 'web on 172.17.0.9' }],
-    ['a secret key is described, not shown', 'PASS', { value: undefined, source: "<set to the key 'password' in secret 'db'>  Optional: false" }],
-    ['a config map key is described as kubectl describe does', 'CFG', { value: undefined, source: "<set to the key 'mode' of config map 'cfg'>  Optional: true" }],
-  ];
-  for (const [name, key, want] of cases)
-    test(name, () => {
-      assert.equal(byName[key]?.value, want.value);
-      if ('source' in want) assert.equal(byName[key]?.source, want.source);
-    });
-});
-
-describe('the environment with the lab\'s ConfigMaps and Secrets', () => {
   const b64 = (x: string) => Buffer.from(x).toString('base64');
-  const lookup = {
+  const noObjects = { configMap: () => undefined, secret: () => undefined };
+  const objects = {
     configMap: (_ns: string, n: string) => (n === 'cfg' ? { metadata: { name: 'cfg' }, data: { mode: 'fast', LEVEL: 'debug' } } : undefined),
     secret: (_ns: string, n: string) => (n === 'db' ? { metadata: { name: 'db' }, data: { password: b64('s3cret') } } : undefined),
   };
-  const p = pod('web', { spec: { containers: [] } });
-  test('values come from the objects, Secrets are marked, missing objects carry the kubelet error, envFrom variables are listed', () => {
-    const env = resolveEnv(
-      p,
+  const p = pod('web', {
+    metadata: { name: 'web', namespace: 'lab', uid: 'u-9', labels: { app: 'shop' } },
+    status: { podIP: '172.17.0.9', podIPs: [{ ip: '172.17.0.9' }, { ip: 'fd00::9' }], hostIP: '172.17.0.1' },
+    spec: { nodeName: 'podlab-node', containers: [] },
+  });
+  const cases: [string, Container, typeof objects | typeof noObjects, EnvView[]][] = [
+    [
+      'literals, $(VAR) against earlier variables, and downward API fields from the pod and its status',
+      {
+        name: 'app',
+        env: [
+          { name: 'HOST', value: 'db' },
+          { name: 'URL', value: 'postgres://$(HOST):5432/$(MISSING)' },
+          { name: 'NAME', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } },
+          { name: 'NS', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } } },
+          { name: 'IP', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'status.podIP' } } },
+          { name: 'IPS', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'status.podIPs' } } },
+          { name: 'APP', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: "metadata.labels['app']" } } },
+          { name: 'WHERE', value: '$(NAME) on $(IP)' },
+        ],
+      },
+      noObjects,
+      [
+        { name: 'HOST', value: 'db' },
+        { name: 'URL', value: 'postgres://db:5432/$(MISSING)' },
+        { name: 'NAME', value: 'web', source: '(v1:metadata.name)' },
+        { name: 'NS', value: 'lab', source: '(v1:metadata.namespace)' },
+        { name: 'IP', value: '172.17.0.9', source: '(v1:status.podIP)' },
+        { name: 'IPS', value: '172.17.0.9,fd00::9', source: '(v1:status.podIPs)' },
+        { name: 'APP', value: 'shop', source: "(v1:metadata.labels['app'])" },
+        { name: 'WHERE', value: 'web on 172.17.0.9' },
+      ],
+    ],
+    [
+      'without the objects, key references show kubectl describe\'s wording and no value; a required one carries the kubelet error',
+      {
+        name: 'app',
+        env: [
+          { name: 'PASS', valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } },
+          { name: 'CFG', valueFrom: { configMapKeyRef: { name: 'cfg', key: 'mode', optional: true } } },
+        ],
+      },
+      noObjects,
+      [
+        { name: 'PASS', source: "<set to the key 'password' in secret 'db'>  Optional: false", secret: true, error: 'secret "db" not found' },
+        { name: 'CFG', source: "<set to the key 'mode' of config map 'cfg'>  Optional: true" },
+      ],
+    ],
+    [
+      'with the objects: envFrom keys (sorted, prefixed), key references, Secret values marked, a missing object with the kubelet error',
       {
         name: 'app',
         envFrom: [{ configMapRef: { name: 'cfg' }, prefix: 'CFG_' }],
@@ -139,18 +152,53 @@ describe('the environment with the lab\'s ConfigMaps and Secrets', () => {
           { name: 'PASS', valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } },
           { name: 'GONE', valueFrom: { configMapKeyRef: { name: 'nope', key: 'k' } } },
           { name: 'MSG', value: 'mode=$(MODE)' },
+          { name: 'DSN', value: 'user:$(PASS)@db' },
         ],
       },
-      lookup,
+      objects,
+      [
+        { name: 'CFG_LEVEL', value: 'debug', source: 'config map cfg (prefix CFG_)' },
+        { name: 'CFG_mode', value: 'fast', source: 'config map cfg (prefix CFG_)' },
+        { name: 'MODE', value: 'fast', source: "<set to the key 'mode' of config map 'cfg'>  Optional: false" },
+        { name: 'PASS', value: 's3cret', source: "<set to the key 'password' in secret 'db'>  Optional: false", secret: true },
+        { name: 'GONE', source: "<set to the key 'k' of config map 'nope'>  Optional: false", error: 'configmap "nope" not found' },
+        { name: 'MSG', value: 'mode=fast' },
+        { name: 'DSN', value: 'user:s3cret@db', secret: true },
+      ],
+    ],
+    [
+      'an optional key that is missing does not hide the envFrom value the container keeps',
+      { name: 'app', envFrom: [{ configMapRef: { name: 'cfg' } }], env: [{ name: 'mode', valueFrom: { configMapKeyRef: { name: 'cfg', key: 'nokey', optional: true } } }] },
+      objects,
+      [
+        { name: 'LEVEL', value: 'debug', source: 'config map cfg' },
+        { name: 'mode', value: 'fast', source: 'config map cfg' },
+      ],
+    ],
+    [
+      'a resource field from an unset limit reads the node allocatable, which the panel does not know',
+      {
+        name: 'app',
+        resources: { requests: { cpu: '250m' } },
+        env: [
+          { name: 'CPU_LIMIT', valueFrom: { resourceFieldRef: { resource: 'limits.cpu' } } },
+          { name: 'CPU_REQ', valueFrom: { resourceFieldRef: { resource: 'requests.cpu', divisor: '1m' } } },
+        ],
+      },
+      noObjects,
+      [
+        { name: 'CPU_LIMIT', source: 'node allocatable (limits.cpu)' },
+        { name: 'CPU_REQ', value: '250', source: '(requests.cpu)' },
+      ],
+    ],
+  ];
+  for (const [name, c, lookup, want] of cases) test(name, () => assert.deepEqual(resolveEnv(p, c, lookup), want));
+
+  test("the envFrom lines are kubectl describe's `Environment Variables from:` lines", () => {
+    assert.deepEqual(
+      [{ configMapRef: { name: 'cfg' } }, { secretRef: { name: 'db', optional: true }, prefix: 'DB_' }].map(envFromText),
+      ['cfg  ConfigMap  Optional: false', "db  Secret with prefix 'DB_'  Optional: true"],
     );
-    assert.deepEqual(env, [
-      { name: 'CFG_mode', value: 'fast', source: 'config map cfg (prefix CFG_)' },
-      { name: 'CFG_LEVEL', value: 'debug', source: 'config map cfg (prefix CFG_)' },
-      { name: 'MODE', value: 'fast', source: "<set to the key 'mode' of config map 'cfg'>  Optional: false" },
-      { name: 'PASS', value: 's3cret', source: "<set to the key 'password' in secret 'db'>  Optional: false", secret: true },
-      { name: 'GONE', source: "<set to the key 'k' of config map 'nope'>  Optional: false", error: 'configmap "nope" not found' },
-      { name: 'MSG', value: 'mode=fast' },
-    ]);
   });
 });
 

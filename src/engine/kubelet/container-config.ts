@@ -3,7 +3,7 @@
 // the volume manager, command/args expansion, resources, the termination-message file, and the
 // kubelet's labels and annotations. Pure; the caller provides host paths and the object lookup.
 import type { Container, Pod } from 'kubernetes-types/core/v1';
-import { expand, makeEnvironmentVariables, type ObjectLookup, type PodRuntimeFacts } from './env.js';
+import { expandCommand, makeEnvironmentVariables, makeMounts, type ObjectLookup, type PodRuntimeFacts } from './env.js';
 import type { MountedVolume } from './volumes/index.js';
 import type { ContainerConfig, KeyValue, Mount } from '../../runtime/cri.js';
 import { parseQuantity } from '../../validation/quantity.js';
@@ -14,7 +14,7 @@ import { isRestartableInit } from './actions.js';
 /** A start failure before the container exists (the kubelet's CreateContainerConfigError). */
 export class ContainerConfigError extends Error {}
 
-export { expand } from './env.js';
+export { expand, expandCommandOnlyStatic } from './env.js';
 export type { PodRuntimeFacts } from './env.js';
 
 /** The container's environment as CRI key/values, or a ContainerConfigError with the kubelet's message. */
@@ -64,25 +64,22 @@ export interface HostPaths {
   lookup: ObjectLookup;
 }
 
-/** Volumes the kubelet mounts read-only whatever the mount says (the atomic-writer plugins). */
-const ALWAYS_READ_ONLY = new Set(['configMap', 'secret', 'downwardAPI', 'projected']);
-
-/** makeMounts: each volumeMount onto its volume's host path (subPath / subPathExpr appended), plus /etc/hosts. */
+/**
+ * makeMounts (env.ts) as CRI mounts: each volumeMount onto its volume's host path, the managed
+ * /etc/hosts; a tmpfs-backed volume mounted whole is the runtime's tmpfs volume. Throws a
+ * ContainerConfigError with the kubelet's message (missing volume, subPathExpr without a value).
+ */
 export function containerMounts(pod: Pod, c: Container, paths: Pick<HostPaths, 'volumes' | 'etcHostsFile'>, env: readonly KeyValue[] = []): Mount[] {
-  const mounts: Mount[] = [];
-  const look = (n: string) => env.find((kv) => kv.key === n)?.value;
-  for (const m of c.volumeMounts ?? []) {
-    const v = paths.volumes.get(m.name);
-    if (!v) throw new ContainerConfigError(`cannot find volume "${m.name}" to mount into container "${c.name}"`);
-    const sub = m.subPathExpr ? expand(m.subPathExpr, look) : m.subPath;
-    const readonly = !!m.readOnly || ALWAYS_READ_ONLY.has(v.kind);
-    if (v.tmpfsVolume && !sub) mounts.push({ hostPath: v.hostPath, tmpfsVolume: v.tmpfsVolume, containerPath: m.mountPath, readonly });
-    else mounts.push({ hostPath: sub ? `${v.hostPath}/${sub}` : v.hostPath, containerPath: m.mountPath, readonly });
-  }
-  if (paths.etcHostsFile && !(c.volumeMounts ?? []).some((m) => m.mountPath === '/etc/hosts')) {
-    mounts.push({ hostPath: paths.etcHostsFile, containerPath: '/etc/hosts', readonly: false });
-  }
-  return mounts;
+  const r = makeMounts(pod, c, (n) => paths.volumes.get(n), {
+    etcHostsPath: paths.etcHostsFile,
+    env: env.map((kv) => ({ name: kv.key, value: kv.value })),
+  });
+  if ('error' in r) throw new ContainerConfigError(r.error);
+  return r.mounts.map((m) =>
+    m.tmpfsVolume && !m.subPath
+      ? { hostPath: m.hostPath, tmpfsVolume: m.tmpfsVolume, containerPath: m.containerPath, readonly: m.readOnly }
+      : { hostPath: m.hostPath, containerPath: m.containerPath, readonly: m.readOnly },
+  );
 }
 
 export type ContainerKind = 'init' | 'sidecar' | 'app';
@@ -101,7 +98,7 @@ export function generateContainerConfig(
   paths: HostPaths,
 ): ContainerConfig {
   const env = resolveEnv(pod, c, facts, paths.lookup);
-  const lookup = (n: string) => env.find((kv) => kv.key === n)?.value;
+  const { command, args } = expandCommand(c, env.map((kv) => ({ name: kv.key, value: kv.value })));
   const md = pod.metadata ?? {};
   const annotations: Record<string, string> = {
     [L.ContainerHashAnnotation]: hashContainer(c),
@@ -119,11 +116,12 @@ export function generateContainerConfig(
   return {
     metadata: { name: c.name, attempt: restartCount },
     image: c.image ?? '',
-    command: (c.command ?? []).map((s) => expand(s, lookup)),
-    args: (c.args ?? []).map((s) => expand(s, lookup)),
+    command,
+    args,
     workingDir: c.workingDir,
     envs: env,
-    // The runtime bind-mounts terminationMessageHostPath at the termination-message path.
+    // The termination-message file is not among these: the runtime bind-mounts
+    // terminationMessageHostPath at the container's terminationMessagePath (kuberuntime's makeMounts).
     mounts: containerMounts(pod, c, paths, env),
     labels: {
       [L.PodNameLabel]: md.name ?? '',

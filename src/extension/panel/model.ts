@@ -13,7 +13,7 @@ import type {
 } from 'kubernetes-types/core/v1';
 import type { ContainerAttempt, PodDebugInfo, WatchEvent } from '../../engine/api.js';
 import { podStatusText, readyText } from '../../engine/printer.js';
-import { describeEnvironment, expand as expandVars, type EnvVarView, type ObjectLookup } from '../../engine/kubelet/env.js';
+import { describeEnvironment, expand as expandVars, type EnvVarView, type ObjectLookup, type PodRuntimeFacts } from '../../engine/kubelet/env.js';
 import type {
   AttemptView,
   ConditionView,
@@ -159,39 +159,66 @@ export { expandVars };
 
 const NO_OBJECTS: ObjectLookup = { configMap: () => undefined, secret: () => undefined };
 
-function sourceText(v: EnvVarView, optional: boolean | undefined): string | undefined {
+function sourceText(v: EnvVarView): string | undefined {
   const s = v.source;
   switch (s.kind) {
     case 'value':
+    case 'expanded':
       return undefined;
     case 'fieldRef':
-      return `(v1:${s.fieldPath})`;
-    case 'resourceFieldRef':
-      return s.containerName ? `${s.containerName} (${s.resource})` : `(${s.resource})`;
+      return `(${s.apiVersion}:${s.fieldPath})`;
+    case 'resourceFieldRef': {
+      const where = s.containerName ? `${s.containerName} (${s.resource})` : `(${s.resource})`;
+      return v.unknown ? `${v.unknown} ${where}` : where;
+    }
     case 'configMapKeyRef':
-      return `<set to the key '${s.key}' of config map '${s.name}'>  Optional: ${optional === true}`;
+      return `<set to the key '${s.key}' of config map '${s.name}'>  Optional: ${s.optional}`;
     case 'secretKeyRef':
-      return `<set to the key '${s.key}' in secret '${s.name}'>  Optional: ${optional === true}`;
+      return `<set to the key '${s.key}' in secret '${s.name}'>  Optional: ${s.optional}`;
     case 'envFrom':
       return `${s.from === 'configMap' ? 'config map' : 'secret'} ${s.name}${s.prefix ? ` (prefix ${s.prefix})` : ''}`;
+    case 'fileKeyRef':
+      return `<set to the key '${s.key}' in file '${s.path}' of volume '${s.volumeName}'>  Optional: ${s.optional}`;
   }
 }
 
-/** The container's environment as it will see it, each variable with its source; Secret values marked. */
+/** The facts a view has of a pod: its status's IPs and node (the node's allocatable is unknown). */
+function statusFacts(pod: Pod): PodRuntimeFacts {
+  const st = pod.status ?? {};
+  const podIPs = (st.podIPs ?? []).map((p) => p.ip).filter((ip): ip is string => !!ip);
+  const hostIPs = (st.hostIPs ?? []).map((p) => p.ip).filter((ip): ip is string => !!ip);
+  return {
+    podIP: st.podIP ?? '',
+    hostIP: st.hostIP ?? '',
+    ...(podIPs.length ? { podIPs } : {}),
+    ...(hostIPs.length ? { hostIPs } : {}),
+    nodeName: pod.spec?.nodeName ?? '',
+  };
+}
+
+/**
+ * The container's environment as it will see it (the kubelet's resolver over the lab's objects
+ * and the pod's status), each variable with its source in kubectl describe's wording; Secret
+ * values marked; a variable whose object is missing has no value and carries the kubelet's error.
+ */
 export function resolveEnv(pod: Pod, c: Container, lookup: ObjectLookup = NO_OBJECTS): EnvView[] {
-  const facts = { podIP: pod.status?.podIP ?? '', hostIP: pod.status?.hostIP ?? '', nodeName: pod.spec?.nodeName ?? '' };
-  const declared = new Map((c.env ?? []).map((e) => [e.name, e] as const));
-  return describeEnvironment(pod, c, facts, lookup).map((v) => {
-    const ref = declared.get(v.name)?.valueFrom;
-    const optional = ref?.configMapKeyRef?.optional ?? ref?.secretKeyRef?.optional;
+  return describeEnvironment(pod, c, statusFacts(pod), lookup).map((v) => {
     const out: EnvView = { name: v.name };
     if (v.value !== undefined) out.value = v.value;
-    const src = sourceText(v, optional);
+    const src = sourceText(v);
     if (src) out.source = src;
     if (v.secret) out.secret = true;
-    if (v.error && !v.error.startsWith('optional:')) out.error = v.error;
+    if (v.error) out.error = v.error;
     return out;
   });
+}
+
+/** kubectl describe's `Environment Variables from:` line for one source (two spaces for its tabs). */
+export function envFromText(f: NonNullable<Container['envFrom']>[number]): string {
+  const [name, kind, optional] = f.configMapRef
+    ? [f.configMapRef.name ?? '', 'ConfigMap', f.configMapRef.optional === true]
+    : [f.secretRef?.name ?? '', 'Secret', f.secretRef?.optional === true];
+  return `${name}  ${kind}${f.prefix ? ` with prefix '${f.prefix}'` : ''}  Optional: ${optional}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -296,11 +323,7 @@ function containerView(
     command: (c.command ?? []).map((s) => expandVars(s, lookup)),
     args: (c.args ?? []).map((s) => expandVars(s, lookup)),
     env,
-    envFrom: (c.envFrom ?? []).map((f) =>
-      f.configMapRef
-        ? `${f.prefix ?? ''}config map ${f.configMapRef.name ?? ''}  Optional: ${f.configMapRef.optional === true}`
-        : `${f.prefix ?? ''}secret ${f.secretRef?.name ?? ''}  Optional: ${f.secretRef?.optional === true}`,
-    ),
+    envFrom: (c.envFrom ?? []).map(envFromText),
     workingDir: c.workingDir ?? '',
     attempts: attemptsOf(obs, c.name),
     backoff: bo && bo.until > now ? { until: bo.until, delayMs: bo.delayMs } : undefined,

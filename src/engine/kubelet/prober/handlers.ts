@@ -1,12 +1,12 @@
 // Running one probe (upstream pkg/kubelet/prober/prober.go newProberAction / runProbeWithRetries
 // and pkg/probe/exec/exec.go): exec through the runtime's ExecSync, httpGet, tcpSocket and grpc
 // through the network handlers. Thin I/O; each handler enforces the probe's timeoutSeconds itself.
-import type { Container, EnvVar, Pod } from 'kubernetes-types/core/v1';
+import type { Container, Pod } from 'kubernetes-types/core/v1';
 import { RuntimeError, type RuntimeService } from '../../../runtime/cri.js';
 import { goQuote } from '../../../validation/errors.js';
 import { realClock, type Clock } from '../../clock.js';
 import { formatPod } from '../../events.js';
-import { expand } from '../container-config.js';
+import { expandCommandOnlyStatic } from '../env.js';
 import type { DefaultedProbe, ProbeType } from './defaults.js';
 import { doGRPCProbe } from './grpc.js';
 import { doHTTPProbe, newRequestForHTTPGetAction, resolveContainerPort } from './http.js';
@@ -40,16 +40,7 @@ export interface HandlerDeps {
   clock?: Clock;
 }
 
-/**
- * kubecontainer.ExpandContainerCommandOnlyStatic: `$(VAR)` from the container's own env entries
- * only, each taken as its literal `value` (a valueFrom entry counts as defined and empty).
- * TODO: use src/engine/kubelet/env.ts's expandCommandOnlyStatic once it lands.
- */
-export function expandCommandOnlyStatic(command: readonly string[], env: readonly EnvVar[] = []): string[] {
-  const vars = new Map<string, string>();
-  for (const e of env) vars.set(e.name, e.value ?? '');
-  return command.map((s) => expand(s, (n) => vars.get(n)));
-}
+export { expandCommandOnlyStatic };
 
 /** The first `limit` bytes of a string's UTF-8 (ioutils.LimitWriter). */
 function limitBytes(s: string, limit: number): string {
