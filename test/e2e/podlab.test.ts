@@ -84,7 +84,46 @@ Events:
   Warning  BackOff    2s    kubelet            Back-off restarting failed container init-db in pod web_default(1234)
 `;
 
+/** A pod whose readiness probe never passes (httpGet to a path the server does not have). */
+const READINESS_FAIL = `apiVersion: v1
+kind: Pod
+metadata:
+  name: e2e-unready
+spec:
+  terminationGracePeriodSeconds: 1
+  containers:
+    - name: web
+      image: busybox:1.35
+      command: ["sh", "-c", "mkdir -p /www && exec httpd -f -p 8080 -h /www"]
+      readinessProbe:
+        httpGet:
+          path: /healthz
+          port: 8080
+        periodSeconds: 1
+`;
+
+/** A pod whose env refers to a ConfigMap that no document defines. */
+const MISSING_CONFIGMAP = `apiVersion: v1
+kind: Pod
+metadata:
+  name: e2e-no-cm
+spec:
+  terminationGracePeriodSeconds: 1
+  containers:
+    - name: app
+      image: busybox:1.35
+      command: ["sleep", "3600"]
+      env:
+        - name: MODE
+          valueFrom:
+            configMapKeyRef:
+              name: e2e-missing
+              key: mode
+`;
+
 const allPodNames = [
+  'e2e-unready',
+  'e2e-no-cm',
   ...['two-containers.yaml', 'init-containers.yaml', 'crashloop.yaml', 'failing-init.yaml', 'multi-doc.yaml', 'invalid.yaml'].flatMap((f) => podsOf(f).map((p) => p.name)),
 ];
 
@@ -95,7 +134,12 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
 
   before(async () => {
     removeLabContainers(allPodNames);
-    s = await startSession('podlab', { 'describe-sample.podlab-describe': DESCRIBE_SAMPLE, 'completion.yaml': COMPLETION_SAMPLE });
+    s = await startSession('podlab', {
+      'describe-sample.podlab-describe': DESCRIBE_SAMPLE,
+      'completion.yaml': COMPLETION_SAMPLE,
+      'readiness-fail.yaml': READINESS_FAIL,
+      'missing-configmap.yaml': MISSING_CONFIGMAP,
+    });
   });
 
   afterEach(async (t) => {
@@ -392,6 +436,43 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
 
   const inits = podsOf('init-containers.yaml')[0] ?? failing;
   const stepFile = podsOf('init-containers.yaml')[0] ? 'init-containers.yaml' : 'failing-init.yaml';
+  test('a failing readiness probe: the panel shows the pod Running but 0/1, Ready False, and the Unhealthy events', { skip: !engineReady }, async () => {
+    await openFile(s.page, 'readiness-fail.yaml');
+    await runCommand(s.page, 'Pod Lab: Run Pod');
+    await panelFrame(s.page, 60000);
+    const text = await waitFor(
+      async () => {
+        const t = await panelText(s.page);
+        return /Running/.test(t) && /0\/1/.test(t) && t.includes('Readiness probe failed: HTTP probe failed with statuscode: 404') && t.includes('containers with unready status: [web]') ? t : undefined;
+      },
+      90000,
+      'Running 0/1 with the Unhealthy event and ContainersNotReady in the panel',
+    );
+    assert.match(text, /Unhealthy/);
+    await screenshot(s, 'panel-readiness-failing');
+    await runCommand(s.page, 'Pod Lab: Delete Pod');
+    await waitFor(() => labContainers(['e2e-unready']).length === 0, 60000, 'the pod to be deleted');
+  });
+
+  test('a missing ConfigMap: the panel shows CreateContainerConfigError with the kubelet\'s message', { skip: !engineReady }, async () => {
+    await openFile(s.page, 'missing-configmap.yaml');
+    await runCommand(s.page, 'Pod Lab: Run Pod');
+    await panelFrame(s.page, 60000);
+    const text = await waitFor(
+      async () => {
+        const t = await panelText(s.page);
+        return t.includes('CreateContainerConfigError') && t.includes('configmap "e2e-missing" not found') ? t : undefined;
+      },
+      90000,
+      'CreateContainerConfigError and configmap "e2e-missing" not found in the panel',
+    );
+    assert.match(text, /Pending/);
+    await screenshot(s, 'panel-missing-configmap');
+    await openFile(s.page, 'missing-configmap.yaml');
+    await runCommand(s.page, 'Pod Lab: Delete Pod');
+    await waitFor(() => labContainers(['e2e-no-cm']).length === 0, 60000, 'the pod to be deleted');
+  });
+
   test('step mode waits before each init container until Continue', { skip: !engineReady || !inits }, async () => {
     await clearNotifications(s.page);
     await openFile(s.page, stepFile);
