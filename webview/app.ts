@@ -487,6 +487,46 @@ export class PanelApp {
             ),
           ),
       ),
+      this.probes(m),
+    ];
+  }
+
+  /** Each container's probes: kubectl describe's line, the verdict and the last run the prober remembers. */
+  private probes(m: PanelModel): Child {
+    const rows = m.containers.flatMap((c) => (c.probes ?? []).map((p) => ({ c, p })));
+    if (rows.length === 0) return null;
+    return [
+      h('h3', {}, 'Probes'),
+      h(
+        'table',
+        { class: 'grid probes', 'data-testid': 'probes' },
+        h('thead', {}, h('tr', {}, ['Container', 'Probe', 'Configuration', 'Verdict', 'Last run'].map((t) => h('th', {}, t)))),
+        h(
+          'tbody',
+          {},
+          rows.map(({ c, p }) =>
+            h(
+              'tr',
+              { 'data-container': c.name, 'data-probe': p.type },
+              h('td', {}, h('code', {}, c.name)),
+              h('td', {}, p.type),
+              h('td', {}, h('code', {}, p.config)),
+              h('td', { class: p.verdict === 'Failure' ? 'error' : p.verdict === 'Success' ? 'ok' : 'muted' }, p.verdict ?? 'no verdict yet'),
+              h(
+                'td',
+                {},
+                p.last
+                  ? [
+                      h('span', { class: p.last.result === 'failure' ? 'error' : 'ok' }, p.last.result),
+                      h('span', { class: 'muted' }, ` at ${clockTime(p.last.at)} · ${p.failures}/${p.runs} recent runs failed`),
+                      p.last.output ? h('pre', { class: 'code probe-output' }, p.last.output) : null,
+                    ]
+                  : h('span', { class: 'muted' }, 'not run yet'),
+              ),
+            ),
+          ),
+        ),
+      ),
     ];
   }
 

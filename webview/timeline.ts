@@ -165,6 +165,25 @@ export function renderTimeline(
         bar.appendChild(s('text', { class: 'bar-note', x: bx + bw + 2, y: y + laneHeight / 2 + 4 }, `#${b.attempt}`));
       g.appendChild(bar);
     }
+    // Probe runs (ticks at the lane's foot: short for a pass, tall for a failure), verdict changes
+    // (a diamond) and lifecycle hooks (a thin span at the lane's top).
+    for (const m of lane.marks ?? []) {
+      const mEnd = m.end ?? (m.kind.startsWith('hook') ? liveEnd : m.at);
+      if (!visible(m.at, mEnd)) continue;
+      const mx = x(m.at);
+      const mg = s('g', { class: `lane-mark mark-${m.kind}`, 'data-kind': m.kind, 'data-at': m.at });
+      mg.appendChild(s('title', {}, `${lane.label}: ${m.label} at +${((m.at - start) / 1000).toFixed(3)}s (${clockTime(m.at)})${m.detail ? `\n${m.detail}` : ''}`));
+      if (m.kind === 'hook' || m.kind === 'hook-fail') {
+        mg.appendChild(s('rect', { x: mx, y: y + 1, width: Math.max(2, x(mEnd) - mx), height: 3 }));
+      } else if (m.kind === 'verdict') {
+        const cy = y + laneHeight - 5;
+        mg.appendChild(s('path', { d: `M${mx} ${cy - 4} L${mx + 4} ${cy} L${mx} ${cy + 4} L${mx - 4} ${cy} Z` }));
+      } else {
+        const top = m.kind === 'probe-fail' ? y + laneHeight / 2 : y + laneHeight - 6;
+        mg.appendChild(s('line', { x1: mx, x2: mx, y1: top, y2: y + laneHeight - 1 }));
+      }
+      g.appendChild(mg);
+    }
     svg.appendChild(g);
   });
 

@@ -112,6 +112,30 @@ export interface ContainerView {
   failed: boolean;
   /** Step mode (lab feature): the kubelet waits for Continue before starting this init container. */
   stepWaiting: boolean;
+  /** The container's probes: configuration as kubectl describe prints it and the prober's latest results. */
+  probes: ProbeView[];
+}
+
+export interface ProbeView {
+  type: 'Liveness' | 'Readiness' | 'Startup';
+  /** kubectl describe's line, e.g. `http-get http://:8080/ delay=0s timeout=1s period=10s #success=1 #failure=3`. */
+  config: string;
+  /** Runs the prober still remembers (bounded), and how many of them failed. */
+  runs: number;
+  failures: number;
+  last?: { at: number; result: string; output: string };
+  /** The worker's current verdict, when it has one (Success / Failure). */
+  verdict?: string;
+}
+
+/** A mark on a container's lane: a probe run, a verdict change or a lifecycle hook run. */
+export interface LaneMark {
+  at: number;
+  /** For hooks: when the handler returned (undefined: still running). */
+  end?: number;
+  kind: 'probe-pass' | 'probe-fail' | 'verdict' | 'hook' | 'hook-fail';
+  label: string;
+  detail: string;
 }
 
 export interface EventView {
@@ -150,6 +174,8 @@ export interface TimelineLane {
   label: string;
   kind: 'sandbox' | ContainerKind;
   bars: TimelineBar[];
+  /** Probe runs, readiness/liveness/startup verdict changes and hook runs on this container. */
+  marks?: LaneMark[];
 }
 
 export interface TimelineMark {

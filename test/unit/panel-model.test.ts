@@ -17,6 +17,8 @@ import {
   newObservation,
   observe,
   resolveEnv,
+  probeViews,
+  laneMarks,
   withDebug,
 } from '../../src/extension/panel/model.js';
 import { replay, replayFeed, type RecordedStream } from '../../src/extension/panel/recording.js';
@@ -556,5 +558,50 @@ describe('streams recorded from a real engine run', () => {
     const two = fixture('recorded-two-containers');
     const m = buildPanelModel(replayFeed(two).observation, lastAt(two));
     assert.deepEqual([m.header.status, m.header.ready], ['Running', '2/2']);
+  });
+});
+
+describe('probes and hooks in the panel', () => {
+  const debug = {
+    uid: 'u',
+    sandboxes: [],
+    attempts: [],
+    backoff: {},
+    probes: [
+      {
+        containerName: 'web',
+        probeType: 'readiness' as const,
+        runs: [
+          { time: 1000, durationMs: 3, containerId: 'c1', result: 'failure' as const, output: 'HTTP probe failed with statuscode: 404' },
+          { time: 2000, durationMs: 3, containerId: 'c1', result: 'success' as const, output: '', verdict: 'Success' },
+        ],
+      },
+    ],
+    hooks: [{ containerName: 'web', containerId: 'c1', hook: 'postStart' as const, startedAt: 500, finishedAt: 900 }],
+  };
+  const c = { name: 'web', readinessProbe: { httpGet: { path: '/', port: 8080 }, periodSeconds: 1 } };
+
+  test('a probe shows kubectl describe\'s line, its verdict and its last run', () => {
+    assert.deepEqual(probeViews(c, debug), [
+      { type: 'Readiness', config: 'http-get http://:8080/ delay=0s timeout=1s period=1s #success=1 #failure=3', runs: 2, failures: 1, last: { at: 2000, result: 'success', output: '' }, verdict: 'Success' },
+    ]);
+  });
+
+  test('the lane marks every run, the readiness flip and the hook run, in time order', () => {
+    assert.deepEqual(laneMarks('web', debug), [
+      { at: 500, end: 900, kind: 'hook', label: 'postStart', detail: '' },
+      { at: 1000, kind: 'probe-fail', label: 'Readiness probe failed', detail: 'HTTP probe failed with statuscode: 404' },
+      { at: 2000, kind: 'probe-pass', label: 'Readiness success', detail: '' },
+      { at: 2000, kind: 'verdict', label: 'Readiness: Success', detail: 'ready' },
+    ]);
+  });
+
+  test('dense passing runs are thinned to at most 61 marks, failures are all kept', () => {
+    const runs = Array.from({ length: 100 }, (_, i) => ({ time: i * 1000, durationMs: 1, containerId: 'c1', result: (i % 10 === 9 ? 'failure' : 'success') as 'failure' | 'success', output: '' }));
+    const marks = laneMarks('web', { ...debug, hooks: [], probes: [{ containerName: 'web', probeType: 'liveness', runs }] });
+    assert.deepEqual(
+      { passes: marks.filter((m) => m.kind === 'probe-pass').length, failures: marks.filter((m) => m.kind === 'probe-fail').length },
+      { passes: 46, failures: 10 },
+    );
   });
 });

@@ -408,3 +408,36 @@ describe('streams recorded from a real engine run', () => {
     }
   });
 });
+
+describe('a pod with probes and hooks (recorded from examples/probes-and-hooks.yaml)', () => {
+  const stream = fixture('probes-and-hooks');
+  let p: PanelPage;
+
+  before(async () => {
+    ({ p } = await play(stream));
+  });
+  after(async () => {
+    await p?.close();
+  });
+
+  test('the probes table shows each probe as kubectl describe writes it, with its verdict and last run', async () => {
+    const rows = await p.page.locator('[data-testid=probes] tbody tr').evaluateAll((trs) => trs.map((tr) => `${tr.getAttribute('data-container')} ${tr.getAttribute('data-probe')}`));
+    assert.deepEqual(rows, ['web Liveness', 'web Readiness', 'web Startup']);
+    const readiness = await cells(p, '[data-testid=probes] tr[data-probe=Readiness]');
+    assert.equal(readiness[2], 'http-get http://:http/index.html delay=0s timeout=1s period=2s #success=1 #failure=3');
+    assert.equal(readiness[3], 'Success');
+    const startup = await cells(p, '[data-testid=probes] tr[data-probe=Startup]');
+    assert.equal(startup[3], 'Success');
+  });
+
+  test('the timeline marks the failed readiness runs, the readiness flip and the postStart hook on the container lane', async () => {
+    const lane = p.page.locator('[data-lane="container:web"]');
+    const count = (kind: string) => lane.locator(`.lane-mark[data-kind=${kind}]`).count();
+    assert.ok((await count('probe-fail')) >= 2, 'readiness failures before the page exists');
+    assert.ok((await count('verdict')) >= 1, 'a verdict change (readiness turned Success)');
+    assert.equal(await count('hook'), 1, 'one postStart run');
+    const titles = await lane.locator('.lane-mark[data-kind=probe-fail] title').evaluateAll((ts) => ts.map((t) => t.textContent ?? ''));
+    assert.ok(titles.every((t) => t.includes('Readiness probe failed') && t.includes('HTTP probe failed with statuscode: 404')), titles.join(' | '));
+    await p.screenshot('panel-probes-and-hooks');
+  });
+});

@@ -13,6 +13,7 @@ import type {
 } from 'kubernetes-types/core/v1';
 import type { ContainerAttempt, PodDebugInfo, WatchEvent } from '../../engine/api.js';
 import { podStatusText, readyText } from '../../engine/printer.js';
+import { describeProbe } from '../../engine/describe.js';
 import { describeEnvironment, expand as expandVars, type EnvVarView, type ObjectLookup, type PodRuntimeFacts } from '../../engine/kubelet/env.js';
 import type {
   AttemptView,
@@ -22,7 +23,9 @@ import type {
   EnvView,
   EventView,
   HeaderView,
+  LaneMark,
   PanelModel,
+  ProbeView,
   StateView,
   TimelineBar,
   TimelineLane,
@@ -329,7 +332,64 @@ function containerView(
     backoff: bo && bo.until > now ? { until: bo.until, delayMs: bo.delayMs } : undefined,
     failed,
     stepWaiting: debug?.stepWaitingFor === c.name,
+    probes: probeViews(c, debug),
   };
+}
+
+const PROBE_TYPES = [
+  ['livenessProbe', 'liveness', 'Liveness'],
+  ['readinessProbe', 'readiness', 'Readiness'],
+  ['startupProbe', 'startup', 'Startup'],
+] as const;
+
+/** Each probe of the container: kubectl describe's line and what the prober remembers of its runs. */
+export function probeViews(c: Container, debug: PodDebugInfo | undefined): ProbeView[] {
+  const out: ProbeView[] = [];
+  for (const [field, type, label] of PROBE_TYPES) {
+    const probe = c[field];
+    if (!probe) continue;
+    const runs = debug?.probes?.find((h) => h.containerName === c.name && h.probeType === type)?.runs ?? [];
+    const last = runs[runs.length - 1];
+    const verdict = [...runs].reverse().find((r) => r.verdict !== undefined)?.verdict;
+    const v: ProbeView = { type: label, config: describeProbe(probe), runs: runs.length, failures: runs.filter((r) => r.result === 'failure').length };
+    if (last) v.last = { at: last.time, result: last.result, output: last.output || last.error || '' };
+    if (verdict) v.verdict = verdict;
+    out.push(v);
+  }
+  return out;
+}
+
+/** At most this many passing probe marks per lane (failures and verdicts are always kept). */
+const MAX_PASS_MARKS = 60;
+
+/** The marks of a container's lane: probe runs (thinned when dense), verdict changes, hook runs. */
+export function laneMarks(name: string, debug: PodDebugInfo | undefined): LaneMark[] {
+  const marks: LaneMark[] = [];
+  for (const h of debug?.probes ?? []) {
+    if (h.containerName !== name) continue;
+    const label = h.probeType[0]!.toUpperCase() + h.probeType.slice(1);
+    const passes = h.runs.filter((r) => r.result !== 'failure');
+    const every = Math.max(1, Math.ceil(passes.length / MAX_PASS_MARKS));
+    passes.forEach((r, i) => {
+      if (i % every === 0 || i === passes.length - 1) marks.push({ at: r.time, kind: 'probe-pass', label: `${label} ${r.result}`, detail: r.output });
+    });
+    for (const r of h.runs) {
+      if (r.result === 'failure') marks.push({ at: r.time, kind: 'probe-fail', label: `${label} probe failed`, detail: r.output || r.error || '' });
+      if (r.verdict) marks.push({ at: r.time, kind: 'verdict', label: `${label}: ${r.verdict}`, detail: h.probeType === 'readiness' ? (r.verdict === 'Success' ? 'ready' : 'not ready') : r.verdict });
+    }
+  }
+  for (const k of debug?.hooks ?? []) {
+    if (k.containerName !== name) continue;
+    const failed = k.error !== undefined;
+    marks.push({
+      at: k.startedAt,
+      ...(k.finishedAt !== undefined ? { end: k.finishedAt } : {}),
+      kind: failed ? 'hook-fail' : 'hook',
+      label: `${k.hook}${failed ? ' failed' : k.timedOut ? ' cut at the grace period' : ''}`,
+      detail: k.error ?? '',
+    });
+  }
+  return marks.sort((a, b) => a.at - b.at);
 }
 
 function containerViews(obs: PodObservation, pod: Pod, now: number): ContainerView[] {
@@ -485,7 +545,8 @@ function timelineView(obs: PodObservation, pod: Pod, containers: ContainerView[]
       const ends = attempts.map((a) => a.finishedAt ?? a.startedAt ?? a.createdAt);
       if (ends.length) prevInitEnd = Math.max(...ends);
     }
-    lanes.push({ key: `container:${c.name}`, label: c.name, kind: c.kind, bars });
+    const marks = laneMarks(c.name, debug);
+    lanes.push({ key: `container:${c.name}`, label: c.name, kind: c.kind, bars, ...(marks.length ? { marks } : {}) });
   }
 
   const phases: TimelineMark[] = [];
