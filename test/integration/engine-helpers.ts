@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { after, before } from 'node:test';
 import type { Event as KEvent, Pod } from 'kubernetes-types/core/v1';
 import { connectDocker } from '../../src/runtime/docker/docker-runtime.js';
 import { Engine } from '../../src/engine/engine.js';
@@ -23,6 +24,24 @@ export async function startLab(settings: Partial<EngineSettings> = {}): Promise<
       rmSync(stateDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * One lab for a test file: started before its tests (short crash-loop back-off, so crash loops
+ * show several restarts within seconds); after them its pods are deleted and every container of
+ * the lab removed. `onStart` receives the engine.
+ */
+export function useLab(onStart: (engine: Engine) => void, settings: Partial<EngineSettings> = { backoffInitialMs: 1000, backoffMaxMs: 4000 }): void {
+  let lab: Awaited<ReturnType<typeof startLab>> | undefined;
+  before(async () => {
+    lab = await startLab(settings);
+    onStart(lab.engine);
+  });
+  after(async () => {
+    if (!lab) return;
+    for (const p of lab.engine.listPods()) await lab.engine.deletePod('default', p.metadata?.name ?? '', 0).catch(() => undefined);
+    await lab.stop();
+  });
 }
 
 /** Removes every container whose pod belongs to this lab (sandbox label) — the suite's safety net. */

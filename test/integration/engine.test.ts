@@ -1,25 +1,15 @@
 // The engine on the real Docker: namespaces shared as the dockershim shared them, init-container
 // ordering and gating, restart policies, crash-loop back-off, image errors, graceful deletion.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import type { ContainerStatus, Pod } from 'kubernetes-types/core/v1';
 import { podStatusText } from '../../src/engine/printer.js';
 import type { Engine } from '../../src/engine/engine.js';
-import { eventsOf, podManifest, sh, sleep, startLab, waitFor } from './engine-helpers.js';
+import { eventsOf, podManifest, sh, sleep, useLab, waitFor } from './engine-helpers.js';
 
-let lab: Awaited<ReturnType<typeof startLab>>;
 let engine: Engine;
-
-before(async () => {
-  // Short back-off so crash loops show several restarts within seconds.
-  lab = await startLab({ backoffInitialMs: 1000, backoffMaxMs: 4000 });
-  engine = lab.engine;
-});
-after(async () => {
-  for (const p of engine.listPods()) await engine.deletePod('default', p.metadata?.name ?? '', 0).catch(() => undefined);
-  await lab.stop();
-});
+useLab((e) => (engine = e));
 
 const cs = (p: Pod, name: string): ContainerStatus | undefined =>
   [...(p.status?.initContainerStatuses ?? []), ...(p.status?.containerStatuses ?? [])].find((c) => c.name === name);

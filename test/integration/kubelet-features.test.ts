@@ -1,6 +1,6 @@
 // The kubelet's single-node behaviour on the real Docker: lifecycle hooks, termination order,
 // activeDeadlineSeconds, OOMKilled, termination messages, sandbox retries.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, chmodSync } from 'node:fs';
@@ -9,19 +9,10 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import type { ContainerStatus, Pod } from 'kubernetes-types/core/v1';
 import type { Engine } from '../../src/engine/engine.js';
-import { eventsOf, podManifest, sh, sleep, startLab, waitFor } from './engine-helpers.js';
+import { eventsOf, podManifest, sh, sleep, useLab, waitFor } from './engine-helpers.js';
 
-let lab: Awaited<ReturnType<typeof startLab>>;
 let engine: Engine;
-
-before(async () => {
-  lab = await startLab({ backoffInitialMs: 1000, backoffMaxMs: 4000 });
-  engine = lab.engine;
-});
-after(async () => {
-  for (const p of engine.listPods()) await engine.deletePod('default', p.metadata?.name ?? '', 0).catch(() => undefined);
-  await lab.stop();
-});
+useLab((e) => (engine = e));
 
 const cs = (p: Pod | undefined, name: string): ContainerStatus | undefined =>
   [...(p?.status?.initContainerStatuses ?? []), ...(p?.status?.containerStatuses ?? [])].find((c) => c.name === name);
