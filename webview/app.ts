@@ -12,7 +12,9 @@ import {
   type AttemptRef,
   type ContainerView,
   type HostToWebview,
+  type NoticeView,
   type PanelModel,
+  type ProbeView,
   type PanelSection,
   type ReplyBodies,
   type RequestBody,
@@ -31,6 +33,7 @@ import {
   shortId,
   stateText,
   statusClass,
+  streakText,
 } from './format.js';
 import { renderTimeline } from './timeline.js';
 
@@ -40,12 +43,13 @@ export interface VsCodeApi {
   setState(state: unknown): void;
 }
 
-type UiSection = 'header' | 'step' | 'timeline' | 'initDebug' | 'containers' | 'conditions' | 'events' | 'logs';
+type UiSection = 'header' | 'step' | 'notices' | 'timeline' | 'initDebug' | 'containers' | 'conditions' | 'events' | 'logs';
 
 /** Which UI sections depend on which model sections. */
 const DEPENDS: Record<UiSection, PanelSection[]> = {
   header: ['header'],
   step: ['debug', 'containers'],
+  notices: ['notices'],
   timeline: ['timeline'],
   initDebug: ['containers'],
   containers: ['containers'],
@@ -102,7 +106,7 @@ export class PanelApp {
       }
     }
     on<MessageEvent>(window, 'message', (e) => this.onMessage(e.data));
-    on(window, 'resize', () => this.render(['timeline']));
+    on(window, 'resize', () => this.redrawTimeline());
     setInterval(() => this.tick(), 1000);
     this.post({ type: 'ready', haveSeq: this.model ? this.seq : undefined });
   }
@@ -187,7 +191,7 @@ export class PanelApp {
   private tick(): void {
     if (!this.model) return;
     this.updateClocks();
-    if (!this.model.header.gone) this.render(['timeline']);
+    if (!this.model.header.gone) this.redrawTimeline();
   }
 
   private updateClocks(): void {
@@ -227,8 +231,11 @@ export class PanelApp {
         case 'step':
           replaceChildren(el, this.stepBanner(model));
           break;
+        case 'notices':
+          replaceChildren(el, this.noticeBoxes(model));
+          break;
         case 'timeline':
-          replaceChildren(el, this.timeline(model));
+          this.renderTimelineSection(el, model);
           break;
         case 'initDebug':
           replaceChildren(el, this.initDebug(model));
@@ -300,7 +307,13 @@ export class PanelApp {
     );
   }
 
-  private timeline(m: PanelModel): Child {
+  /** What keeps the pod from starting (a missing ConfigMap or Secret, a failed mount), in a box each. */
+  private noticeBoxes(m: PanelModel): Child {
+    return (m.notices ?? []).map((n) => noticeBox(n));
+  }
+
+  /** The timeline's drawing at the display clock (redrawn every second while the pod lives). */
+  private timelineSvg(m: PanelModel): SVGElement {
     const width = Math.max(360, (this.root.clientWidth || 900) - 8);
     const live = !m.header.gone;
     const clock = this.clock();
@@ -312,6 +325,52 @@ export class PanelApp {
         : zoom === 'last60s'
           ? { from: Math.max(m.timeline.start, dataEnd - 60_000), to: dataEnd }
           : undefined;
+    return renderTimeline(m.timeline, clock, live, { width, labelWidth: 150, laneHeight: 26 }, range);
+  }
+
+  /** Redraws only the timeline's SVG (the clock moved, or the panel was resized); its buttons stay. */
+  private redrawTimeline(): void {
+    const wrap = this.sections.get('timeline')?.querySelector('.timeline-wrap');
+    if (!this.model || !wrap) return this.render(['timeline']);
+    replaceChildren(wrap, this.timelineSvg(this.model));
+  }
+
+  /**
+   * The timeline section. Its head (the zoom buttons) is rebuilt only when the zoom changes, so the
+   * toolkit's buttons are not replaced under the pointer at every update; legend and SVG are redrawn.
+   */
+  private renderTimelineSection(el: HTMLElement, m: PanelModel): void {
+    const zoom = this.ui.timelineZoom ?? 'all';
+    const head = el.querySelector<HTMLElement>('.timeline-head');
+    const legendEl = el.querySelector('.legend');
+    const wrap = el.querySelector('.timeline-wrap');
+    if (head?.dataset.zoomState === zoom && legendEl && wrap) {
+      legendEl.replaceWith(this.timelineLegend(m));
+      replaceChildren(wrap, this.timelineSvg(m));
+      return;
+    }
+    replaceChildren(el, this.timeline(m));
+  }
+
+  private timelineLegend(m: PanelModel): HTMLElement {
+    return h(
+      'p',
+      { class: 'legend' },
+      legend('running', 'running'),
+      legend('succeeded', 'exited 0'),
+      legend('failed', 'exited ≠ 0'),
+      legend('backoff', 'crash-loop back-off'),
+      legend('stepwait', 'step-mode wait (lab)'),
+      legend('normal', 'Normal event'),
+      legend('warning', 'Warning event'),
+      m.timeline.lanes.some((l) => l.probes?.length) ? [legend('probe-pass', 'probe passed'), legend('probe-fail', 'probe failed'), legend('verdict', 'verdict changed')] : null,
+      m.timeline.lanes.some((l) => l.marks?.some((k) => k.kind.startsWith('hook'))) ? [legend('hook', 'hook ran'), legend('hook-fail', 'hook failed')] : null,
+      m.timeline.ready?.length ? [legend('ready-true', 'Ready True'), legend('ready-false', 'Ready False')] : null,
+    );
+  }
+
+  private timeline(m: PanelModel): Child {
+    const zoom = this.ui.timelineZoom ?? 'all';
     const zoomButton = (z: NonNullable<typeof this.ui.timelineZoom>, label: string) => {
       const b = h('vscode-button', { appearance: z === zoom ? 'primary' : 'secondary', 'data-zoom': z, 'aria-pressed': String(z === zoom) }, label);
       on(b, 'click', () => {
@@ -322,19 +381,9 @@ export class PanelApp {
       return b;
     };
     return [
-      h('div', { class: 'timeline-head' }, h('h2', {}, 'Timeline'), zoomButton('all', 'Whole run'), zoomButton('first5s', 'First 5 s'), zoomButton('last60s', 'Last 60 s')),
-      h(
-        'p',
-        { class: 'legend' },
-        legend('running', 'running'),
-        legend('succeeded', 'exited 0'),
-        legend('failed', 'exited ≠ 0'),
-        legend('backoff', 'crash-loop back-off'),
-        legend('stepwait', 'step-mode wait (lab)'),
-        legend('normal', 'Normal event'),
-        legend('warning', 'Warning event'),
-      ),
-      h('div', { class: 'timeline-wrap' }, renderTimeline(m.timeline, clock, live, { width, labelWidth: 150, laneHeight: 26 }, range)),
+      h('div', { class: 'timeline-head', 'data-zoom-state': zoom }, h('h2', {}, 'Timeline'), zoomButton('all', 'Whole run'), zoomButton('first5s', 'First 5 s'), zoomButton('last60s', 'Last 60 s')),
+      this.timelineLegend(m),
+      h('div', { class: 'timeline-wrap' }, this.timelineSvg(m)),
     ];
   }
 
@@ -491,7 +540,7 @@ export class PanelApp {
     ];
   }
 
-  /** Each container's probes: kubectl describe's line, the verdict and the last run the prober remembers. */
+  /** Each container's probes: kubectl describe's line, the verdict and the flag it sets, and the latest run. */
   private probes(m: PanelModel): Child {
     const rows = m.containers.flatMap((c) => (c.probes ?? []).map((p) => ({ c, p })));
     if (rows.length === 0) return null;
@@ -510,19 +559,14 @@ export class PanelApp {
               { 'data-container': c.name, 'data-probe': p.type },
               h('td', {}, h('code', {}, c.name)),
               h('td', {}, p.type),
-              h('td', {}, h('code', {}, p.config)),
-              h('td', { class: p.verdict === 'Failure' ? 'error' : p.verdict === 'Success' ? 'ok' : 'muted' }, p.verdict ?? 'no verdict yet'),
+              h('td', { 'data-col': 'config' }, h('code', {}, p.config)),
               h(
                 'td',
-                {},
-                p.last
-                  ? [
-                      h('span', { class: p.last.result === 'failure' ? 'error' : 'ok' }, p.last.result),
-                      h('span', { class: 'muted' }, ` at ${clockTime(p.last.at)} · ${p.failures}/${p.runs} recent runs failed`),
-                      p.last.output ? h('pre', { class: 'code probe-output' }, p.last.output) : null,
-                    ]
-                  : h('span', { class: 'muted' }, 'not run yet'),
+                { 'data-col': 'verdict' },
+                h('span', { class: p.verdict === 'Failure' ? 'error' : p.verdict === 'Success' ? 'ok' : 'muted', 'data-testid': 'verdict' }, p.verdict ?? 'no verdict yet'),
+                p.flag ? h('div', { class: 'probe-flag', 'data-testid': 'flag' }, `${p.flag.name}: ${p.flag.value}`) : null,
               ),
+              h('td', { 'data-col': 'last' }, probeLastRun(p)),
             ),
           ),
         ),
@@ -550,7 +594,7 @@ export class PanelApp {
       h('td', {}, h('code', {}, c.name), ' ', c.kind !== 'app' ? h('span', { class: `tag tag-${c.kind}` }, c.kind) : null),
       h('td', { class: 'image' }, c.image),
       h('td', { 'data-col': 'state', class: `state-${c.state.kind}` }, stateText(c.state)),
-      h('td', { 'data-col': 'reason', class: /BackOff|Err|Error/.test(reason) ? 'error' : '' }, reason),
+      h('td', { 'data-col': 'reason', class: /BackOff|Err|Error/.test(reason) ? 'error' : '', title: c.state.kind === 'waiting' ? c.state.message : null }, reason),
       h('td', { 'data-col': 'exit-code', class: exit && exit !== '0' ? 'error' : '' }, exit),
       h('td', { 'data-col': 'restarts' }, String(c.restartCount)),
       h('td', { 'data-col': 'started' }, c.started === undefined ? '—' : String(c.started)),
@@ -745,6 +789,49 @@ export class PanelApp {
 
 function logKey(container: string, ref: AttemptRef): string {
   return `${container}|${attemptKey(ref)}`;
+}
+
+/** The latest run of a probe: result, time and duration, the run toward a verdict, the output. */
+function probeLastRun(p: ProbeView): Child {
+  if (!p.last) return h('span', { class: 'muted' }, 'not run yet');
+  const failed = p.last.error || p.last.result === 'failure' || p.last.result === 'unknown';
+  return [
+    h('span', { class: failed ? 'error' : 'ok', 'data-testid': 'result' }, p.last.error ? `${p.last.result} (prober error)` : p.last.result),
+    h('span', { class: 'muted' }, ` at ${clockTime(p.last.at)}, took ${preciseDuration(p.last.durationMs)}`),
+    p.streak ? h('div', { class: 'probe-streak', 'data-testid': 'streak' }, streakText(p.streak, p.verdict)) : null,
+    h('div', { class: 'muted', 'data-testid': 'seen' }, `${p.failures} of ${p.runs} runs seen failed`),
+    p.last.output ? h('pre', { class: 'code probe-output', 'data-testid': 'output' }, p.last.output) : null,
+  ];
+}
+
+/** A notice box: what is wrong, the kubelet's words, the missing object, where the pod refers to it, and what happens next. */
+function noticeBox(n: NoticeView): HTMLElement {
+  return h(
+    'article',
+    { class: 'card card-notice', role: 'alert', 'data-testid': `notice-${n.key}`, 'data-kind': n.kind },
+    h('h2', {}, n.title),
+    h('pre', { class: 'code notice-message', 'data-testid': 'notice-message' }, n.message),
+    n.missing
+      ? h(
+          'p',
+          { class: 'notice-missing', 'data-testid': 'notice-missing' },
+          'Missing: ',
+          h('strong', {}, `${n.missing.kind} ${n.missing.name}`),
+          ` in namespace ${n.missing.namespace}`,
+          n.missing.key !== undefined ? [' (key ', h('code', {}, n.missing.key), ')'] : null,
+        )
+      : null,
+    n.references.length ? h('p', { class: 'notice-refs', 'data-testid': 'notice-refs' }, 'Referenced by: ', n.references.map((r, i) => [i ? ', ' : '', h('code', {}, r)])) : null,
+    h('p', { class: 'explain' }, n.explain),
+    n.event
+      ? h(
+          'p',
+          { class: 'muted', 'data-testid': 'notice-event' },
+          `Warning ${n.event.reason} ×${n.event.count}`,
+          n.event.lastAt !== undefined ? [', last ', h('span', { 'data-fmt': 'age', 'data-since': n.event.lastAt }), ' ago'] : null,
+        )
+      : null,
+  );
 }
 
 function legend(cls: string, label: string): HTMLElement {

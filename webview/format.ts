@@ -1,7 +1,7 @@
 // Text formatting for the panel. Relative times follow kubectl (duration.HumanDuration through the
 // shared printer), so the panel reads like `kubectl get` / `kubectl describe`.
 import { humanDuration } from '../src/engine/printer.js';
-import type { StateView } from '../src/shared/protocol.js';
+import type { ProbeView, StateView } from '../src/shared/protocol.js';
 
 export { humanDuration };
 
@@ -72,4 +72,18 @@ export function statusClass(status: string): 'ok' | 'progress' | 'warn' | 'error
   if (status === 'Running' || status === 'Completed' || status === 'Succeeded') return 'ok';
   if (status === 'Terminating' || status === 'NotReady') return 'warn';
   return 'progress';
+}
+
+/**
+ * The run toward a verdict: "2 failures in a row: 1 more makes the verdict Failure (failureThreshold 3)",
+ * "5 failures in a row (failureThreshold 3 reached)", or without the prediction when the verdict is already that.
+ */
+export function streakText(st: NonNullable<ProbeView['streak']>, verdict?: string): string {
+  const what = st.result === 'Success' ? (st.count === 1 ? 'success' : 'successes') : st.count === 1 ? 'failure' : 'failures';
+  const field = st.result === 'Success' ? 'successThreshold' : 'failureThreshold';
+  const left = st.threshold - st.count;
+  if (left > 0 && verdict === st.result) return `${st.count} ${what} in a row (${field} ${st.threshold})`;
+  return left > 0
+    ? `${st.count} ${what} in a row: ${left} more ${left === 1 ? 'makes' : 'make'} the verdict ${st.result} (${field} ${st.threshold})`
+    : `${st.count} ${what} in a row (${field} ${st.threshold} reached)`;
 }

@@ -1,7 +1,10 @@
 // The lifecycle timeline: one SVG with a time axis (seconds since the pod was created), a phase
-// row, the sandbox, one lane per container (a bar per attempt, back-off and step-mode waits drawn
-// as dashed bars) and a row of event markers. Open bars run up to the display clock.
-import type { TimelineBar, TimelineMark, TimelineView } from '../src/shared/protocol.js';
+// row, the pod's Ready condition, the sandbox, one lane per container (a bar per attempt, back-off
+// and step-mode waits drawn as dashed bars, lifecycle hooks as spans along the bar's top, and one
+// strip per probe below it with a tick per run — tall and red for a failure — and a diamond where
+// the verdict changed) and a row of event markers. Open bars run up to the display clock. Probe
+// runs closer than a few pixels are drawn as one mark that says how many runs it stands for.
+import type { LaneMark, ProbeType, ReadyMark, TimelineBar, TimelineLane, TimelineMark, TimelineView } from '../src/shared/protocol.js';
 import { s } from './dom.js';
 import { humanDuration, clockTime } from './format.js';
 
@@ -36,6 +39,11 @@ export interface TimelineLayout {
 }
 
 const PHASE_ROW = 22;
+const READY_ROW = 14;
+/** Height of one probe strip under a container's bar. */
+export const STRIP_H = 12;
+/** Probe runs closer than this (px) are drawn as one mark. */
+export const MIN_MARK_PX = 3;
 const AXIS_ROW = 24;
 const EVENT_ROW = 20;
 const PAD_RIGHT = 16;
@@ -44,6 +52,60 @@ function barText(b: TimelineBar, widthPx: number): string {
   if (widthPx < 28) return '';
   const max = Math.floor(widthPx / 6.5);
   return b.label.length > max ? b.label.slice(0, Math.max(0, max - 1)) + '…' : b.label;
+}
+
+const PROBE_TITLE: Record<ProbeType, string> = { liveness: 'Liveness', readiness: 'Readiness', startup: 'Startup' };
+
+/**
+ * Merges probe-run marks of one strip that would be drawn less than `minPx` apart into one mark
+ * standing for all their runs (failed if any run failed; its text names the last failure).
+ * Verdict and hook marks pass through. `x` maps a time to a pixel.
+ */
+export function clusterMarks(marks: readonly LaneMark[], x: (t: number) => number, minPx = MIN_MARK_PX): LaneMark[] {
+  const out: LaneMark[] = [];
+  const open = new Map<ProbeType, { first: LaneMark; members: LaneMark[]; index: number }>();
+  const close = (t: ProbeType) => {
+    const c = open.get(t);
+    if (!c) return;
+    open.delete(t);
+    if (c.members.length === 1) return;
+    const runs = c.members.reduce((n, m) => n + (m.runs ?? 1), 0);
+    const failed = c.members.reduce((n, m) => n + (m.failed ?? (m.kind === 'probe-fail' ? 1 : 0)), 0);
+    const lastFail = [...c.members].reverse().find((m) => m.kind === 'probe-fail');
+    const shown = lastFail ?? c.members[c.members.length - 1]!;
+    const last = c.members[c.members.length - 1]!;
+    out[c.index] = {
+      at: c.first.at,
+      end: last.end ?? last.at,
+      kind: failed ? 'probe-fail' : 'probe-pass',
+      probe: t,
+      label: `${PROBE_TITLE[t]} probe: ${runs} runs, ${failed} failed`,
+      detail: shown.runs ? shown.detail : `${lastFail ? 'last failure' : 'last run'}: ${shown.detail}`,
+      runs,
+      failed,
+    };
+  };
+  for (const m of marks) {
+    if ((m.kind !== 'probe-pass' && m.kind !== 'probe-fail') || !m.probe) {
+      out.push(m);
+      continue;
+    }
+    const c = open.get(m.probe);
+    if (c && x(m.at) - x(c.first.at) < minPx) {
+      c.members.push(m);
+      continue;
+    }
+    close(m.probe);
+    open.set(m.probe, { first: m, members: [m], index: out.length });
+    out.push(m);
+  }
+  for (const t of [...open.keys()]) close(t);
+  return out;
+}
+
+/** The lane's height: the bar row, then a strip per probe. */
+export function laneHeightOf(lane: TimelineLane, laneHeight: number): number {
+  return laneHeight + (lane.probes?.length ?? 0) * STRIP_H;
 }
 
 function markTitle(m: TimelineMark, start: number): string {
@@ -70,8 +132,15 @@ export function renderTimeline(
   const span = end - start;
   const plotW = width - labelWidth - PAD_RIGHT;
   const x = (t: number) => labelWidth + ((Math.min(Math.max(t, start), end) - start) / span) * plotW;
-  const lanesTop = PHASE_ROW + 4;
-  const lanesH = tl.lanes.length * laneHeight;
+  const ready = tl.ready ?? [];
+  const readyTop = PHASE_ROW + 2;
+  const lanesTop = readyTop + (ready.length ? READY_ROW : 0) + 4;
+  const laneTops: number[] = [];
+  let lanesH = 0;
+  for (const lane of tl.lanes) {
+    laneTops.push(lanesTop + lanesH);
+    lanesH += laneHeightOf(lane, laneHeight);
+  }
   const eventsTop = lanesTop + lanesH + 4;
   const axisTop = eventsTop + EVENT_ROW;
   const height = axisTop + AXIS_ROW;
@@ -122,11 +191,29 @@ export function renderTimeline(
   });
   svg.appendChild(phaseRow);
 
+  // The pod's Ready condition: a band per state, a tick where it flipped.
+  if (ready.length) {
+    const row = s('g', { class: 'ready-row' });
+    row.appendChild(s('text', { class: 'lane-label', x: 6, y: readyTop + READY_ROW / 2 + 4 }, 'Ready condition'));
+    ready.forEach((r, i) => {
+      const next = ready[i + 1];
+      const to = next ? next.at : liveEnd;
+      if (!visible(r.at, to)) return;
+      const x1 = x(r.at);
+      const g = s('g', { class: `ready-mark ready-${r.status}`, 'data-at': r.at, 'data-status': r.status });
+      g.appendChild(s('title', {}, readyTitle(r, i === 0, start)));
+      g.appendChild(s('rect', { class: 'ready-seg', x: x1, y: readyTop + 3, width: Math.max(1, x(to) - x1), height: READY_ROW - 6 }));
+      if (i > 0) g.appendChild(s('line', { class: 'ready-flip', x1, x2: x1, y1: readyTop, y2: readyTop + READY_ROW }));
+      row.appendChild(g);
+    });
+    svg.appendChild(row);
+  }
+
   // Lanes.
   tl.lanes.forEach((lane, i) => {
-    const y = lanesTop + i * laneHeight;
+    const y = laneTops[i]!;
     const g = s('g', { class: `lane lane-${lane.kind}`, 'data-lane': lane.key, 'data-kind': lane.kind });
-    g.appendChild(s('rect', { class: i % 2 ? 'lane-bg odd' : 'lane-bg', x: 0, y, width, height: laneHeight }));
+    g.appendChild(s('rect', { class: i % 2 ? 'lane-bg odd' : 'lane-bg', x: 0, y, width, height: laneHeightOf(lane, laneHeight) }));
     const kindTag = lane.kind === 'sandbox' ? '' : lane.kind === 'app' ? '' : ` (${lane.kind})`;
     g.appendChild(s('text', { class: 'lane-label', x: 6, y: y + laneHeight / 2 + 4 }, `${lane.label}${kindTag}`));
     for (const b of lane.bars) {
@@ -165,22 +252,48 @@ export function renderTimeline(
         bar.appendChild(s('text', { class: 'bar-note', x: bx + bw + 2, y: y + laneHeight / 2 + 4 }, `#${b.attempt}`));
       g.appendChild(bar);
     }
-    // Probe runs (ticks at the lane's foot: short for a pass, tall for a failure), verdict changes
-    // (a diamond) and lifecycle hooks (a thin span at the lane's top).
-    for (const m of lane.marks ?? []) {
+    // Lifecycle hooks: a span along the top of the bar row. Probes: a strip each under the bars.
+    const strips = lane.probes ?? [];
+    strips.forEach((t, k) => {
+      const sy = y + laneHeight + k * STRIP_H;
+      g.appendChild(s('line', { class: 'strip-base', x1: labelWidth, x2: labelWidth + plotW, y1: sy + STRIP_H - 1, y2: sy + STRIP_H - 1 }));
+      g.appendChild(s('text', { class: 'strip-label', x: labelWidth - 6, y: sy + STRIP_H - 1, 'text-anchor': 'end' }, t));
+    });
+    const shown = clusterMarks((lane.marks ?? []).filter((m) => visible(m.at, m.end ?? (m.kind.startsWith('hook') ? liveEnd : m.at))), x);
+    for (const m of shown) {
       const mEnd = m.end ?? (m.kind.startsWith('hook') ? liveEnd : m.at);
-      if (!visible(m.at, mEnd)) continue;
       const mx = x(m.at);
-      const mg = s('g', { class: `lane-mark mark-${m.kind}`, 'data-kind': m.kind, 'data-at': m.at });
-      mg.appendChild(s('title', {}, `${lane.label}: ${m.label} at +${((m.at - start) / 1000).toFixed(3)}s (${clockTime(m.at)})${m.detail ? `\n${m.detail}` : ''}`));
+      const strip = m.probe ? strips.indexOf(m.probe) : -1;
+      const mg = s('g', {
+        class: `lane-mark mark-${m.kind}`,
+        'data-kind': m.kind,
+        'data-probe': m.probe,
+        'data-verdict': m.verdict,
+        'data-runs': m.runs,
+        'data-failed': m.failed,
+        'data-at': m.at,
+      });
+      const when = m.end !== undefined && m.kind.startsWith('probe')
+        ? `from +${((m.at - start) / 1000).toFixed(3)}s to +${((m.end - start) / 1000).toFixed(3)}s (${clockTime(m.at)} – ${clockTime(m.end)})`
+        : `at +${((m.at - start) / 1000).toFixed(3)}s (${clockTime(m.at)})`;
+      mg.appendChild(s('title', {}, `${lane.label}: ${m.label} ${when}${m.detail ? `\n${m.detail}` : ''}`));
       if (m.kind === 'hook' || m.kind === 'hook-fail') {
-        mg.appendChild(s('rect', { x: mx, y: y + 1, width: Math.max(2, x(mEnd) - mx), height: 3 }));
-      } else if (m.kind === 'verdict') {
-        const cy = y + laneHeight - 5;
-        mg.appendChild(s('path', { d: `M${mx} ${cy - 4} L${mx + 4} ${cy} L${mx} ${cy + 4} L${mx - 4} ${cy} Z` }));
+        mg.appendChild(s('rect', { x: mx, y: y + 1, width: Math.max(3, x(mEnd) - mx), height: 4 }));
+      } else if (strip < 0) {
+        continue;
       } else {
-        const top = m.kind === 'probe-fail' ? y + laneHeight / 2 : y + laneHeight - 6;
-        mg.appendChild(s('line', { x1: mx, x2: mx, y1: top, y2: y + laneHeight - 1 }));
+        const sy = y + laneHeight + strip * STRIP_H;
+        if (m.kind === 'verdict') {
+          const cy = sy + STRIP_H / 2;
+          mg.appendChild(s('path', { d: `M${mx} ${cy - 4} L${mx + 4} ${cy} L${mx} ${cy + 4} L${mx - 4} ${cy} Z` }));
+        } else if (m.end !== undefined && x(m.end) - mx >= 2) {
+          // Several runs: a block over their span (full height when any failed).
+          const top = m.kind === 'probe-fail' ? sy : sy + 3;
+          mg.appendChild(s('rect', { x: mx, y: top, width: x(m.end) - mx, height: sy + STRIP_H - 1 - top }));
+        } else {
+          const top = m.kind === 'probe-fail' ? sy : sy + 4;
+          mg.appendChild(s('line', { x1: mx, x2: mx, y1: top, y2: sy + STRIP_H - 1 }));
+        }
       }
       g.appendChild(mg);
     }
@@ -208,6 +321,11 @@ export function renderTimeline(
     svg.appendChild(s('line', { class: 'now-line', x1: nx, x2: nx, y1: 0, y2: axisTop }));
   }
   return svg;
+}
+
+function readyTitle(r: ReadyMark, first: boolean, start: number): string {
+  const why = r.reason ? ` (${r.reason}${r.message ? `: ${r.message}` : ''})` : '';
+  return `Ready ${first ? 'is' : 'turned'} ${r.status}${why} at +${((r.at - start) / 1000).toFixed(3)}s (${clockTime(r.at)})`;
 }
 
 function phaseOf(m: TimelineMark): string {

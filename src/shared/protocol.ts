@@ -116,26 +116,77 @@ export interface ContainerView {
   probes: ProbeView[];
 }
 
+export type ProbeType = 'liveness' | 'readiness' | 'startup';
+
 export interface ProbeView {
   type: 'Liveness' | 'Readiness' | 'Startup';
   /** kubectl describe's line, e.g. `http-get http://:8080/ delay=0s timeout=1s period=10s #success=1 #failure=3`. */
   config: string;
-  /** Runs the prober still remembers (bounded), and how many of them failed. */
+  /** Runs the panel has seen (the prober remembers the last 100; the panel keeps what it saw), and how many of them failed. */
   runs: number;
   failures: number;
-  last?: { at: number; result: string; output: string };
+  /** The latest run: its result (success | warning | failure | unknown), output (or the prober's error), start and duration. */
+  last?: { at: number; result: string; output: string; durationMs: number; error?: boolean };
+  /**
+   * The latest result as the worker counts it (warning counts as Success, unknown as Failure, a
+   * prober error not at all), how many runs of the current container gave it in a row, and the
+   * threshold (successThreshold / failureThreshold) at which it becomes the verdict.
+   */
+  streak?: { result: 'Success' | 'Failure'; count: number; threshold: number };
   /** The worker's current verdict, when it has one (Success / Failure). */
   verdict?: string;
+  /** What the verdict sets in the container's status: `started` (startup probe), `ready` (readiness probe). */
+  flag?: { name: 'started' | 'ready'; value: boolean };
 }
 
-/** A mark on a container's lane: a probe run, a verdict change or a lifecycle hook run. */
+/** A mark on a container's lane: a probe run (or several, aggregated), a verdict change or a lifecycle hook run. */
 export interface LaneMark {
   at: number;
-  /** For hooks: when the handler returned (undefined: still running). */
+  /** Hooks: when the handler returned (undefined: still running). Aggregated probe runs: the last run's start. */
   end?: number;
   kind: 'probe-pass' | 'probe-fail' | 'verdict' | 'hook' | 'hook-fail';
+  /** Probe runs and verdicts: which probe (each has its own strip on the lane). */
+  probe?: ProbeType;
+  /** Verdict marks: the new verdict (Success / Failure). */
+  verdict?: string;
   label: string;
   detail: string;
+  /** Aggregated probe runs: how many runs this mark stands for, and how many of them failed (absent: one run). */
+  runs?: number;
+  failed?: number;
+}
+
+/** A transition of the pod's Ready condition (the first entry is the state first seen). */
+export interface ReadyMark {
+  at: number;
+  /** "True" | "False" | "Unknown" */
+  status: string;
+  reason: string;
+  message: string;
+}
+
+/**
+ * Something that stops the pod from starting and that a learner must fix: a ConfigMap or Secret
+ * that does not exist (CreateContainerConfigError, FailedMount), a key missing from one, or
+ * another volume set-up failure. Computed on the host from the pod's status, spec and events.
+ */
+export interface NoticeView {
+  key: string;
+  kind: 'container-config' | 'mount';
+  /** One line saying what is wrong, e.g. `Container app cannot start: configmap "x" not found`. */
+  title: string;
+  /** The kubelet's own words (container waiting message, or the FailedMount event's message), verbatim. */
+  message: string;
+  /** The object the kubelet could not find, when the message names one. */
+  missing?: { kind: 'ConfigMap' | 'Secret'; name: string; namespace: string; key?: string };
+  container?: string;
+  volume?: string;
+  /** Where the pod refers to the missing object: `env MODE (key mode)`, `envFrom`, `volume cfg` … */
+  references: string[];
+  /** What the kubelet does meanwhile and how it ends. */
+  explain: string;
+  /** The event behind the notice (FailedMount, Failed): how often and when last. */
+  event?: { reason: string; count: number; lastAt?: number };
 }
 
 export interface EventView {
@@ -158,7 +209,8 @@ export type BarOutcome = 'running' | 'succeeded' | 'failed' | 'created' | 'unkno
 export interface TimelineBar {
   /** Unique within the timeline (container id, sandbox id, or a derived key). */
   key: string;
-  kind: 'run' | 'backoff' | 'stepwait';
+  /** waiting: the kubelet cannot create the container (CreateContainerConfigError), drawn from its first try. */
+  kind: 'run' | 'backoff' | 'stepwait' | 'waiting';
   label: string;
   start: number;
   /** undefined: still going on (drawn up to "now"). */
@@ -176,6 +228,8 @@ export interface TimelineLane {
   bars: TimelineBar[];
   /** Probe runs, readiness/liveness/startup verdict changes and hook runs on this container. */
   marks?: LaneMark[];
+  /** The probes this container has, in the order their strips are drawn (startup, liveness, readiness). */
+  probes?: ProbeType[];
 }
 
 export interface TimelineMark {
@@ -193,6 +247,8 @@ export interface TimelineView {
   /** Phase changes and kubectl STATUS changes as the host observed them. */
   phases: TimelineMark[];
   events: TimelineMark[];
+  /** The pod's Ready condition over time, as the host saw it change (absent before it is first set). */
+  ready?: ReadyMark[];
 }
 
 export interface DebugView {
@@ -211,10 +267,12 @@ export interface PanelModel {
   events: EventView[];
   timeline: TimelineView;
   debug: DebugView;
+  /** Problems that keep the pod from starting (missing ConfigMaps and Secrets, failed mounts). */
+  notices: NoticeView[];
 }
 
 export type PanelSection = Exclude<keyof PanelModel, 'now'>;
-export const PANEL_SECTIONS: readonly PanelSection[] = ['header', 'conditions', 'containers', 'events', 'timeline', 'debug'];
+export const PANEL_SECTIONS: readonly PanelSection[] = ['header', 'conditions', 'containers', 'events', 'timeline', 'debug', 'notices'];
 
 /** The sections that differ (JSON-wise) between two models; `now` always travels. */
 export type PanelPatch = Partial<Omit<PanelModel, 'now'>> & { now: number };
@@ -277,7 +335,7 @@ export interface WebviewState {
   };
 }
 
-export const PROTOCOL_VERSION = 1 as const;
+export const PROTOCOL_VERSION = 2 as const;
 
 // ---------------------------------------------------------------------------------------------
 // Pure helpers shared by both sides.

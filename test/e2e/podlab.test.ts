@@ -121,9 +121,30 @@ spec:
               key: mode
 `;
 
+/** A pod that mounts a ConfigMap that no document defines. */
+const MISSING_CONFIGMAP_VOLUME = `apiVersion: v1
+kind: Pod
+metadata:
+  name: e2e-no-cm-vol
+spec:
+  terminationGracePeriodSeconds: 1
+  containers:
+    - name: app
+      image: busybox:1.35
+      command: ["sleep", "3600"]
+      volumeMounts:
+        - name: cfg
+          mountPath: /etc/app
+  volumes:
+    - name: cfg
+      configMap:
+        name: e2e-missing
+`;
+
 const allPodNames = [
   'e2e-unready',
   'e2e-no-cm',
+  'e2e-no-cm-vol',
   ...['two-containers.yaml', 'init-containers.yaml', 'crashloop.yaml', 'failing-init.yaml', 'multi-doc.yaml', 'invalid.yaml'].flatMap((f) => podsOf(f).map((p) => p.name)),
 ];
 
@@ -139,6 +160,7 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
       'completion.yaml': COMPLETION_SAMPLE,
       'readiness-fail.yaml': READINESS_FAIL,
       'missing-configmap.yaml': MISSING_CONFIGMAP,
+      'missing-configmap-volume.yaml': MISSING_CONFIGMAP_VOLUME,
     });
   });
 
@@ -436,41 +458,104 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
 
   const inits = podsOf('init-containers.yaml')[0] ?? failing;
   const stepFile = podsOf('init-containers.yaml')[0] ? 'init-containers.yaml' : 'failing-init.yaml';
-  test('a failing readiness probe: the panel shows the pod Running but 0/1, Ready False, and the Unhealthy events', { skip: !engineReady }, async () => {
+  test('a failing readiness probe: the panel shows the pod Running but 0/1, Ready False, the Unhealthy events and failing probe marks', { skip: !engineReady }, async () => {
     await openFile(s.page, 'readiness-fail.yaml');
     await runCommand(s.page, 'Pod Lab: Run Pod');
-    await panelFrame(s.page, 60000);
+    await panelFrame(s.page, 30000);
     const text = await waitFor(
       async () => {
         const t = await panelText(s.page);
         return /Running/.test(t) && /0\/1/.test(t) && t.includes('Readiness probe failed: HTTP probe failed with statuscode: 404') && t.includes('containers with unready status: [web]') ? t : undefined;
       },
-      90000,
+      40000,
       'Running 0/1 with the Unhealthy event and ContainersNotReady in the panel',
     );
     assert.match(text, /Unhealthy/);
+    // The probes table and the timeline: the readiness probe's line, verdict Failure, ready false,
+    // and failure marks on the container's readiness strip whose hover has the probe's output.
+    const seen = await waitFor(
+      async () => {
+        const f = await panelFrame(s.page, 15000);
+        const r = (await f.evaluate(`(() => {
+          const row = document.querySelector('[data-testid=probes] tr[data-probe=Readiness]');
+          const fails = [...document.querySelectorAll('[data-lane="container:web"] .lane-mark[data-kind=probe-fail][data-probe=readiness]')];
+          const ready = [...document.querySelectorAll('svg.timeline g.ready-mark')].map((g) => g.getAttribute('data-status'));
+          return row && {
+            config: row.querySelector('[data-col=config]').textContent,
+            verdict: row.querySelector('[data-testid=verdict]').textContent,
+            flag: row.querySelector('[data-testid=flag]')?.textContent ?? null,
+            failed: fails.reduce((n, g) => n + Number(g.getAttribute('data-failed') ?? 1), 0),
+            title: fails[0]?.querySelector('title')?.textContent ?? '',
+            ready,
+          };
+        })()`)) as { config: string; verdict: string; flag: string | null; failed: number; title: string; ready: string[] } | null;
+        return r && r.failed >= 3 && r.verdict === 'Failure' ? r : undefined;
+      },
+      20000,
+      'three failed readiness runs on the timeline and the verdict Failure in the probes table',
+    );
+    log(`probes: ${JSON.stringify(seen)}`);
+    assert.equal(seen.config, 'http-get http://:8080/healthz delay=0s timeout=1s period=1s #success=1 #failure=3');
+    assert.equal(seen.flag, 'ready: false');
+    assert.match(seen.title, /web: Readiness probe(: \d+ runs, \d+ failed| failed) .*\n(last failure: )?HTTP probe failed with statuscode: 404/);
+    assert.deepEqual(seen.ready, ['False']);
     await screenshot(s, 'panel-readiness-failing');
     await runCommand(s.page, 'Pod Lab: Delete Pod');
-    await waitFor(() => labContainers(['e2e-unready']).length === 0, 60000, 'the pod to be deleted');
+    await waitFor(() => labContainers(['e2e-unready']).length === 0, 30000, 'the pod to be deleted');
   });
 
-  test('a missing ConfigMap: the panel shows CreateContainerConfigError with the kubelet\'s message', { skip: !engineReady }, async () => {
+  /** The notice box of the lifecycle panel now showing: title, the kubelet's message, the missing object. */
+  async function noticeBox(key: string): Promise<{ title: string; message: string; missing: string } | undefined> {
+    const f = await panelFrame(s.page, 15000);
+    return (await f.evaluate(`(() => {
+      const b = document.querySelector('[data-testid="notice-${key}"]');
+      return b ? { title: b.querySelector('h2').textContent, message: b.querySelector('[data-testid=notice-message]').textContent, missing: b.querySelector('[data-testid=notice-missing]')?.textContent ?? '' } : undefined;
+    })()`)) as { title: string; message: string; missing: string } | undefined;
+  }
+
+  test('a missing ConfigMap: in env, CreateContainerConfigError with the kubelet\'s message; as a volume, FailedMount; each in a notice box', { skip: !engineReady }, async () => {
     await openFile(s.page, 'missing-configmap.yaml');
     await runCommand(s.page, 'Pod Lab: Run Pod');
-    await panelFrame(s.page, 60000);
+    await panelFrame(s.page, 30000);
     const text = await waitFor(
       async () => {
         const t = await panelText(s.page);
         return t.includes('CreateContainerConfigError') && t.includes('configmap "e2e-missing" not found') ? t : undefined;
       },
-      90000,
+      30000,
       'CreateContainerConfigError and configmap "e2e-missing" not found in the panel',
     );
     assert.match(text, /Pending/);
+    assert.deepEqual(await waitFor(() => noticeBox('config:app'), 10000, 'the CreateContainerConfigError notice'), {
+      title: 'Container app cannot be created (CreateContainerConfigError)',
+      message: 'configmap "e2e-missing" not found',
+      missing: 'Missing: ConfigMap e2e-missing in namespace default',
+    });
     await screenshot(s, 'panel-missing-configmap');
     await openFile(s.page, 'missing-configmap.yaml');
     await runCommand(s.page, 'Pod Lab: Delete Pod');
-    await waitFor(() => labContainers(['e2e-no-cm']).length === 0, 60000, 'the pod to be deleted');
+    await waitFor(() => labContainers(['e2e-no-cm']).length === 0, 30000, 'the pod to be deleted');
+
+    await openFile(s.page, 'missing-configmap-volume.yaml');
+    await runCommand(s.page, 'Pod Lab: Run Pod');
+    const vol = await waitFor(
+      async () => {
+        const t = await panelText(s.page);
+        return t.includes('e2e-no-cm-vol') && t.includes('FailedMount') && t.includes('MountVolume.SetUp failed for volume "cfg" : configmap "e2e-missing" not found') ? t : undefined;
+      },
+      30000,
+      'FailedMount with the kubelet\'s message in the panel of e2e-no-cm-vol',
+    );
+    assert.match(vol, /ContainerCreating/);
+    assert.deepEqual(await waitFor(() => noticeBox('mount:cfg'), 10000, 'the FailedMount notice'), {
+      title: 'Volume cfg cannot be set up (FailedMount): the pod cannot start',
+      message: 'MountVolume.SetUp failed for volume "cfg" : configmap "e2e-missing" not found',
+      missing: 'Missing: ConfigMap e2e-missing in namespace default',
+    });
+    await screenshot(s, 'panel-missing-configmap-volume');
+    await openFile(s.page, 'missing-configmap-volume.yaml');
+    await runCommand(s.page, 'Pod Lab: Delete Pod');
+    await waitFor(() => labContainers(['e2e-no-cm-vol']).length === 0, 30000, 'the pod to be deleted');
   });
 
   test('step mode waits before each init container until Continue', { skip: !engineReady || !inits }, async () => {

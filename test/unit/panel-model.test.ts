@@ -4,8 +4,8 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import type { Container, Event as KEvent, Pod } from 'kubernetes-types/core/v1';
-import type { WatchEvent } from '../../src/engine/api.js';
+import type { Container, ContainerStatus, Event as KEvent, Pod } from 'kubernetes-types/core/v1';
+import type { HookRun, PodDebugInfo, ProbeHistoryView, ProbeRunView, WatchEvent } from '../../src/engine/api.js';
 import { PanelFeed } from '../../src/extension/panel/feed.js';
 import { contentSecurityPolicy, panelHtml } from '../../src/extension/panel/html.js';
 import {
@@ -21,6 +21,10 @@ import {
   laneMarks,
   withDebug,
 } from '../../src/extension/panel/model.js';
+import { noticeViews } from '../../src/extension/panel/notices.js';
+import { bucketWidth, mergeProbeRuns, recordReady, type ProbeRunsSeen } from '../../src/extension/panel/probes.js';
+import { streakText } from '../../webview/format.js';
+import { clusterMarks } from '../../webview/timeline.js';
 import { replay, replayFeed, type RecordedStream } from '../../src/extension/panel/recording.js';
 import {
   applyPatch,
@@ -30,7 +34,12 @@ import {
   isHostToWebview,
   isWebviewToHost,
   type EnvView,
+  type EventView,
+  type LaneMark,
+  type NoticeView,
   type PanelModel,
+  type ProbeView,
+  type ReadyMark,
 } from '../../src/shared/protocol.js';
 
 const fixture = (name: string): RecordedStream =>
@@ -561,47 +570,712 @@ describe('streams recorded from a real engine run', () => {
   });
 });
 
-describe('probes and hooks in the panel', () => {
-  const debug = {
-    uid: 'u',
-    sandboxes: [],
-    attempts: [],
-    backoff: {},
-    probes: [
+
+// ---------------------------------------------------------------------------------------------
+// Probes, lifecycle hooks, readiness and missing configuration (src/extension/panel/probes.ts,
+// notices.ts) as the panel shows them.
+
+const prun = (time: number, result: ProbeRunView['result'], extra: Partial<ProbeRunView> = {}): ProbeRunView => ({
+  time,
+  durationMs: 3,
+  containerId: 'c1',
+  result,
+  output: '',
+  ...extra,
+});
+const history = (containerName: string, probeType: ProbeHistoryView['probeType'], runs: ProbeRunView[]): ProbeHistoryView => ({ containerName, probeType, runs });
+const debugWith = (probes: ProbeHistoryView[], hooks: HookRun[] = []): PodDebugInfo => ({ uid: 'uid-1', sandboxes: [], attempts: [], backoff: {}, probes, hooks });
+const NOT_FOUND_404 = 'HTTP probe failed with statuscode: 404';
+
+describe('the probe runs the panel keeps', () => {
+  const a = prun(1000, 'failure', { output: NOT_FOUND_404, verdict: 'Failure' });
+  const b = prun(3000, 'failure', { output: NOT_FOUND_404, verdict: 'Failure' });
+  const c = prun(5000, 'success', { output: 'ok', verdict: 'Success' });
+  const d = prun(7000, 'success', { output: 'ok', verdict: 'Success' });
+  const cases: [string, ProbeRunsSeen, PodDebugInfo | undefined, ProbeRunsSeen][] = [
+    ['the first history is taken as it is, per container and probe', {}, debugWith([history('web', 'readiness', [a, b])]), { 'web/readiness': [a, b] }],
+    [
+      "runs older than the prober's window are kept, and the window replaces the rest",
+      { 'web/readiness': [a, b, { ...c, verdict: 'Failure' }] },
+      debugWith([history('web', 'readiness', [c, d])]),
+      { 'web/readiness': [a, b, c, d] },
+    ],
+    ['debug info without probes leaves the runs seen as they are', { 'web/readiness': [a] }, debugWith([]), { 'web/readiness': [a] }],
+    ['no debug info leaves the runs seen as they are', { 'web/readiness': [a] }, undefined, { 'web/readiness': [a] }],
+    [
+      'an output longer than 1024 characters is cut, with an ellipsis',
+      {},
+      debugWith([history('web', 'liveness', [prun(1000, 'success', { output: 'x'.repeat(2000) })])]),
+      { 'web/liveness': [prun(1000, 'success', { output: `${'x'.repeat(1024)}…` })] },
+    ],
+  ];
+  for (const [name, seen, debug, want] of cases) test(name, () => assert.deepEqual(mergeProbeRuns(seen, debug), want));
+
+  test('at most 3600 runs are kept per probe, the newest', () => {
+    const runs = Array.from({ length: 3700 }, (_, i) => prun(i * 1000, 'success'));
+    const kept = mergeProbeRuns({}, debugWith([history('web', 'liveness', runs)]))['web/liveness']!;
+    assert.deepEqual({ length: kept.length, first: kept[0], last: kept[kept.length - 1] }, { length: 3600, first: prun(100_000, 'success'), last: prun(3_699_000, 'success') });
+  });
+});
+
+describe("each probe's view: kubectl describe's line, the latest run, the run toward a verdict, the verdict and the flag it sets", () => {
+  const liveness = { exec: { command: ['cat', '/tmp/healthy'] }, initialDelaySeconds: 5, periodSeconds: 5 };
+  const readiness = { httpGet: { path: '/index.html', port: 8080 }, periodSeconds: 2, successThreshold: 2 };
+  const startup = { tcpSocket: { port: 8080 }, periodSeconds: 1, failureThreshold: 10 };
+  const LIVENESS = 'exec [cat /tmp/healthy] delay=5s timeout=1s period=5s #success=1 #failure=3';
+  const READINESS = 'http-get http://:8080/index.html delay=0s timeout=1s period=2s #success=2 #failure=3';
+  const STARTUP = 'tcp-socket :8080 delay=0s timeout=1s period=1s #success=1 #failure=10';
+  const status = (extra: Partial<ContainerStatus>): ContainerStatus => ({ name: 'web', image: 'busybox:1.35', imageID: '', ready: false, restartCount: 0, started: false, ...extra });
+  const refused = 'dial tcp 172.17.0.5:8080: connect: connection refused';
+  const cases: [string, Container, ProbeRunsSeen, ContainerStatus | undefined, ProbeView[]][] = [
+    [
+      'a probe that has not run shows only its line (a liveness probe sets no flag)',
+      { name: 'web', livenessProbe: liveness },
+      {},
+      status({}),
+      [{ type: 'Liveness', config: LIVENESS, runs: 0, failures: 0 }],
+    ],
+    [
+      'the three probes come in kubectl describe order: Liveness, Readiness, Startup',
+      { name: 'web', startupProbe: startup, readinessProbe: readiness, livenessProbe: liveness },
+      {},
+      status({}),
+      [
+        { type: 'Liveness', config: LIVENESS, runs: 0, failures: 0 },
+        { type: 'Readiness', config: READINESS, runs: 0, failures: 0, flag: { name: 'ready', value: false } },
+        { type: 'Startup', config: STARTUP, runs: 0, failures: 0, flag: { name: 'started', value: false } },
+      ],
+    ],
+    [
+      'a readiness probe failing twice: two failures in a row toward failureThreshold 3, verdict Failure, ready false',
+      { name: 'web', readinessProbe: readiness },
+      { 'web/readiness': [prun(1000, 'failure', { output: NOT_FOUND_404, verdict: 'Failure' }), prun(3000, 'failure', { output: NOT_FOUND_404, verdict: 'Failure' })] },
+      status({ started: true }),
+      [
+        {
+          type: 'Readiness',
+          config: READINESS,
+          runs: 2,
+          failures: 2,
+          last: { at: 3000, result: 'failure', output: NOT_FOUND_404, durationMs: 3 },
+          streak: { result: 'Failure', count: 2, threshold: 3 },
+          verdict: 'Failure',
+          flag: { name: 'ready', value: false },
+        },
+      ],
+    ],
+    [
+      'a warning counts as a success toward successThreshold',
+      { name: 'web', readinessProbe: readiness },
       {
-        containerName: 'web',
-        probeType: 'readiness' as const,
-        runs: [
-          { time: 1000, durationMs: 3, containerId: 'c1', result: 'failure' as const, output: 'HTTP probe failed with statuscode: 404' },
-          { time: 2000, durationMs: 3, containerId: 'c1', result: 'success' as const, output: '', verdict: 'Success' },
+        'web/readiness': [
+          prun(1000, 'failure', { output: NOT_FOUND_404, verdict: 'Failure' }),
+          prun(3000, 'warning', { output: 'Probe terminated redirects', verdict: 'Failure' }),
+          prun(5000, 'success', { verdict: 'Success' }),
         ],
       },
+      status({ started: true, ready: true }),
+      [
+        {
+          type: 'Readiness',
+          config: READINESS,
+          runs: 3,
+          failures: 1,
+          last: { at: 5000, result: 'success', output: '', durationMs: 3 },
+          streak: { result: 'Success', count: 2, threshold: 2 },
+          verdict: 'Success',
+          flag: { name: 'ready', value: true },
+        },
+      ],
     ],
-    hooks: [{ containerName: 'web', containerId: 'c1', hook: 'postStart' as const, startedAt: 500, finishedAt: 900 }],
-  };
-  const c = { name: 'web', readinessProbe: { httpGet: { path: '/', port: 8080 }, periodSeconds: 1 } };
+    [
+      'a prober error is the latest run (its error as output) but does not count in the run toward a verdict',
+      { name: 'web', readinessProbe: readiness },
+      {
+        'web/readiness': [
+          prun(1000, 'failure', { output: NOT_FOUND_404, verdict: 'Failure' }),
+          prun(3000, 'failure', { output: NOT_FOUND_404, verdict: 'Failure' }),
+          prun(5000, 'unknown', { error: 'context deadline exceeded', verdict: 'Failure' }),
+        ],
+      },
+      status({ started: true }),
+      [
+        {
+          type: 'Readiness',
+          config: READINESS,
+          runs: 3,
+          failures: 3,
+          last: { at: 5000, result: 'unknown', output: 'context deadline exceeded', durationMs: 3, error: true },
+          streak: { result: 'Failure', count: 2, threshold: 3 },
+          verdict: 'Failure',
+          flag: { name: 'ready', value: false },
+        },
+      ],
+    ],
+    [
+      "a restarted container starts over: the run and the verdict are the new container's (its initial verdict when no run changed it)",
+      { name: 'web', livenessProbe: liveness },
+      {
+        'web/liveness': [
+          prun(5000, 'success', { verdict: 'Success' }),
+          prun(10_000, 'failure', { output: "cat: can't open '/tmp/healthy': No such file or directory\n" }),
+          prun(15_000, 'failure', { output: "cat: can't open '/tmp/healthy': No such file or directory\n" }),
+          prun(20_000, 'failure', { output: "cat: can't open '/tmp/healthy': No such file or directory\n", verdict: 'Failure' }),
+          prun(30_000, 'success', { containerId: 'c2' }),
+        ],
+      },
+      status({ started: true, ready: true, restartCount: 1 }),
+      [
+        {
+          type: 'Liveness',
+          config: LIVENESS,
+          runs: 5,
+          failures: 3,
+          last: { at: 30_000, result: 'success', output: '', durationMs: 3 },
+          streak: { result: 'Success', count: 1, threshold: 1 },
+          verdict: 'Success',
+        },
+      ],
+    ],
+    [
+      'a startup probe that succeeded after refused connections: verdict Success, started true',
+      { name: 'web', startupProbe: startup },
+      {
+        'web/startup': [
+          prun(1000, 'failure', { output: refused, verdict: 'Unknown' }),
+          prun(2000, 'failure', { output: refused, verdict: 'Unknown' }),
+          prun(3000, 'success', { verdict: 'Success', durationMs: 1 }),
+        ],
+      },
+      status({ started: true }),
+      [
+        {
+          type: 'Startup',
+          config: STARTUP,
+          runs: 3,
+          failures: 2,
+          last: { at: 3000, result: 'success', output: '', durationMs: 1 },
+          streak: { result: 'Success', count: 1, threshold: 1 },
+          verdict: 'Success',
+          flag: { name: 'started', value: true },
+        },
+      ],
+    ],
+    [
+      'a grpc probe is written as kubectl does, and runs of other containers are not taken',
+      { name: 'web', livenessProbe: { grpc: { port: 9090, service: 'health' } } },
+      { 'api/liveness': [prun(1000, 'failure')] },
+      undefined,
+      [{ type: 'Liveness', config: 'grpc <pod>:9090 health delay=0s timeout=1s period=10s #success=1 #failure=3', runs: 0, failures: 0 }],
+    ],
+  ];
+  for (const [name, c, seen, st, want] of cases) test(name, () => assert.deepEqual(probeViews(c, seen, st), want));
+});
 
-  test('a probe shows kubectl describe\'s line, its verdict and its last run', () => {
-    assert.deepEqual(probeViews(c, debug), [
-      { type: 'Readiness', config: 'http-get http://:8080/ delay=0s timeout=1s period=1s #success=1 #failure=3', runs: 2, failures: 1, last: { at: 2000, result: 'success', output: '' }, verdict: 'Success' },
+describe("the marks on a container's lane", () => {
+  const failed = (t: number, verdict?: string) => prun(t, 'failure', { output: NOT_FOUND_404, ...(verdict ? { verdict } : {}) });
+  const passed = (t: number, verdict?: string) => prun(t, 'success', { output: 'ok', ...(verdict ? { verdict } : {}) });
+  const postStart: HookRun = { containerName: 'web', containerId: 'c1', hook: 'postStart', startedAt: 500, finishedAt: 575 };
+  const FAIL_MARK = (at: number): LaneMark => ({ at, kind: 'probe-fail', probe: 'readiness', label: 'Readiness probe failed', detail: `${NOT_FOUND_404}\ntook 3 ms` });
+  const PASS_MARK = (at: number): LaneMark => ({ at, kind: 'probe-pass', probe: 'readiness', label: 'Readiness probe succeeded', detail: 'ok\ntook 3 ms' });
+  const everyRun = { 'web/readiness': [failed(1000, 'Failure'), failed(3000, 'Failure'), passed(5000, 'Success'), passed(7000, 'Success')] };
+
+  test("every run is a mark, the hook a span, and a verdict mark only where the worker's verdict changed (the engine reports it on every run)", () => {
+    assert.deepEqual(laneMarks('web', everyRun, [postStart, { ...postStart, containerName: 'other' }]), [
+      { at: 500, end: 575, kind: 'hook', label: 'postStart hook', detail: 'returned after 75 ms' },
+      FAIL_MARK(1000),
+      FAIL_MARK(3000),
+      PASS_MARK(5000),
+      { at: 5003, kind: 'verdict', probe: 'readiness', verdict: 'Success', label: 'Readiness: Success', detail: 'ready: the pod counts the container as ready' },
+      PASS_MARK(7000),
     ]);
   });
 
-  test('the lane marks every run, the readiness flip and the hook run, in time order', () => {
-    assert.deepEqual(laneMarks('web', debug), [
-      { at: 500, end: 900, kind: 'hook', label: 'postStart', detail: '' },
-      { at: 1000, kind: 'probe-fail', label: 'Readiness probe failed', detail: 'HTTP probe failed with statuscode: 404' },
-      { at: 2000, kind: 'probe-pass', label: 'Readiness success', detail: '' },
-      { at: 2000, kind: 'verdict', label: 'Readiness: Success', detail: 'ready' },
+  test('runs that carry a verdict only when it changed give the same marks', () => {
+    const onChange = { 'web/readiness': [failed(1000), failed(3000), passed(5000, 'Success'), passed(7000)] };
+    assert.deepEqual(laneMarks('web', onChange, [postStart]), laneMarks('web', everyRun, [postStart]));
+  });
+
+  test("a new container starts from the probe's initial verdict: liveness Failure on the old one, nothing new on the restarted one", () => {
+    const runs = { 'web/liveness': [prun(5000, 'success', { verdict: 'Success' }), prun(10_000, 'failure', { output: 'gone', verdict: 'Failure' }), prun(20_000, 'success', { containerId: 'c2', verdict: 'Success' })] };
+    assert.deepEqual(laneMarks('web', runs, []), [
+      { at: 5000, kind: 'probe-pass', probe: 'liveness', label: 'Liveness probe succeeded', detail: 'took 3 ms' },
+      { at: 10_000, kind: 'probe-fail', probe: 'liveness', label: 'Liveness probe failed', detail: 'gone\ntook 3 ms' },
+      {
+        at: 10_003,
+        kind: 'verdict',
+        probe: 'liveness',
+        verdict: 'Failure',
+        label: 'Liveness: Failure',
+        detail: 'unhealthy: the kubelet kills the container (restartPolicy decides what follows)',
+      },
+      { at: 20_000, kind: 'probe-pass', probe: 'liveness', label: 'Liveness probe succeeded', detail: 'took 3 ms' },
     ]);
   });
 
-  test('dense passing runs are thinned to at most 61 marks, failures are all kept', () => {
-    const runs = Array.from({ length: 100 }, (_, i) => ({ time: i * 1000, durationMs: 1, containerId: 'c1', result: (i % 10 === 9 ? 'failure' : 'success') as 'failure' | 'success', output: '' }));
-    const marks = laneMarks('web', { ...debug, hooks: [], probes: [{ containerName: 'web', probeType: 'liveness', runs }] });
+  test('a prober error is a failure mark that says it errored', () => {
+    assert.deepEqual(laneMarks('web', { 'web/startup': [prun(1000, 'unknown', { error: 'context deadline exceeded' })] }, undefined), [
+      { at: 1000, kind: 'probe-fail', probe: 'startup', label: 'Startup probe errored', detail: 'context deadline exceeded\ntook 3 ms' },
+    ]);
+  });
+
+  test('a failed postStart hook, a preStop hook cut short by the grace period, and one still running', () => {
+    const err = 'Exec lifecycle hook ([sh -c exit 1]) for Container "web" in Pod "p_default(uid-1)" failed - error: command \'sh -c exit 1\' exited with 1: , message: ""';
+    const hooks: HookRun[] = [
+      { containerName: 'web', containerId: 'c1', hook: 'postStart', startedAt: 1000, finishedAt: 1100, error: err },
+      { containerName: 'web', containerId: 'c2', hook: 'preStop', startedAt: 5000, finishedAt: 7000, timedOut: true },
+      { containerName: 'web', containerId: 'c3', hook: 'preStop', startedAt: 9000 },
+    ];
+    assert.deepEqual(laneMarks('web', {}, hooks), [
+      { at: 1000, end: 1100, kind: 'hook-fail', label: 'postStart hook failed', detail: `${err}\nreturned after 100 ms` },
+      { at: 5000, end: 7000, kind: 'hook', label: 'preStop hook cut short by the grace period', detail: 'still running after 2000 ms' },
+      { at: 9000, kind: 'hook', label: 'preStop hook running', detail: 'still running' },
+    ]);
+  });
+
+  test('above 120 runs, runs are grouped in clock-aligned buckets that count every run and keep the failures visible; verdicts stay exact', () => {
+    // Ten minutes of periodSeconds: 1; readiness fails from 100 s to 129 s (Failure from the third failure).
+    const t0 = 1_000_000;
+    const runs = Array.from({ length: 600 }, (_, i) => {
+      const bad = i >= 100 && i < 130;
+      return bad ? failed(t0 + i * 1000, i >= 102 ? 'Failure' : 'Success') : passed(t0 + i * 1000, 'Success');
+    });
+    const marks = laneMarks('web', { 'web/readiness': runs }, []);
+    const probeMarks = marks.filter((m) => m.kind !== 'verdict');
     assert.deepEqual(
-      { passes: marks.filter((m) => m.kind === 'probe-pass').length, failures: marks.filter((m) => m.kind === 'probe-fail').length },
-      { passes: 46, failures: 10 },
+      {
+        probeMarks: probeMarks.length,
+        runs: probeMarks.reduce((n, m) => n + (m.runs ?? 1), 0),
+        failed: probeMarks.reduce((n, m) => n + (m.failed ?? 0), 0),
+        failing: probeMarks.filter((m) => m.kind === 'probe-fail').map((m) => [m.at, m.end, m.runs, m.failed]),
+        first: probeMarks[0],
+        verdicts: marks.filter((m) => m.kind === 'verdict').map((m) => [m.at, m.verdict]),
+      },
+      {
+        probeMarks: 60,
+        runs: 600,
+        failed: 30,
+        failing: [
+          [t0 + 100_000, t0 + 109_000, 10, 10],
+          [t0 + 110_000, t0 + 119_000, 10, 10],
+          [t0 + 120_000, t0 + 129_000, 10, 10],
+        ],
+        first: { at: t0, end: t0 + 9000, kind: 'probe-pass', probe: 'readiness', label: 'Readiness probe: 10 runs, 0 failed', detail: 'last run: ok\ntook 3 ms', runs: 10, failed: 0 },
+        verdicts: [
+          [t0 + 3, 'Success'],
+          [t0 + 102_003, 'Failure'],
+          [t0 + 130_003, 'Success'],
+        ],
+      },
     );
   });
+
+  const widths: [string, number, number][] = [
+    ['100 s of runs fit in 1 s buckets', 100_000, 1000],
+    ['119 s of runs need 2 s buckets', 119_000, 2000],
+    ['10 minutes of runs take 10 s buckets', 600_000, 10_000],
+    ['10 hours of runs take 10 minute buckets', 36_000_000, 600_000],
+    ['a day of runs takes 30 minute buckets', 86_400_000, 1_800_000],
+  ];
+  for (const [name, span, want] of widths) test(`the bucket width: ${name}`, () => assert.equal(bucketWidth(span, 120), want));
+});
+
+describe("the pod's Ready condition over time", () => {
+  const withReady = (status: 'True' | 'False', at: string, reason?: string, message?: string): Pod =>
+    pod('web', { status: { phase: 'Running', conditions: [{ type: 'Ready', status, lastTransitionTime: at, ...(reason ? { reason } : {}), ...(message ? { message } : {}) }] } });
+  const T = (iso: string) => Date.parse(iso);
+  const notReady: ReadyMark = { at: T('2024-05-01T10:00:01Z'), status: 'False', reason: 'ContainersNotReady', message: 'containers with unready status: [web]' };
+  const cases: [string, ReadyMark[], Pod, number, readonly ReadyMark[]][] = [
+    ['a pod without a Ready condition records nothing', [], pod('web'), T('2024-05-01T10:00:00Z'), []],
+    [
+      'first seen long after its transition: the transition time',
+      [],
+      withReady('False', '2024-05-01T10:00:01Z', 'ContainersNotReady', 'containers with unready status: [web]'),
+      T('2024-05-01T10:05:00Z'),
+      [notReady],
+    ],
+    [
+      "a flip seen live: the moment the host saw it (lastTransitionTime has whole seconds)",
+      [notReady],
+      withReady('True', '2024-05-01T10:00:09Z'),
+      T('2024-05-01T10:00:09.993Z'),
+      [notReady, { at: T('2024-05-01T10:00:09.993Z'), status: 'True', reason: '', message: '' }],
+    ],
+    [
+      'the same status with another message is no flip',
+      [notReady],
+      withReady('False', '2024-05-01T10:00:01Z', 'ContainersNotReady', 'containers with unready status: [web sidecar]'),
+      T('2024-05-01T10:00:20Z'),
+      [notReady],
+    ],
+  ];
+  for (const [name, hist, p, now, want] of cases) test(name, () => assert.deepEqual(recordReady(hist, p, now), want));
+
+  test('the observation keeps every flip of the watched pod', () => {
+    let obs = newObservation('default', 'web');
+    obs = observe(obs, podEv('ADDED', withReady('False', '2024-05-01T10:00:01Z')), T('2024-05-01T10:00:01.200Z'));
+    obs = observe(obs, podEv('MODIFIED', withReady('True', '2024-05-01T10:00:09Z')), T('2024-05-01T10:00:09.100Z'));
+    obs = observe(obs, podEv('MODIFIED', withReady('False', '2024-05-01T10:01:00Z')), T('2024-05-01T10:01:00.400Z'));
+    assert.deepEqual(obs.readyHistory, [
+      { at: T('2024-05-01T10:00:01.200Z'), status: 'False', reason: '', message: '' },
+      { at: T('2024-05-01T10:00:09.100Z'), status: 'True', reason: '', message: '' },
+      { at: T('2024-05-01T10:01:00.400Z'), status: 'False', reason: '', message: '' },
+    ]);
+  });
+});
+
+describe('notices: a missing ConfigMap or Secret keeps the pod from starting', () => {
+  const ev = (reason: string, message: string, count: number, lastAt: number, fieldPath = ''): EventView => ({
+    key: `${reason}|${message}`,
+    type: 'Warning',
+    reason,
+    message,
+    count,
+    firstAt: 1000,
+    lastAt,
+    source: 'kubelet',
+    fieldPath,
+  });
+  const waiting = (reason: string, message?: string): ContainerStatus => ({
+    name: 'app',
+    image: 'busybox:1.35',
+    imageID: '',
+    ready: false,
+    restartCount: 0,
+    started: false,
+    state: { waiting: { reason, ...(message ? { message } : {}) } },
+  });
+  const withApp = (app: Container, status: ContainerStatus, extra: Partial<Pod['spec']> = {}): Pod =>
+    pod('p', { spec: { containers: [app], ...extra }, status: { phase: 'Pending', containerStatuses: [status] } });
+  const envApp: Container = {
+    name: 'app',
+    image: 'busybox:1.35',
+    env: [
+      { name: 'MODE', valueFrom: { configMapKeyRef: { name: 'app-config', key: 'mode' } } },
+      { name: 'LEVEL', valueFrom: { configMapKeyRef: { name: 'app-config', key: 'level' } } },
+      { name: 'OTHER', valueFrom: { configMapKeyRef: { name: 'other', key: 'mode' } } },
+      { name: 'PASSWORD', valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } },
+      { name: 'USER', valueFrom: { secretKeyRef: { name: 'db', key: 'user' } } },
+    ],
+    envFrom: [{ configMapRef: { name: 'app-config' }, prefix: 'APP_' }],
+  };
+  const volApp: Container = { name: 'app', image: 'busybox:1.35', volumeMounts: [{ name: 'cfg', mountPath: '/etc/app' }] };
+  const cfgVolume = { volumes: [{ name: 'cfg', configMap: { name: 'app-config' } }] };
+  const mountMsg = (err: string) => `MountVolume.SetUp failed for volume "cfg" : ${err}`;
+  const ENV_EXPLAIN =
+    'The kubelet resolves the environment before it creates the container. Until it can, the container stays Waiting (CreateContainerConfigError) and the kubelet tries again at every pod sync';
+  const MOUNT_EXPLAIN =
+    "The kubelet sets up every volume before it starts the pod's containers, so they stay Waiting (ContainerCreating) while it retries the mount with a growing back-off";
+
+  const cases: [string, Pod, EventView[], NoticeView[]][] = [
+    [
+      'env from a ConfigMap that does not exist: CreateContainerConfigError with the kubelet\'s message, every reference to it, and the Failed event',
+      withApp(envApp, waiting('CreateContainerConfigError', 'configmap "app-config" not found')),
+      [ev('Failed', 'Error: configmap "app-config" not found', 3, 21_000, 'spec.containers{app}'), ev('Failed', 'Error: something else', 1, 30_000)],
+      [
+        {
+          key: 'config:app',
+          kind: 'container-config',
+          title: 'Container app cannot be created (CreateContainerConfigError)',
+          message: 'configmap "app-config" not found',
+          missing: { kind: 'ConfigMap', name: 'app-config', namespace: 'default' },
+          container: 'app',
+          references: ['env MODE (key mode)', 'env LEVEL (key level)', 'envFrom (prefix APP_)'],
+          explain: `${ENV_EXPLAIN}: create ConfigMap app-config in namespace default (a ConfigMap document in the manifest, run again), or mark the reference optional: true, and the container starts at the next try.`,
+          event: { reason: 'Failed', count: 3, lastAt: 21_000 },
+        },
+      ],
+    ],
+    [
+      'a key missing from a Secret names the key, and only the references to that key',
+      withApp(envApp, waiting('CreateContainerConfigError', "couldn't find key password in Secret default/db")),
+      [],
+      [
+        {
+          key: 'config:app',
+          kind: 'container-config',
+          title: 'Container app cannot be created (CreateContainerConfigError)',
+          message: "couldn't find key password in Secret default/db",
+          missing: { kind: 'Secret', name: 'db', namespace: 'default', key: 'password' },
+          container: 'app',
+          references: ['env PASSWORD (key password)'],
+          explain: `${ENV_EXPLAIN}: add the key password to Secret db, or mark the reference optional: true, and the container starts at the next try.`,
+        },
+      ],
+    ],
+    [
+      'a config error that names no object has no missing object and no hint',
+      withApp(envApp, waiting('CreateContainerConfigError', 'container sidecar not found')),
+      [],
+      [
+        {
+          key: 'config:app',
+          kind: 'container-config',
+          title: 'Container app cannot be created (CreateContainerConfigError)',
+          message: 'container sidecar not found',
+          container: 'app',
+          references: [],
+          explain: `${ENV_EXPLAIN}.`,
+        },
+      ],
+    ],
+    [
+      'a volume from a ConfigMap that does not exist: FailedMount, the volume and who mounts it',
+      withApp(volApp, waiting('ContainerCreating'), cfgVolume),
+      [ev('FailedMount', mountMsg('configmap "app-config" not found'), 4, 16_000)],
+      [
+        {
+          key: 'mount:cfg',
+          kind: 'mount',
+          title: 'Volume cfg cannot be set up (FailedMount): the pod cannot start',
+          message: mountMsg('configmap "app-config" not found'),
+          missing: { kind: 'ConfigMap', name: 'app-config', namespace: 'default' },
+          volume: 'cfg',
+          references: ['volume cfg (configMap app-config)', 'mounted by app at /etc/app'],
+          explain: `${MOUNT_EXPLAIN}: create ConfigMap app-config in namespace default (a ConfigMap document in the manifest, run again), or mark the volume source optional: true, and the pod starts at the next try.`,
+          event: { reason: 'FailedMount', count: 4, lastAt: 16_000 },
+        },
+      ],
+    ],
+    [
+      "the latest FailedMount of a volume is shown: a key missing from the volume's ConfigMap",
+      withApp(volApp, waiting('ContainerCreating'), { volumes: [{ name: 'cfg', configMap: { name: 'app-config', items: [{ key: 'mode', path: 'mode' }] } }] }),
+      [ev('FailedMount', mountMsg('configmap "app-config" not found'), 4, 16_000), ev('FailedMount', mountMsg('configmap references non-existent config key: mode'), 2, 40_000)],
+      [
+        {
+          key: 'mount:cfg',
+          kind: 'mount',
+          title: 'Volume cfg cannot be set up (FailedMount): the pod cannot start',
+          message: mountMsg('configmap references non-existent config key: mode'),
+          missing: { kind: 'ConfigMap', name: 'app-config', namespace: 'default', key: 'mode' },
+          volume: 'cfg',
+          references: ['volume cfg (configMap app-config)', 'mounted by app at /etc/app'],
+          explain: `${MOUNT_EXPLAIN}: add the key mode to ConfigMap app-config, or mark the volume source optional: true, and the pod starts at the next try.`,
+          event: { reason: 'FailedMount', count: 2, lastAt: 40_000 },
+        },
+      ],
+    ],
+    [
+      'once a container has started, an earlier FailedMount no longer holds the pod',
+      pod('p', {
+        spec: { containers: [volApp], ...cfgVolume },
+        status: { phase: 'Running', containerStatuses: [{ ...waiting('x'), state: { running: { startedAt: '2024-05-01T10:00:30Z' } } }] },
+      }),
+      [ev('FailedMount', mountMsg('configmap "app-config" not found'), 4, 16_000)],
+      [],
+    ],
+    ['a pod with no problem has no notice', withApp(volApp, waiting('ContainerCreating'), cfgVolume), [], []],
+  ];
+  for (const [name, p, events, want] of cases) test(name, () => assert.deepEqual(noticeViews(p, events), want));
+});
+
+describe("the probes table's sentence about the run toward a verdict", () => {
+  const cases: [string, NonNullable<ProbeView['streak']>, string | undefined, string][] = [
+    ['two failures of three, verdict still Success', { result: 'Failure', count: 2, threshold: 3 }, 'Success', '2 failures in a row: 1 more makes the verdict Failure (failureThreshold 3)'],
+    ['one failure of three, no verdict yet', { result: 'Failure', count: 1, threshold: 3 }, undefined, '1 failure in a row: 2 more make the verdict Failure (failureThreshold 3)'],
+    ['the threshold reached', { result: 'Failure', count: 5, threshold: 3 }, 'Failure', '5 failures in a row (failureThreshold 3 reached)'],
+    ['one success of two', { result: 'Success', count: 1, threshold: 2 }, 'Failure', '1 success in a row: 1 more makes the verdict Success (successThreshold 2)'],
+    ['failures under the threshold while the verdict is already Failure (readiness starts there)', { result: 'Failure', count: 2, threshold: 3 }, 'Failure', '2 failures in a row (failureThreshold 3)'],
+  ];
+  for (const [name, st, verdict, want] of cases) test(name, () => assert.equal(streakText(st, verdict), want));
+});
+
+describe('probes, hooks and notices in the models of the recorded and hand-built streams', () => {
+  const probesPod = fixture('probes-and-hooks');
+  const dense = fixture('probes-dense');
+  const envPod = fixture('missing-configmap-env');
+  const volPod = fixture('missing-configmap-volume');
+  const end = (s: RecordedStream) => buildPanelModel(replayFeed(s).observation, lastAt(s));
+  const rel = (s: RecordedStream, t: number | undefined) => (t === undefined ? undefined : t - t0(s));
+
+  test('the recorded probes pod: Ready False, True once the page exists, False after the liveness restart, True again', () => {
+    assert.deepEqual(
+      end(probesPod).timeline.ready?.map((r) => [rel(probesPod, r.at), r.status, r.reason]),
+      [
+        [8, 'False', 'ContainersNotReady'],
+        [9697, 'True', ''],
+        [62_527, 'False', 'ContainersNotReady'],
+        [72_023, 'True', ''],
+      ],
+    );
+  });
+
+  test("the recorded probes pod: the container's lane has a strip per probe, both postStart runs, the preStop run and every verdict change", () => {
+    const lane = end(probesPod).timeline.lanes.find((l) => l.key === 'container:web')!;
+    assert.deepEqual(
+      {
+        probes: lane.probes,
+        marks: lane.marks!.filter((m) => !m.kind.startsWith('probe')).map((m) => [rel(probesPod, m.at), rel(probesPod, m.end), m.kind, m.label]),
+        failures: lane.marks!.filter((m) => m.kind === 'probe-fail').map((m) => `${m.probe} ${rel(probesPod, m.at)}`),
+      },
+      {
+        probes: ['startup', 'liveness', 'readiness'],
+        marks: [
+          [421, 478, 'hook', 'postStart hook'],
+          [612, undefined, 'verdict', 'Startup: Success'],
+          [9693, undefined, 'verdict', 'Readiness: Success'],
+          [52_316, undefined, 'verdict', 'Liveness: Failure'],
+          [52_330, 54_331, 'hook', 'preStop hook'],
+          [62_473, 62_522, 'hook', 'postStart hook'],
+          [62_605, undefined, 'verdict', 'Startup: Success'],
+          [72_018, undefined, 'verdict', 'Readiness: Success'],
+        ],
+        failures: [
+          'readiness 1675',
+          'readiness 1682',
+          'readiness 1690',
+          'readiness 3691',
+          'readiness 5691',
+          'readiness 7691',
+          'liveness 42250',
+          'liveness 47250',
+          'liveness 52250',
+          'readiness 62607',
+          'readiness 62619',
+          'readiness 64620',
+          'readiness 66620',
+          'readiness 68619',
+          'readiness 70014',
+        ],
+      },
+    );
+  });
+
+  test('the recorded probes pod: the liveness probe after the restart, counted on the new container', () => {
+    const live = end(probesPod).containers[0]!.probes[0]!;
+    assert.deepEqual({ ...live, last: { ...live.last!, at: rel(probesPod, live.last!.at) } }, {
+      type: 'Liveness',
+      config: 'exec [cat /tmp/healthy] delay=5s timeout=1s period=5s #success=1 #failure=3',
+      runs: 11,
+      failures: 3,
+      last: { at: 72_250, result: 'success', output: '', durationMs: 61 },
+      streak: { result: 'Success', count: 1, threshold: 1 },
+      verdict: 'Success',
+    });
+  });
+
+  test('the hand-built dense pod: four minutes at one run a second are drawn as at most 120 marks a probe, counting every run', () => {
+    const lane = end(dense).timeline.lanes.find((l) => l.key === 'container:web')!;
+    const summary = (probe: string) => {
+      const ms = lane.marks!.filter((m) => m.probe === probe && m.kind !== 'verdict');
+      return { marks: ms.length, runs: ms.reduce((n, m) => n + (m.runs ?? 1), 0), failed: ms.reduce((n, m) => n + (m.failed ?? (m.kind === 'probe-fail' ? 1 : 0)), 0) };
+    };
+    assert.deepEqual(
+      { startup: summary('startup'), liveness: summary('liveness'), readiness: summary('readiness'), verdicts: lane.marks!.filter((m) => m.kind === 'verdict').map((m) => [rel(dense, m.at), m.label]) },
+      {
+        startup: { marks: 3, runs: 3, failed: 2 },
+        liveness: { marks: 118, runs: 236, failed: 0 },
+        readiness: { marks: 118, runs: 236, failed: 47 },
+        verdicts: [
+          [3391, 'Startup: Success'],
+          [21_944, 'Readiness: Success'],
+          [123_944, 'Readiness: Failure'],
+          [151_944, 'Readiness: Success'],
+        ],
+      },
+    );
+  });
+
+  test("the hand-built dense pod: the worker's failed postStart and its second, successful one", () => {
+    const lane = end(dense).timeline.lanes.find((l) => l.key === 'container:worker')!;
+    assert.deepEqual(
+      lane.marks!.map((m) => [rel(dense, m.at), rel(dense, m.end), m.kind, m.label, m.detail.split('\n')[1]]),
+      [
+        [435, 480, 'hook-fail', 'postStart hook failed', 'returned after 45 ms'],
+        [10_635, 10_690, 'hook', 'postStart hook', undefined],
+      ],
+    );
+  });
+
+  test("the recorded pod whose env needs a missing ConfigMap: the container's lane shows it waiting since the first try", () => {
+    const m = end(envPod);
+    const failed = m.events.find((e) => e.reason === 'Failed')!;
+    assert.deepEqual(m.timeline.lanes.find((l) => l.key === 'container:app')!.bars, [
+      { key: 'app:config', kind: 'waiting', label: 'CreateContainerConfigError', start: failed.firstAt, end: undefined, outcome: 'failed', reason: 'CreateContainerConfigError' },
+    ]);
+  });
+
+  test('the recorded pod whose env needs a missing ConfigMap: CreateContainerConfigError and one notice naming it', () => {
+    const m = end(envPod);
+    assert.deepEqual({ status: m.header.status, notices: m.notices }, {
+      status: 'CreateContainerConfigError',
+      notices: [
+        {
+          key: 'config:app',
+          kind: 'container-config',
+          title: 'Container app cannot be created (CreateContainerConfigError)',
+          message: 'configmap "app-config" not found',
+          missing: { kind: 'ConfigMap', name: 'app-config', namespace: 'default' },
+          container: 'app',
+          references: ['env MODE (key mode)'],
+          explain:
+            'The kubelet resolves the environment before it creates the container. Until it can, the container stays Waiting (CreateContainerConfigError) and the kubelet tries again at every pod sync: create ConfigMap app-config in namespace default (a ConfigMap document in the manifest, run again), or mark the reference optional: true, and the container starts at the next try.',
+          event: { reason: 'Failed', count: 3, lastAt: m.events.find((e) => e.reason === 'Failed')!.lastAt },
+        },
+      ],
+    });
+  });
+
+  test('the recorded pod whose volume needs a missing ConfigMap: ContainerCreating and one FailedMount notice', () => {
+    const m = end(volPod);
+    assert.deepEqual(
+      { status: m.header.status, notices: m.notices.map((n) => ({ ...n, event: { ...n.event!, lastAt: rel(volPod, n.event!.lastAt) } })) },
+      {
+        status: 'ContainerCreating',
+        notices: [
+          {
+            key: 'mount:cfg',
+            kind: 'mount',
+            title: 'Volume cfg cannot be set up (FailedMount): the pod cannot start',
+            message: 'MountVolume.SetUp failed for volume "cfg" : configmap "app-config" not found',
+            missing: { kind: 'ConfigMap', name: 'app-config', namespace: 'default' },
+            volume: 'cfg',
+            references: ['volume cfg (configMap app-config)', 'mounted by app at /etc/app'],
+            explain:
+              "The kubelet sets up every volume before it starts the pod's containers, so they stay Waiting (ContainerCreating) while it retries the mount with a growing back-off: create ConfigMap app-config in namespace default (a ConfigMap document in the manifest, run again), or mark the volume source optional: true, and the pod starts at the next try.",
+            event: { reason: 'FailedMount', count: 6, lastAt: m.events.find((e) => e.reason === 'FailedMount')!.lastAt! - t0(volPod) },
+          },
+        ],
+      },
+    );
+  });
+});
+
+describe('probe marks closer than 3 px are drawn as one (webview/timeline.ts)', () => {
+  const px = (t: number) => t / 1000; // one pixel a second
+  const mark = (at: number, kind: LaneMark['kind'], probe?: LaneMark['probe'], extra: Partial<LaneMark> = {}): LaneMark => ({
+    at,
+    kind,
+    ...(probe ? { probe } : {}),
+    label: `${kind} ${at}`,
+    detail: `out ${at}`,
+    ...extra,
+  });
+  const cases: [string, LaneMark[], LaneMark[]][] = [
+    ['marks 3 px apart or more stay as they are', [mark(0, 'probe-pass', 'readiness'), mark(3000, 'probe-fail', 'readiness')], [mark(0, 'probe-pass', 'readiness'), mark(3000, 'probe-fail', 'readiness')]],
+    [
+      "runs closer than 3 px become one mark that counts them, failed when any failed, with the last failure's text",
+      [mark(0, 'probe-pass', 'readiness'), mark(1000, 'probe-fail', 'readiness'), mark(2000, 'probe-pass', 'readiness'), mark(5000, 'probe-pass', 'readiness')],
+      [
+        { at: 0, end: 2000, kind: 'probe-fail', probe: 'readiness', label: 'Readiness probe: 3 runs, 1 failed', detail: 'last failure: out 1000', runs: 3, failed: 1 },
+        mark(5000, 'probe-pass', 'readiness'),
+      ],
+    ],
+    [
+      'groups from the host add up their runs and keep their own text',
+      [mark(0, 'probe-pass', 'liveness', { end: 500, runs: 10, failed: 0, detail: 'last run: ok' }), mark(1000, 'probe-pass', 'liveness', { end: 1500, runs: 10, failed: 0, detail: 'last run: fine' })],
+      [{ at: 0, end: 1500, kind: 'probe-pass', probe: 'liveness', label: 'Liveness probe: 20 runs, 0 failed', detail: 'last run: fine', runs: 20, failed: 0 }],
+    ],
+    [
+      'runs of different probes do not merge, and verdicts and hooks pass through',
+      [mark(0, 'hook'), mark(0, 'probe-pass', 'startup'), mark(500, 'probe-pass', 'liveness'), mark(600, 'verdict', 'startup'), mark(1000, 'probe-pass', 'startup')],
+      [
+        mark(0, 'hook'),
+        { at: 0, end: 1000, kind: 'probe-pass', probe: 'startup', label: 'Startup probe: 2 runs, 0 failed', detail: 'last run: out 1000', runs: 2, failed: 0 },
+        mark(500, 'probe-pass', 'liveness'),
+        mark(600, 'verdict', 'startup'),
+      ],
+    ],
+  ];
+  for (const [name, marks, want] of cases) test(name, () => assert.deepEqual(clusterMarks(marks, px), want));
 });

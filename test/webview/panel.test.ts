@@ -409,7 +409,7 @@ describe('streams recorded from a real engine run', () => {
   });
 });
 
-describe('a pod with probes and hooks (recorded from examples/probes-and-hooks.yaml)', () => {
+describe('a pod with probes and hooks (recorded from examples/probes-and-hooks.yaml, 75 s)', () => {
   const stream = fixture('probes-and-hooks');
   let p: PanelPage;
 
@@ -420,24 +420,263 @@ describe('a pod with probes and hooks (recorded from examples/probes-and-hooks.y
     await p?.close();
   });
 
-  test('the probes table shows each probe as kubectl describe writes it, with its verdict and last run', async () => {
+  const row = (probe: string) =>
+    p.page.locator(`[data-testid=probes] tr[data-probe=${probe}]`).evaluate((tr) => ({
+      config: tr.querySelector('[data-col=config]')!.textContent,
+      verdict: tr.querySelector('[data-testid=verdict]')!.textContent,
+      flag: tr.querySelector('[data-testid=flag]')?.textContent ?? null,
+      result: tr.querySelector('[data-testid=result]')?.textContent ?? null,
+      streak: tr.querySelector('[data-testid=streak]')?.textContent ?? null,
+      seen: tr.querySelector('[data-testid=seen]')?.textContent ?? null,
+      output: tr.querySelector('[data-testid=output]')?.textContent ?? null,
+    }));
+
+  test("the probes table: each probe as kubectl describe writes it, its verdict and the flag it sets, the latest run and the run toward a verdict", async () => {
     const rows = await p.page.locator('[data-testid=probes] tbody tr').evaluateAll((trs) => trs.map((tr) => `${tr.getAttribute('data-container')} ${tr.getAttribute('data-probe')}`));
     assert.deepEqual(rows, ['web Liveness', 'web Readiness', 'web Startup']);
-    const readiness = await cells(p, '[data-testid=probes] tr[data-probe=Readiness]');
-    assert.equal(readiness[2], 'http-get http://:http/index.html delay=0s timeout=1s period=2s #success=1 #failure=3');
-    assert.equal(readiness[3], 'Success');
-    const startup = await cells(p, '[data-testid=probes] tr[data-probe=Startup]');
-    assert.equal(startup[3], 'Success');
+    assert.deepEqual(await row('Liveness'), {
+      config: 'exec [cat /tmp/healthy] delay=5s timeout=1s period=5s #success=1 #failure=3',
+      verdict: 'Success',
+      flag: null,
+      result: 'success',
+      streak: '1 success in a row (successThreshold 1 reached)',
+      seen: '3 of 11 runs seen failed',
+      output: null,
+    });
+    assert.deepEqual(await row('Readiness'), {
+      config: 'http-get http://:http/index.html delay=0s timeout=1s period=2s #success=1 #failure=3',
+      verdict: 'Success',
+      flag: 'ready: true',
+      result: 'success',
+      streak: '2 successes in a row (successThreshold 1 reached)',
+      seen: '12 of 41 runs seen failed',
+      output: 'ready at Mon Nov 23 00:47:59 UTC 2026\n',
+    });
+    assert.deepEqual(await row('Startup'), {
+      config: 'exec [cat /tmp/post-start] delay=0s timeout=1s period=1s #success=1 #failure=10',
+      verdict: 'Success',
+      flag: 'started: true',
+      result: 'success',
+      streak: '1 success in a row (successThreshold 1 reached)',
+      seen: '0 of 2 runs seen failed',
+      output: 'started\n',
+    });
+    assert.match(await p.page.locator('[data-testid=probes] tr[data-probe=Readiness] [data-col=last]').innerText(), /^success at \d\d:\d\d:\d\d\.\d{3}, took 3ms/);
   });
 
-  test('the timeline marks the failed readiness runs, the readiness flip and the postStart hook on the container lane', async () => {
-    const lane = p.page.locator('[data-lane="container:web"]');
-    const count = (kind: string) => lane.locator(`.lane-mark[data-kind=${kind}]`).count();
-    assert.ok((await count('probe-fail')) >= 2, 'readiness failures before the page exists');
-    assert.ok((await count('verdict')) >= 1, 'a verdict change (readiness turned Success)');
-    assert.equal(await count('hook'), 1, 'one postStart run');
-    const titles = await lane.locator('.lane-mark[data-kind=probe-fail] title').evaluateAll((ts) => ts.map((t) => t.textContent ?? ''));
-    assert.ok(titles.every((t) => t.includes('Readiness probe failed') && t.includes('HTTP probe failed with statuscode: 404')), titles.join(' | '));
-    await p.screenshot('panel-probes-and-hooks');
+  test('the Ready condition row shows False, True, False after the liveness restart, and True again, each flip with its reason', async () => {
+    const marks = await p.page.locator('svg.timeline g.ready-mark').evaluateAll((gs) => gs.map((g) => [g.getAttribute('data-status'), g.querySelector('title')!.textContent]));
+    assert.deepEqual(
+      marks.map((m) => m[0]),
+      ['False', 'True', 'False', 'True'],
+    );
+    assert.match(marks[0]![1]!, /^Ready is False \(ContainersNotReady: containers with unready status: \[web\]\) at \+0\.\d{3}s/);
+    assert.match(marks[1]![1]!, /^Ready turned True at \+10\.\d{3}s/);
+    assert.match(marks[2]![1]!, /^Ready turned False \(ContainersNotReady: containers with unready status: \[web\]\) at \+63\.\d{3}s/);
+    assert.match(marks[3]![1]!, /^Ready turned True at \+72\.\d{3}s/);
+    assert.equal(await p.page.locator('svg.timeline g.ready-mark line.ready-flip').count(), 3);
+  });
+
+  test("the container's lane has a strip per probe, in the order the kubelet uses them", async () => {
+    const labels = await p.page.locator('[data-lane="container:web"] text.strip-label').allTextContents();
+    assert.deepEqual(labels, ['startup', 'liveness', 'readiness']);
+  });
+
+  test('every failed run is marked (close ones merged and counted), with the probe output on hover', async () => {
+    const fails = await p.page.locator('[data-lane="container:web"] .lane-mark[data-kind=probe-fail]').evaluateAll((gs) =>
+      gs.map((g) => ({ probe: g.getAttribute('data-probe'), failed: Number(g.getAttribute('data-failed') ?? 1), title: g.querySelector('title')!.textContent! })),
+    );
+    const count = (probe: string) => fails.filter((f) => f.probe === probe).reduce((n, f) => n + f.failed, 0);
+    assert.deepEqual({ readiness: count('readiness'), liveness: count('liveness') }, { readiness: 12, liveness: 3 });
+    for (const f of fails.filter((x) => x.probe === 'readiness')) assert.match(f.title, /Readiness probe(:| failed).*\n(last failure: )?HTTP probe failed with statuscode: 404/);
+    for (const f of fails.filter((x) => x.probe === 'liveness')) assert.match(f.title, /^web: Liveness probe failed at \+\d+\.\d{3}s .*\ncat: can't open '\/tmp\/healthy': No such file or directory\ntook \d+ ms$/);
+  });
+
+  test('a failed run is drawn taller than a passed one, in another colour', async () => {
+    const size = (kind: string) =>
+      p.page.locator(`[data-lane="container:web"] .lane-mark[data-kind=${kind}]`).first().evaluate((g) => {
+        const l = g.querySelector('line, rect')!;
+        const box = (l as SVGGraphicsElement).getBBox();
+        return { height: box.height, colour: getComputedStyle(l).getPropertyValue(l.tagName === 'line' ? 'stroke' : 'fill') };
+      });
+    const [fail, pass] = [await size('probe-fail'), await size('probe-pass')];
+    assert.ok(fail.height > pass.height, `failure ${fail.height}px, pass ${pass.height}px`);
+    assert.notEqual(fail.colour, pass.colour);
+  });
+
+  test('the verdict changes are diamonds on their strip: startup twice, readiness twice, liveness Failure once', async () => {
+    const v = await p.page.locator('[data-lane="container:web"] .lane-mark[data-kind=verdict]').evaluateAll((gs) => gs.map((g) => `${g.getAttribute('data-probe')} ${g.getAttribute('data-verdict')}`));
+    assert.deepEqual(v, ['startup Success', 'readiness Success', 'liveness Failure', 'startup Success', 'readiness Success']);
+    const title = await p.page.locator('[data-lane="container:web"] .lane-mark[data-kind=verdict][data-probe=liveness] title').textContent();
+    assert.match(title!, /Liveness: Failure .*\nunhealthy: the kubelet kills the container/);
+  });
+
+  test('the hook runs are spans on the lane: postStart, preStop (2 s sleep) at the liveness kill, postStart of the restarted container', async () => {
+    const hooks = await p.page.locator('[data-lane="container:web"] .lane-mark[data-kind=hook] title').allTextContents();
+    assert.deepEqual(
+      hooks.map((t) => t.replace(/ at .*\n/, ' | ')),
+      ['web: postStart hook | returned after 57 ms', 'web: preStop hook | returned after 2001 ms', 'web: postStart hook | returned after 49 ms'],
+    );
+    const widths = await p.page.locator('[data-lane="container:web"] .lane-mark[data-kind=hook] rect').evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('width'))));
+    assert.ok(widths[1]! > widths[0]! * 5, `preStop (2 s) is wider than postStart (57 ms): ${widths.join(', ')}`);
+  });
+
+  test('the legend explains the probe marks, verdicts, hooks and the Ready row', async () => {
+    const legend = await p.page.locator('.legend').innerText();
+    for (const s of ['probe passed', 'probe failed', 'verdict changed', 'hook ran', 'hook failed', 'Ready True', 'Ready False']) assert.ok(legend.includes(s), `legend has "${s}"`);
+  });
+
+  test('no CSP violation or script error; screenshots in dark and light themes', async () => {
+    await p.screenshot('panel-probes-and-hooks-dark');
+    await p.setTheme('light');
+    await p.screenshot('panel-probes-and-hooks-light');
+    await p.setTheme('dark');
+    assert.deepEqual(await p.problems(), []);
+  });
+});
+
+describe('a pod probed every second for four minutes, with a failing postStart hook (hand-built)', () => {
+  const stream = fixture('probes-dense');
+  let p: PanelPage;
+
+  before(async () => {
+    ({ p } = await play(stream));
+  });
+  after(async () => {
+    await p?.close();
+  });
+
+  const strip = (probe: string) =>
+    p.page.locator(`[data-lane="container:web"] .lane-mark[data-probe=${probe}]:not([data-kind=verdict])`).evaluateAll((gs) =>
+      gs.map((g) => ({ kind: g.getAttribute('data-kind')!, runs: Number(g.getAttribute('data-runs') ?? 1), failed: Number(g.getAttribute('data-failed') ?? (g.getAttribute('data-kind') === 'probe-fail' ? 1 : 0)), x: Number(g.querySelector('line, rect')!.getAttribute(g.querySelector('line') ? 'x1' : 'x')) })),
+    );
+
+  test('each strip stays readable: marks at least 3 px apart, every run counted, every failure kept', async () => {
+    const width = Number(await p.page.locator('svg.timeline').getAttribute('width'));
+    for (const [probe, runs, failed] of [
+      ['readiness', 236, 47],
+      ['liveness', 236, 0],
+      ['startup', 3, 2],
+    ] as const) {
+      const marks = await strip(probe);
+      assert.ok(marks.length <= width / 3, `${probe}: ${marks.length} marks in ${width}px`);
+      for (let i = 1; i < marks.length; i++) assert.ok(marks[i]!.x - marks[i - 1]!.x >= 2.9, `${probe} marks ${i - 1} and ${i} are ${marks[i]!.x - marks[i - 1]!.x}px apart`);
+      assert.deepEqual(
+        { runs: marks.reduce((n, m) => n + m.runs, 0), failed: marks.reduce((n, m) => n + m.failed, 0) },
+        { runs, failed },
+        probe,
+      );
+    }
+  });
+
+  test("a group of runs says how many it stands for and shows the last failure's output", async () => {
+    const title = await p.page.locator('[data-lane="container:web"] .lane-mark[data-kind=probe-fail][data-probe=readiness][data-runs] title').first().textContent();
+    assert.match(title!, /^web: Readiness probe: \d+ runs, \d+ failed from \+\d+\.\d{3}s to \+\d+\.\d{3}s .*\nlast failure: cat: can't open '\/tmp\/ready': No such file or directory\ntook 44 ms$/);
+  });
+
+  test('zoomed to the last 60 s, the strips show the runs of that minute', async () => {
+    await p.page.click('[data-zoom=last60s]');
+    try {
+      const marks = await strip('readiness');
+      const runs = marks.reduce((n, m) => n + m.runs, 0);
+      assert.ok(runs >= 55 && runs <= 62, `runs in the last minute: ${runs}`);
+      assert.equal(marks.filter((m) => m.kind === 'probe-fail').length, 0, 'no readiness failure in the last minute');
+    } finally {
+      await p.page.click('[data-zoom=all]');
+    }
+  });
+
+  test('the Ready row flips True at 21 s, False at 124 s, True at 152 s', async () => {
+    const marks = await p.page.locator('svg.timeline g.ready-mark').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-status')));
+    assert.deepEqual(marks, ['False', 'True', 'False', 'True']);
+  });
+
+  test("the worker's failed postStart is a red span whose hover has the kubelet's message; its second run is a plain span", async () => {
+    const hooks = await p.page.locator('[data-lane="container:worker"] .lane-mark').evaluateAll((gs) =>
+      gs.map((g) => [g.getAttribute('data-kind'), g.querySelector('title')!.textContent!.split('\n').slice(0, 2).join(' | ').replace(/ at \+[^|]*(?= \|)/, '')]),
+    );
+    assert.deepEqual(hooks, [
+      [
+        'hook-fail',
+        'worker: postStart hook failed | Exec lifecycle hook ([sh -c test -f /tmp/config]) for Container "worker" in Pod "flaky_default(5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9)" failed - error: command \'sh -c test -f /tmp/config\' exited with 1: , message: ""',
+      ],
+      ['hook', 'worker: postStart hook | returned after 55 ms'],
+    ]);
+    const fill = await p.page.locator('[data-lane="container:worker"] .lane-mark[data-kind=hook-fail] rect').evaluate((r) => getComputedStyle(r).fill);
+    const ok = await p.page.locator('[data-lane="container:worker"] .lane-mark[data-kind=hook] rect').evaluate((r) => getComputedStyle(r).fill);
+    assert.notEqual(fill, ok);
+  });
+
+  test('the readiness row of the probes table: 89 successes in a row after 47 failures seen', async () => {
+    const text = await p.page.locator('[data-testid=probes] tr[data-probe=Readiness] [data-col=last]').innerText();
+    assert.match(text, /89 successes in a row \(successThreshold 1 reached\)\n47 of 236 runs seen failed/);
+    await p.screenshot('panel-probes-dense-dark');
+    assert.deepEqual(await p.problems(), []);
+  });
+});
+
+describe('a missing ConfigMap (recorded)', () => {
+  test('referenced by the env: the pod shows CreateContainerConfigError and a notice naming the ConfigMap and the variable', async () => {
+    const { p } = await play(fixture('missing-configmap-env'));
+    try {
+      assert.equal(await text(p, '[data-testid=status]'), 'CreateContainerConfigError');
+      const box = p.page.locator('[data-testid="notice-config:app"]');
+      assert.deepEqual(
+        await box.evaluate((b) => ({
+          title: b.querySelector('h2')!.textContent,
+          message: b.querySelector('[data-testid=notice-message]')!.textContent,
+          missing: b.querySelector('[data-testid=notice-missing]')!.textContent,
+          refs: b.querySelector('[data-testid=notice-refs]')!.textContent,
+          event: b.querySelector('[data-testid=notice-event]')!.textContent!.replace(/\d+s ago/, 'Ns ago'),
+        })),
+        {
+          title: 'Container app cannot be created (CreateContainerConfigError)',
+          message: 'configmap "app-config" not found',
+          missing: 'Missing: ConfigMap app-config in namespace default',
+          refs: 'Referenced by: env MODE (key mode)',
+          event: 'Warning Failed ×3, last Ns ago',
+        },
+      );
+      assert.match(await box.locator('.explain').innerText(), /create ConfigMap app-config in namespace default/);
+      // The notice comes before the timeline, where a learner looks first.
+      const order = await p.page.locator('#app > section').evaluateAll((ss) => ss.map((s) => s.id));
+      assert.ok(order.indexOf('section-notices') < order.indexOf('section-timeline'));
+      assert.equal(await p.page.locator('svg.timeline [data-lane="container:app"] g.bar[data-kind=waiting]').getAttribute('data-outcome'), 'failed');
+      const reason = p.page.locator('[data-testid=containers-table] tr[data-container=app] [data-col=reason]');
+      assert.deepEqual([await reason.innerText(), await reason.getAttribute('title')], ['CreateContainerConfigError', 'configmap "app-config" not found']);
+      await p.screenshot('panel-missing-configmap-env-dark');
+      assert.deepEqual(await p.problems(), []);
+    } finally {
+      await p.close();
+    }
+  });
+
+  test('mounted as a volume: the pod shows ContainerCreating, the FailedMount events, and a notice naming the volume and the ConfigMap', async () => {
+    const { p } = await play(fixture('missing-configmap-volume'), { theme: 'light' });
+    try {
+      assert.equal(await text(p, '[data-testid=status]'), 'ContainerCreating');
+      const box = p.page.locator('[data-testid="notice-mount:cfg"]');
+      assert.deepEqual(
+        await box.evaluate((b) => ({
+          title: b.querySelector('h2')!.textContent,
+          message: b.querySelector('[data-testid=notice-message]')!.textContent,
+          missing: b.querySelector('[data-testid=notice-missing]')!.textContent,
+          refs: b.querySelector('[data-testid=notice-refs]')!.textContent,
+        })),
+        {
+          title: 'Volume cfg cannot be set up (FailedMount): the pod cannot start',
+          message: 'MountVolume.SetUp failed for volume "cfg" : configmap "app-config" not found',
+          missing: 'Missing: ConfigMap app-config in namespace default',
+          refs: 'Referenced by: volume cfg (configMap app-config), mounted by app at /etc/app',
+        },
+      );
+      const failed = await cells(p, '[data-testid=events-table] tr[data-reason=FailedMount]');
+      assert.deepEqual([failed[0], failed[1], failed[4]], ['Warning', 'FailedMount', 'MountVolume.SetUp failed for volume "cfg" : configmap "app-config" not found']);
+      assert.match(failed[2]!, /\(x6 over \d+s\)/);
+      await p.screenshot('panel-missing-configmap-volume-light');
+      assert.deepEqual(await p.problems(), []);
+    } finally {
+      await p.close();
+    }
   });
 });

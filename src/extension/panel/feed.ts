@@ -3,7 +3,7 @@
 // sequence numbers, and measures the latency from an engine event to the webview's `rendered`
 // acknowledgement. The manager drives it with real time; tests and fixture replays drive it by hand.
 import type { PodDebugInfo, WatchEvent, KEvent } from '../../engine/api.js';
-import { diffModel, type HostToWebview, type PanelModel, patchedSections, type PanelSection } from '../../shared/protocol.js';
+import { PANEL_SECTIONS, diffModel, type HostToWebview, type PanelModel, patchedSections, type PanelSection } from '../../shared/protocol.js';
 import type { ObjectLookup } from '../../engine/kubelet/env.js';
 import { buildPanelModel, newObservation, observe, withDebug, withEvents, type PodObservation } from './model.js';
 
@@ -97,7 +97,7 @@ export class PanelFeed {
     if (this.sent === undefined) {
       this.sent = model;
       const seq = ++this.seq;
-      this.track(seq, eventAt, ['header', 'conditions', 'containers', 'events', 'timeline', 'debug']);
+      this.track(seq, eventAt, [...PANEL_SECTIONS]);
       return { type: 'snapshot', seq, model };
     }
     const changes = diffModel(this.sent, model);

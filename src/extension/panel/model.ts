@@ -13,7 +13,6 @@ import type {
 } from 'kubernetes-types/core/v1';
 import type { ContainerAttempt, PodDebugInfo, WatchEvent } from '../../engine/api.js';
 import { podStatusText, readyText } from '../../engine/printer.js';
-import { describeProbe } from '../../engine/describe.js';
 import { describeEnvironment, expand as expandVars, type EnvVarView, type ObjectLookup, type PodRuntimeFacts } from '../../engine/kubelet/env.js';
 import type {
   AttemptView,
@@ -23,15 +22,19 @@ import type {
   EnvView,
   EventView,
   HeaderView,
-  LaneMark,
   PanelModel,
-  ProbeView,
+  ProbeType,
+  ReadyMark,
   StateView,
   TimelineBar,
   TimelineLane,
   TimelineMark,
   TimelineView,
 } from '../../shared/protocol.js';
+import { noticeViews } from './notices.js';
+import { STRIP_ORDER, laneMarks, mergeProbeRuns, probeViews, recordReady, type ProbeRunsSeen } from './probes.js';
+
+export { laneMarks, probeViews };
 
 // ---------------------------------------------------------------------------------------------
 // Observation: what the host has seen of one pod so far (a reducer over the engine's watch stream).
@@ -61,10 +64,14 @@ export interface PodObservation {
   lookup?: ObjectLookup;
   /** Phase and kubectl STATUS changes in the order the host saw them. */
   history: StatusMark[];
+  /** Every probe run seen in debug info (the prober keeps only its last 100 per probe). */
+  probeRuns: ProbeRunsSeen;
+  /** The pod's Ready condition each time its status changed. */
+  readyHistory: readonly ReadyMark[];
 }
 
 export function newObservation(namespace: string, name: string): PodObservation {
-  return { namespace, name, gone: false, events: {}, attemptsSeen: {}, history: [] };
+  return { namespace, name, gone: false, events: {}, attemptsSeen: {}, history: [], probeRuns: {}, readyHistory: [] };
 }
 
 export function parseTime(s: string | undefined): number | undefined {
@@ -128,7 +135,19 @@ export function observe(obs: PodObservation, e: WatchEvent, now: number): PodObs
     const stale = base.debug && uid !== undefined && base.debug.uid !== uid;
     const debug = stale ? undefined : base.debug;
     const attemptsSeen = stale ? {} : base.attemptsSeen;
-    return { ...base, uid: uid ?? base.uid, pod, gone: false, events, debug, attemptsSeen, history: recordStatus(base.history, pod, now) };
+    const probeRuns = stale ? {} : base.probeRuns;
+    return {
+      ...base,
+      uid: uid ?? base.uid,
+      pod,
+      gone: false,
+      events,
+      debug,
+      attemptsSeen,
+      probeRuns,
+      history: recordStatus(base.history, pod, now),
+      readyHistory: recordReady(base.readyHistory, pod, now),
+    };
   }
   if (e.kind === 'Event') {
     const events = { ...obs.events };
@@ -151,7 +170,7 @@ export function withDebug(obs: PodObservation, debug: PodDebugInfo | undefined):
   if (debug && obs.uid !== undefined && debug.uid !== obs.uid) return obs;
   const attemptsSeen = { ...obs.attemptsSeen };
   for (const a of debug?.attempts ?? []) attemptsSeen[a.id] = a;
-  return { ...obs, debug, attemptsSeen };
+  return { ...obs, debug, attemptsSeen, probeRuns: mergeProbeRuns(obs.probeRuns, debug) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -332,64 +351,8 @@ function containerView(
     backoff: bo && bo.until > now ? { until: bo.until, delayMs: bo.delayMs } : undefined,
     failed,
     stepWaiting: debug?.stepWaitingFor === c.name,
-    probes: probeViews(c, debug),
+    probes: probeViews(c, obs.probeRuns, st),
   };
-}
-
-const PROBE_TYPES = [
-  ['livenessProbe', 'liveness', 'Liveness'],
-  ['readinessProbe', 'readiness', 'Readiness'],
-  ['startupProbe', 'startup', 'Startup'],
-] as const;
-
-/** Each probe of the container: kubectl describe's line and what the prober remembers of its runs. */
-export function probeViews(c: Container, debug: PodDebugInfo | undefined): ProbeView[] {
-  const out: ProbeView[] = [];
-  for (const [field, type, label] of PROBE_TYPES) {
-    const probe = c[field];
-    if (!probe) continue;
-    const runs = debug?.probes?.find((h) => h.containerName === c.name && h.probeType === type)?.runs ?? [];
-    const last = runs[runs.length - 1];
-    const verdict = [...runs].reverse().find((r) => r.verdict !== undefined)?.verdict;
-    const v: ProbeView = { type: label, config: describeProbe(probe), runs: runs.length, failures: runs.filter((r) => r.result === 'failure').length };
-    if (last) v.last = { at: last.time, result: last.result, output: last.output || last.error || '' };
-    if (verdict) v.verdict = verdict;
-    out.push(v);
-  }
-  return out;
-}
-
-/** At most this many passing probe marks per lane (failures and verdicts are always kept). */
-const MAX_PASS_MARKS = 60;
-
-/** The marks of a container's lane: probe runs (thinned when dense), verdict changes, hook runs. */
-export function laneMarks(name: string, debug: PodDebugInfo | undefined): LaneMark[] {
-  const marks: LaneMark[] = [];
-  for (const h of debug?.probes ?? []) {
-    if (h.containerName !== name) continue;
-    const label = h.probeType[0]!.toUpperCase() + h.probeType.slice(1);
-    const passes = h.runs.filter((r) => r.result !== 'failure');
-    const every = Math.max(1, Math.ceil(passes.length / MAX_PASS_MARKS));
-    passes.forEach((r, i) => {
-      if (i % every === 0 || i === passes.length - 1) marks.push({ at: r.time, kind: 'probe-pass', label: `${label} ${r.result}`, detail: r.output });
-    });
-    for (const r of h.runs) {
-      if (r.result === 'failure') marks.push({ at: r.time, kind: 'probe-fail', label: `${label} probe failed`, detail: r.output || r.error || '' });
-      if (r.verdict) marks.push({ at: r.time, kind: 'verdict', label: `${label}: ${r.verdict}`, detail: h.probeType === 'readiness' ? (r.verdict === 'Success' ? 'ready' : 'not ready') : r.verdict });
-    }
-  }
-  for (const k of debug?.hooks ?? []) {
-    if (k.containerName !== name) continue;
-    const failed = k.error !== undefined;
-    marks.push({
-      at: k.startedAt,
-      ...(k.finishedAt !== undefined ? { end: k.finishedAt } : {}),
-      kind: failed ? 'hook-fail' : 'hook',
-      label: `${k.hook}${failed ? ' failed' : k.timedOut ? ' cut at the grace period' : ''}`,
-      detail: k.error ?? '',
-    });
-  }
-  return marks.sort((a, b) => a.at - b.at);
 }
 
 function containerViews(obs: PodObservation, pod: Pod, now: number): ContainerView[] {
@@ -541,12 +504,19 @@ function timelineView(obs: PodObservation, pod: Pod, containers: ContainerView[]
     if (c.stepWaiting) {
       bars.push({ key: `${c.name}:step`, kind: 'stepwait', label: 'waiting for Continue (step mode)', start: prevInitEnd ?? now, end: undefined, outcome: 'unknown' });
     }
+    if (c.state.kind === 'waiting' && c.state.reason === 'CreateContainerConfigError') {
+      const cs = c.state;
+      const tries = events.filter((e) => e.reason === 'Failed' && e.fieldPath.endsWith(`{${c.name}}`) && e.message === `Error: ${cs.message}`);
+      const since = Math.min(...tries.map((e) => e.firstAt ?? Number.POSITIVE_INFINITY));
+      if (Number.isFinite(since)) bars.push({ key: `${c.name}:config`, kind: 'waiting', label: cs.reason, start: since, end: undefined, outcome: 'failed', reason: cs.reason });
+    }
     if (c.kind !== 'app') {
       const ends = attempts.map((a) => a.finishedAt ?? a.startedAt ?? a.createdAt);
       if (ends.length) prevInitEnd = Math.max(...ends);
     }
-    const marks = laneMarks(c.name, debug);
-    lanes.push({ key: `container:${c.name}`, label: c.name, kind: c.kind, bars, ...(marks.length ? { marks } : {}) });
+    const marks = laneMarks(c.name, obs.probeRuns, debug?.hooks);
+    const probes = STRIP_ORDER.filter((t: ProbeType) => c.probes.some((p) => p.type.toLowerCase() === t));
+    lanes.push({ key: `container:${c.name}`, label: c.name, kind: c.kind, bars, ...(marks.length ? { marks } : {}), ...(probes.length ? { probes } : {}) });
   }
 
   const phases: TimelineMark[] = [];
@@ -573,10 +543,12 @@ function timelineView(obs: PodObservation, pod: Pod, containers: ContainerView[]
   for (const l of lanes) for (const b of l.bars) times.push(b.start, ...(b.end !== undefined ? [b.end] : []));
   for (const m of phases) times.push(m.at);
   for (const m of eventMarks) times.push(m.at);
+  for (const l of lanes) for (const m of l.marks ?? []) times.push(m.at, ...(m.end !== undefined ? [m.end] : []));
+  for (const r of obs.readyHistory) times.push(r.at);
   const start = times.length ? Math.min(...times) : now;
   // The webview extends a live pod's axis to its own clock.
   const end = Math.max(start, ...times);
-  return { start, end, lanes, phases, events: eventMarks };
+  return { start, end, lanes, phases, events: eventMarks, ...(obs.readyHistory.length ? { ready: [...obs.readyHistory] } : {}) };
 }
 
 /** The whole view model for the panel, at host time `now`. */
@@ -593,6 +565,7 @@ export function buildPanelModel(obs: PodObservation, now: number): PanelModel {
     events,
     timeline: timelineView(obs, pod, containers, events, now),
     debug: { stepWaitingFor: obs.debug?.stepWaitingFor, available: obs.debug !== undefined },
+    notices: obs.pod ? noticeViews(pod, events) : [],
   };
 }
 

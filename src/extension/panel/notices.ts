@@ -1,0 +1,147 @@
+// Notices for the lifecycle panel (pure, host side): what keeps a pod from starting because of its
+// configuration — a ConfigMap or Secret (or one of its keys) that does not exist. Two kubelet paths
+// report it, and the panel reads both:
+//   - the container's environment (pkg/kubelet/kubelet_pods.go makeEnvironmentVariables): the
+//     container stays Waiting with reason CreateContainerConfigError and the error as its message
+//     (`configmap "x" not found`), with a Warning `Failed` event `Error: <message>` per retry;
+//   - a volume (pkg/volume/configmap, secret, projected SetUpAt through the operation executor):
+//     Warning `FailedMount` `MountVolume.SetUp failed for volume "cfg" : configmap "x" not found`,
+//     retried with back-off while the pod stays ContainerCreating.
+import type { Container, Pod } from 'kubernetes-types/core/v1';
+import type { EventView, NoticeView } from '../../shared/protocol.js';
+
+type Missing = NonNullable<NoticeView['missing']>;
+
+/** The object (and key) a kubelet error names, if it names one. */
+export function missingObject(message: string, namespace: string): Missing | undefined {
+  let m = /^(configmap|secret) "([^"]+)" not found$/.exec(message);
+  if (m) return { kind: m[1] === 'configmap' ? 'ConfigMap' : 'Secret', name: m[2]!, namespace };
+  m = /^couldn't find key (.+) in (ConfigMap|Secret) ([^/]+)\/(.+)$/.exec(message);
+  if (m) return { kind: m[2] as Missing['kind'], name: m[4]!, namespace: m[3]!, key: m[1]! };
+  return undefined;
+}
+
+/** Where a container's environment refers to the object (and key). */
+function envReferences(c: Container, missing: Missing | undefined): string[] {
+  if (!missing) return [];
+  const out: string[] = [];
+  for (const e of c.env ?? []) {
+    const ref = missing.kind === 'ConfigMap' ? e.valueFrom?.configMapKeyRef : e.valueFrom?.secretKeyRef;
+    if (!ref || ref.name !== missing.name || (missing.key !== undefined && ref.key !== missing.key)) continue;
+    out.push(`env ${e.name} (key ${ref.key})`);
+  }
+  if (missing.key === undefined) {
+    for (const f of c.envFrom ?? []) {
+      const ref = missing.kind === 'ConfigMap' ? f.configMapRef : f.secretRef;
+      if (ref?.name === missing.name) out.push(`envFrom${f.prefix ? ` (prefix ${f.prefix})` : ''}`);
+    }
+  }
+  return out;
+}
+
+/** The object a volume takes its files from, in the pod's words. */
+function volumeSource(pod: Pod, volume: string): string | undefined {
+  const v = pod.spec?.volumes?.find((x) => x.name === volume);
+  if (!v) return undefined;
+  if (v.configMap) return `configMap ${v.configMap.name ?? ''}`;
+  if (v.secret) return `secret ${v.secret.secretName ?? ''}`;
+  if (v.projected) {
+    const srcs = (v.projected.sources ?? []).flatMap((s) =>
+      s.configMap ? [`configMap ${s.configMap.name ?? ''}`] : s.secret ? [`secret ${s.secret.name ?? ''}`] : s.downwardAPI ? ['downwardAPI'] : [],
+    );
+    return `projected (${srcs.join(', ')})`;
+  }
+  return Object.keys(v).find((k) => k !== 'name');
+}
+
+function mountReferences(pod: Pod, volume: string): string[] {
+  const src = volumeSource(pod, volume);
+  const out = [`volume ${volume}${src ? ` (${src})` : ''}`];
+  const all = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
+  for (const c of all) for (const m of c.volumeMounts ?? []) if (m.name === volume) out.push(`mounted by ${c.name} at ${m.mountPath}`);
+  return out;
+}
+
+function createHint(missing: Missing): string {
+  if (missing.key !== undefined) return `add the key ${missing.key} to ${missing.kind} ${missing.name}`;
+  return `create ${missing.kind} ${missing.name} in namespace ${missing.namespace} (a ${missing.kind} document in the manifest, run again)`;
+}
+
+function configNotice(pod: Pod, c: Container, message: string, events: EventView[]): NoticeView {
+  const ns = pod.metadata?.namespace ?? 'default';
+  const missing = missingObject(message, ns);
+  const ev = events.filter((e) => e.reason === 'Failed' && e.message === `Error: ${message}`).sort((a, b) => (a.lastAt ?? 0) - (b.lastAt ?? 0)).pop();
+  return {
+    key: `config:${c.name}`,
+    kind: 'container-config',
+    title: `Container ${c.name} cannot be created (CreateContainerConfigError)`,
+    message,
+    ...(missing ? { missing } : {}),
+    container: c.name,
+    references: envReferences(c, missing),
+    explain:
+      'The kubelet resolves the environment before it creates the container. Until it can, the container stays Waiting ' +
+      '(CreateContainerConfigError) and the kubelet tries again at every pod sync' +
+      (missing ? `: ${createHint(missing)}, or mark the reference optional: true, and the container starts at the next try.` : '.'),
+    ...(ev ? { event: { reason: ev.reason, count: ev.count, ...(ev.lastAt !== undefined ? { lastAt: ev.lastAt } : {}) } } : {}),
+  };
+}
+
+/** A volume's missing key: the configmap/secret plugins' errors name the key, the volume names the object. */
+function missingVolumeKey(pod: Pod, volume: string, error: string, namespace: string): Missing | undefined {
+  const v = pod.spec?.volumes?.find((x) => x.name === volume);
+  let m = /^configmap references non-existent config key: (.+)$/.exec(error);
+  if (m && v?.configMap?.name) return { kind: 'ConfigMap', name: v.configMap.name, namespace, key: m[1]! };
+  m = /^references non-existent secret key: (.+)$/.exec(error);
+  if (m && v?.secret?.secretName) return { kind: 'Secret', name: v.secret.secretName, namespace, key: m[1]! };
+  return undefined;
+}
+
+const MOUNT_FAILED = /^MountVolume\.SetUp failed for volume "([^"]+)" : (.*)$/s;
+
+/** Whether some container of the pod has started (after which a mount failure no longer holds it back). */
+function anyContainerStarted(pod: Pod): boolean {
+  const st = pod.status ?? {};
+  return [...(st.initContainerStatuses ?? []), ...(st.containerStatuses ?? [])].some((s) => s.state?.running || s.state?.terminated || s.lastState?.terminated);
+}
+
+/** The notices for a pod: config errors of its containers, then volumes that could not be set up. */
+export function noticeViews(pod: Pod, events: EventView[]): NoticeView[] {
+  const out: NoticeView[] = [];
+  const statuses = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
+  const containers = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
+  for (const c of containers) {
+    const w = statuses.find((s) => s.name === c.name)?.state?.waiting;
+    if (w?.reason === 'CreateContainerConfigError') out.push(configNotice(pod, c, w.message ?? '', events));
+  }
+  const phase = pod.status?.phase ?? 'Pending';
+  if (phase !== 'Pending' || pod.metadata?.deletionTimestamp || anyContainerStarted(pod)) return out;
+  // The latest FailedMount of each volume.
+  const latest = new Map<string, { e: EventView; error: string }>();
+  for (const e of events) {
+    if (e.reason !== 'FailedMount') continue;
+    const m = MOUNT_FAILED.exec(e.message);
+    if (!m) continue;
+    const prev = latest.get(m[1]!);
+    if (!prev || (e.lastAt ?? 0) >= (prev.e.lastAt ?? 0)) latest.set(m[1]!, { e, error: m[2]! });
+  }
+  const ns = pod.metadata?.namespace ?? 'default';
+  for (const [volume, { e, error }] of latest) {
+    const missing = missingObject(error, ns) ?? missingVolumeKey(pod, volume, error, ns);
+    out.push({
+      key: `mount:${volume}`,
+      kind: 'mount',
+      title: `Volume ${volume} cannot be set up (FailedMount): the pod cannot start`,
+      message: e.message,
+      ...(missing ? { missing } : {}),
+      volume,
+      references: mountReferences(pod, volume),
+      explain:
+        'The kubelet sets up every volume before it starts the pod\'s containers, so they stay Waiting (ContainerCreating) ' +
+        'while it retries the mount with a growing back-off' +
+        (missing ? `: ${createHint(missing)}, or mark the volume source optional: true, and the pod starts at the next try.` : '.'),
+      event: { reason: e.reason, count: e.count, ...(e.lastAt !== undefined ? { lastAt: e.lastAt } : {}) },
+    });
+  }
+  return out;
+}
