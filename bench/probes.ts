@@ -56,7 +56,7 @@ export async function benchProbes(): Promise<void> {
   const stateDir = mkdtempSync(join(tmpdir(), 'podlab-bench-probes-'));
   try {
     const runtime = await connectDocker({});
-    const engine = await Engine.start({ runtime, settings: { stateDir }, mode: 'active', adopt: 'created' });
+    const engine = await Engine.start({ runtime, settings: { stateDir } });
     const idle = await measure(engine, false);
     const busy = await measure(engine, true);
     await engine.close();

@@ -103,7 +103,7 @@ async function benchPodStartup(): Promise<void> {
   const results = { podlab: [] as number[], cli: [] as number[], raw: [] as number[], engine: [] as number[] };
   try {
     const runtime = await connectDocker({});
-    const engine = await Engine.start({ runtime, settings: { stateDir }, mode: 'active', adopt: 'created' });
+    const engine = await Engine.start({ runtime, settings: { stateDir } });
     // Warm-up: images in the page cache, Docker's first-container costs paid.
     await rawDockerPod(docker);
     await engineInProcess(engine, 'bench-warm');

@@ -72,7 +72,7 @@ async function main(): Promise<void> {
     ...(args.backoffInitialMs !== undefined ? { backoffInitialMs: args.backoffInitialMs } : {}),
     ...(args.backoffMaxMs !== undefined ? { backoffMaxMs: args.backoffMaxMs } : {}),
   };
-  const engine = await Engine.start({ runtime, settings, mode: 'active', adopt: 'created' });
+  const engine = await Engine.start({ runtime, settings });
   const frames: RecordedFrame[] = [];
   let obs: PodObservation = newObservation(namespace, name);
   let lastDebug: PodDebugInfo | undefined;

@@ -6,8 +6,11 @@ import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { ConfigMap, Event as KEvent, Node, Pod, Secret } from 'kubernetes-types/core/v1';
 import { parseAllDocuments } from 'yaml';
-import { connectDocker } from '../runtime/docker/docker-runtime.js';
-import { DEFAULT_NODE_NAME, Engine } from '../engine/engine.js';
+import { resolve as resolvePath } from 'node:path';
+import { DEFAULT_NODE_NAME } from '../engine/engine.js';
+import type { RemoteEngine } from '../client/remote-engine.js';
+import { connectLab, kubeconfig, serve, status, stop, type ServerFlags } from './server-commands.js';
+import { ApiStatusError } from '../client/connection.js';
 import type { ConfigObject, ConfigObjectKind, EngineSettings, WatchEvent } from '../engine/api.js';
 import { configMapCells, CONFIGMAP_COLUMNS, formatTable, podCells, POD_COLUMNS, POD_WIDE_COLUMNS, SECRET_COLUMNS, secretCells, StreamingTable, translateTimestampSince } from '../engine/printer.js';
 import { describePod } from '../engine/describe.js';
@@ -15,7 +18,6 @@ import { describeConfigMap, describeSecret } from '../engine/describe-config.js'
 import { InvalidError, kindLower, normalizeConfigObject, planApply } from '../engine/config-objects.js';
 import { validateText, invalidObjectMessage, type ValidatedDocument, type LabObject } from '../validation/index.js';
 import { RuntimeError } from '../runtime/cri.js';
-import { traceRuntime } from '../runtime/trace.js';
 import { UsageError, kubectlJson, kubectlList, parseResourceArgs, type ResourceKind, type ResourceTarget } from './args.js';
 
 type Out = { out: (s: string) => void; err: (s: string) => void };
@@ -52,10 +54,16 @@ export function readNodes(file: string): Node[] {
   return nodes;
 }
 
-async function connect(settings: Partial<EngineSettings>, mode: 'active' | 'passive'): Promise<Engine> {
-  const docker = await connectDocker({});
-  const runtime = process.env.PODLAB_TRACE ? traceRuntime(docker, (l) => io.err(`[runtime] ${l}\n`)) : docker;
-  return Engine.start({ runtime, settings, mode, adopt: 'created', log: process.env.PODLAB_DEBUG ? (l) => io.err(`[engine] ${l}\n`) : undefined });
+type Engine = RemoteEngine;
+
+/** The lab server's engine API (a server is started in the background when none runs). */
+async function connect(settings: Partial<EngineSettings>, nodesFile?: string): Promise<Engine> {
+  const flags: ServerFlags = {};
+  if (settings.sandboxImage) flags.sandboxImage = settings.sandboxImage;
+  if (settings.backoffInitialMs !== undefined) flags.backoffInitialSeconds = settings.backoffInitialMs / 1000;
+  if (settings.backoffMaxMs !== undefined) flags.backoffMaxSeconds = settings.backoffMaxMs / 1000;
+  if (nodesFile) flags.nodesFile = resolvePath(nodesFile);
+  return connectLab(io, flags, settings.nodes?.map((n) => n.metadata?.name ?? ''));
 }
 
 export async function runCommand(cmd: string, argv: string[]): Promise<number> {
@@ -71,12 +79,25 @@ export async function runCommand(cmd: string, argv: string[]): Promise<number> {
         return await logs(argv);
       case 'delete':
         return await del(argv);
+      case 'serve':
+        return await serve(argv, io, readNodes);
+      case 'stop':
+        return await stop(io);
+      case 'status':
+        return await status(argv, io);
+      case 'kubeconfig':
+        return await kubeconfig(argv, io);
     }
     throw new UsageError(`unknown command "${cmd}"`);
   } catch (e) {
     if (e instanceof UsageError) {
       io.err(`error: ${e.message}\n`);
       return 2;
+    }
+    if (e instanceof ApiStatusError) {
+      // As kubectl prints a Status error.
+      io.err(e.reason === 'Invalid' ? `The ${e.message}\n` : `Error from server${e.reason ? ` (${e.reason})` : ''}: ${e.message}\n`);
+      return 1;
     }
     if (e instanceof RuntimeError || (e instanceof Error && e.name === 'RuntimeError')) {
       io.err(`error: ${e.message}\n`);
@@ -218,7 +239,6 @@ async function run(argv: string[]): Promise<number> {
   if (bi !== undefined) settings.backoffInitialMs = bi * 1000;
   if (bm !== undefined) settings.backoffMaxMs = bm * 1000;
   if (nodes) settings.nodes = nodes;
-  if (values.step) settings.stepMode = true;
 
   // From here on a signal never kills the process: the first one stops what is under way and
   // deletes the pods gracefully; later ones only say that the deletion is being finished.
@@ -231,7 +251,7 @@ async function run(argv: string[]): Promise<number> {
     wake?.();
   });
   try {
-    return await runAttached(values, until, timeout, items, pods, settings, signals, (p) => (phase = p), (w) => (wake = w));
+    return await runAttached(values, until, timeout, items, pods, settings, signals, (p) => (phase = p), (w) => (wake = w), values.nodes);
   } finally {
     signals.dispose();
   }
@@ -249,8 +269,9 @@ async function runAttached(
   signals: SignalGuard,
   setPhase: (p: 'creating' | 'waiting' | 'cleaning' | 'closing') => void,
   setWake: (w: (() => void) | undefined) => void,
+  nodesFile?: string,
 ): Promise<number> {
-  const engine = await connect(settings, 'active');
+  const engine = await connect(settings, nodesFile);
   const names: [string, string][] = [];
   /** ConfigMaps and Secrets this run created (not those it found): `--rm` removes them too. */
   const created: [ConfigObjectKind, string, string][] = [];
@@ -346,7 +367,7 @@ async function runAttached(
       if (existing) {
         // Re-attach to a pod left running by an earlier `podlab run` of the same manifest.
         const same = JSON.stringify(existing.spec?.containers?.map((c) => [c.name, c.image, c.command, c.args])) === JSON.stringify(p.spec?.containers?.map((c) => [c.name, c.image, c.command, c.args]));
-        if (!same || !engine.adopt(ns, name)) {
+        if (!same) {
           io.err(`Error from server (AlreadyExists): pods "${name}" already exists\n`);
           code = 1;
           break;
@@ -356,7 +377,7 @@ async function runAttached(
         continue;
       }
       names.push([ns, name]);
-      await engine.createPod(p);
+      await engine.createPod(p, values.step ? { stepMode: true } : {});
     }
   } catch (e) {
     // Another process changed an immutable object since the check above: the API server's refusal.
@@ -463,7 +484,7 @@ async function get(argv: string[]): Promise<number> {
   const fmt = values.output;
   if (fmt !== undefined && fmt !== 'json' && fmt !== 'wide') throw new UsageError(`unable to match a printer suitable for the output format "${fmt}", allowed formats are: json,wide`);
   const args = parseResourceArgs(positionals);
-  const engine = await connect({}, 'passive');
+  const engine = await connect({});
   try {
     const listing = args.targets.length === 0;
     let code = 0;
@@ -503,7 +524,7 @@ async function describe(argv: string[]): Promise<number> {
   const args = parseResourceArgs(positionals);
   if (args.targets.length === 0 && !args.kind) throw new UsageError('describe takes a pod NAME, or a TYPE (pod, configmap, secret) and NAMEs');
   const ns = values.namespace ?? 'default';
-  const engine = await connect({}, 'passive');
+  const engine = await connect({});
   try {
     let code = 0;
     let found: [ResourceKind, AnyObject][];
@@ -536,7 +557,7 @@ async function logs(argv: string[]): Promise<number> {
     namespace: { type: 'string', short: 'n' },
   });
   if (positionals.length !== 1) throw new UsageError('logs takes exactly one pod NAME');
-  const engine = await connect({}, 'passive');
+  const engine = await connect({});
   try {
     const ns = values.namespace ?? 'default';
     const pod = engine.getPod(ns, positionals[0]!);
@@ -571,7 +592,7 @@ async function del(argv: string[]): Promise<number> {
   const args = parseResourceArgs(positionals);
   if (values.all && args.targets.length) throw new UsageError('delete takes NAMEs or --all, not both');
   if (!values.all && args.targets.length === 0) throw new UsageError(args.kind ? `delete ${RESOURCE_PLURAL[args.kind]} takes NAMEs or --all` : 'delete takes a pod NAME, a TYPE (pod, configmap, secret) and NAMEs, or --all');
-  const engine = await connect({}, 'passive');
+  const engine = await connect({});
   try {
     const ns = values.namespace ?? 'default';
     // --all without a TYPE: the lab's pods, ConfigMaps and Secrets of the namespace.

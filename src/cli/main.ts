@@ -14,14 +14,23 @@ Usage:
   podlab logs NAME [-c CONTAINER] [--previous] [--tail N] [-n NAMESPACE]
   podlab delete [pod|configmap|secret] NAME...|--all [--grace-period SECONDS] [-n NAMESPACE]
   podlab validate FILE... [--json]
+  podlab serve [--port N] [--sandbox-image IMAGE] [--backoff-initial SECONDS] [--backoff-max SECONDS] [--nodes FILE]
+  podlab stop
+  podlab status [--json]
+  podlab kubeconfig [--merge [--file FILE]]
 
 run creates a file's ConfigMaps, Secrets and Pods in file order (ConfigMaps and Secrets as
 kubectl apply does: created, configured or unchanged). A bare NAME is a pod; TYPE/NAME works too
 (cm is short for configmap). delete --all removes the lab's pods, ConfigMaps and Secrets.
 Exit codes: 0 done, 1 failed or not found, 2 usage or invalid manifest, 124 timeout, 130 interrupted.
 
-Docker: DOCKER_HOST or /var/run/docker.sock. State (events, termination messages, ConfigMaps and
-Secrets): PODLAB_STATE_DIR.
+One lab server per state directory owns the pods and serves the Kubernetes API on 127.0.0.1; every
+other command (and the VS Code extension) is its client and starts it in the background when none
+runs. KUBECONFIG=$(podlab kubeconfig) kubectl get pods works against it. podlab stop stops it
+(containers stay; the next server adopts them).
+
+Docker: DOCKER_HOST or /var/run/docker.sock. State (the store, events, termination messages,
+ConfigMaps and Secrets, the server's credentials): PODLAB_STATE_DIR.
 `;
 
 type EngineCommands = typeof import('./engine-commands.js');
@@ -46,6 +55,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'describe':
     case 'logs':
     case 'delete':
+    case 'serve':
+    case 'stop':
+    case 'status':
+    case 'kubeconfig':
       return loadEngineCommands().runCommand(cmd, rest);
     case undefined:
     case 'help':

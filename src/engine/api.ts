@@ -1,16 +1,17 @@
 // The engine's public face: what the `podlab` CLI and the VS Code extension use. Neither shell
 // reaches past this module into the store, scheduler or kubelet.
-import type { ConfigMap, Pod, Event as KEvent, Node, Secret } from 'kubernetes-types/core/v1';
+import type { ConfigMap, Pod, Event as KEvent, Namespace, Node, Secret } from 'kubernetes-types/core/v1';
 import type { Disposable, PullProgress } from '../runtime/cri.js';
 
-export type { ConfigMap, Pod, KEvent, Node, Secret };
+export type { ConfigMap, Pod, KEvent, Namespace, Node, Secret };
 
 export type WatchEvent =
   | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; kind: 'Pod'; object: Pod }
   | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; kind: 'Event'; object: KEvent }
   | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; kind: 'Node'; object: Node }
   | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; kind: 'ConfigMap'; object: ConfigMap }
-  | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; kind: 'Secret'; object: Secret };
+  | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; kind: 'Secret'; object: Secret }
+  | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; kind: 'Namespace'; object: Namespace };
 
 /** The API objects a pod consumes that Pod Lab stores (as files under `<stateDir>/objects`). */
 export type ConfigObjectKind = 'ConfigMap' | 'Secret';
@@ -119,7 +120,6 @@ export interface EngineApi {
    * Namespace defaults to `default`, a Secret's `stringData` is merged into `data` (base64) and its
    * `type` defaults to `Opaque`. Throws an `InvalidError` (the API server's update validation:
    * `The ConfigMap "x" is invalid: data: Forbidden: field is immutable when \`immutable\` is set`).
-   * Works in read-only (passive) engines too: the objects are files of the lab.
    */
   applyObject<O extends ConfigObject>(obj: O): Promise<ApplyResult<O>>;
   getObject<K extends ConfigObjectKind>(kind: K, namespace: string, name: string): ConfigObjectOf<K> | undefined;
@@ -128,8 +128,9 @@ export interface EngineApi {
   /** Throws a `NotFoundError` (`configmaps "x" not found`, `secrets "x" not found`); returns the deleted object. */
   deleteObject<K extends ConfigObjectKind>(kind: K, namespace: string, name: string): Promise<ConfigObjectOf<K>>;
 
-  logs(namespace: string, name: string, container: string, opts?: { previous?: boolean; tail?: number }): Promise<string[]>;
-  followLogs(namespace: string, name: string, container: string, onLine: (line: string) => void): Promise<Disposable>;
+  logs(namespace: string, name: string, container: string, opts?: { previous?: boolean; tail?: number; timestamps?: boolean }): Promise<string[]>;
+  /** Follows the container's log (from `tail` lines back); `onEnd` when the container stops. */
+  followLogs(namespace: string, name: string, container: string, onLine: (line: string) => void, opts?: { previous?: boolean; tail?: number; timestamps?: boolean; onEnd?: () => void }): Promise<Disposable>;
   debugInfo(namespace: string, name: string): Promise<PodDebugInfo | undefined>;
   /** Logs of one attempt by container id (for the attempt selector). */
   attemptLogs(containerId: string, tail?: number): Promise<string[]>;
@@ -140,6 +141,8 @@ export interface EngineApi {
   restartNow(namespace: string, name: string, container: string): void;
 
   onPullProgress(listener: (p: PullProgress & { pod: string }) => void): Disposable;
+  /** Step mode: told when a pod's kubelet holds an init container until continueStep. */
+  onStepWaiting(listener: (podKey: string, container: string) => void): Disposable;
   /** Stops workers and watches; leaves containers as they are (a later engine adopts them). */
   close(): Promise<void>;
 }

@@ -1,12 +1,11 @@
-// The engine: an API store, the scheduler and the kubelet wired over one runtime (the shells'
-// single entry; the rooms are store.ts, scheduler/, kubelet/, node.ts, checkpoint.ts and
-// ownership.ts). It adopts the lab's pods from the runtime at start (the sandbox keeps the
-// manifest), so a restarted CLI or VS Code loses nothing. Several processes may look at the same
-// pods: exactly one *owns* a pod (runs its kubelet worker); the others are read-only and ask the
-// owner to delete.
+// The engine: an API store, the scheduler and the kubelet wired over one runtime (the rooms are
+// store.ts with its journal, scheduler/, kubelet/, node.ts and checkpoint.ts). One engine runs per
+// lab (state directory): the lab server (src/server/) holds it, and every shell is a client of the
+// server. At start it loads the persisted store and adopts from the runtime the lab's pods the
+// store lacks (the sandbox keeps the manifest), so a restarted server loses nothing.
 import { mkdirSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { homedir } from 'node:os';
+import { defaultStateDir } from '../shared/state-dir.js';
 import { join } from 'node:path';
 import type { Event as KEvent, Node, Pod } from 'kubernetes-types/core/v1';
 import type { Disposable, PullProgress, RuntimeService } from '../runtime/cri.js';
@@ -18,8 +17,8 @@ import { realClock, rfc3339, type Clock } from './clock.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import { Kubelet, readArchivedAttempts, readRuntimePod, removePodFromRuntime } from './kubelet/kubelet.js';
 import { defaultNode, DEFAULT_NODE_NAME } from './node.js';
-import { PodOwnership } from './ownership.js';
-import { adoptFromRuntime, persistEvent, persistStatus } from './checkpoint.js';
+import { adoptFromRuntime } from './checkpoint.js';
+import { StoreJournal } from './journal.js';
 import { applyPodDefaults } from '../validation/defaults.js';
 import { mutableCopy } from './mutable.js';
 import { PodUIDLabel } from '../shared/labels.js';
@@ -29,22 +28,11 @@ export interface EngineOptions {
   settings?: Partial<EngineSettings>;
   clock?: Clock;
   log?: (line: string) => void;
-  /**
-   * active: runs the scheduler and kubelet for the pods it owns. passive: a read-only view
-   * (the CLI's get/describe/logs), which hands deletions to the owner.
-   */
-  mode?: 'active' | 'passive';
-  /** Which unowned pods an active engine takes over: all of them (the extension), or only those it creates (the CLI). */
-  adopt?: 'all' | 'created';
   /** Randomness for the kubelet (probe workers' initial sleep); tests inject a fixed one. */
   random?: () => number;
 }
 
-export function defaultStateDir(): string {
-  if (process.env.PODLAB_STATE_DIR) return process.env.PODLAB_STATE_DIR;
-  const base = process.env.XDG_STATE_HOME || join(homedir(), '.local', 'state');
-  return join(base, 'podlab');
-}
+export { defaultStateDir };
 
 export function defaultSettings(): EngineSettings {
   return {
@@ -71,7 +59,7 @@ export class Engine implements EngineApi {
   kubelet?: Kubelet;
   private readonly pullListeners = new Set<(p: PullProgress & { pod: string }) => void>();
   private readonly stepListeners = new Set<(podKey: string, container: string) => void>();
-  private readonly ownership: PodOwnership;
+  private journal?: StoreJournal;
   private readonly subs: Disposable[] = [];
   private readonly log: (line: string) => void;
   /** ConfigMaps and Secrets: files of the lab, mirrored into the store (config-persistence.ts). */
@@ -85,8 +73,7 @@ export class Engine implements EngineApi {
     this.clock = opts.clock ?? realClock;
     this.log = opts.log ?? (() => undefined);
     this.store = new Store(this.clock);
-    this.ownership = new PodOwnership(this.settings.stateDir, this.log);
-    this.recorder = new EventRecorder(this.store, this.clock, (e) => this.persistEvent(e));
+    this.recorder = new EventRecorder(this.store, this.clock, () => undefined);
   }
 
   static async start(opts: EngineOptions): Promise<Engine> {
@@ -95,36 +82,35 @@ export class Engine implements EngineApi {
     return e;
   }
 
-  private get active(): boolean {
-    return (this.opts.mode ?? 'active') === 'active';
-  }
-
   private async init(): Promise<void> {
     mkdirSync(join(this.settings.stateDir, 'pods'), { recursive: true });
-    // The Docker host's size (for the default node) and the lab's pods, asked for together.
+    // The persisted store first (pods, events, nodes with their resourceVersions).
+    this.journal = new StoreJournal(this.store, StoreJournal.dirFor(this.settings.stateDir), this.clock.now(), this.log);
+    // The Docker host's size (for the default node) and the lab's pods the store lacks, asked for together.
     const [nodes] = await Promise.all([
       this.settings.nodes.length ? this.settings.nodes : this.runtime.version().then((v) => [defaultNode(v)]),
-      adoptFromRuntime({
-        runtime: this.runtime,
-        store: this.store,
-        stateDir: this.settings.stateDir,
-        now: this.clock.now(),
-        ownerAlive: (uid) => this.ownership.ownerPid(uid) !== undefined,
-        log: this.log,
-      }),
+      adoptFromRuntime({ runtime: this.runtime, store: this.store, stateDir: this.settings.stateDir, now: this.clock.now(), log: this.log }),
     ]);
-    for (const n of nodes) this.store.create('Node', n);
+    this.syncNodes(nodes);
     // Loaded before the kubelet starts, so a pod's first sync finds the objects it references.
     this.startConfigObjects();
-    if (this.active) {
-      if (this.opts.adopt === 'all') for (const p of this.store.list('Pod')) this.ownership.tryClaim(p.metadata?.uid ?? '');
-      this.subs.push(this.store.watch((e) => this.onStoreEvent(e)));
-      this.scheduler = new Scheduler(this.store, this.recorder, this.clock);
-      this.kubelet = this.newKubelet();
-      this.ownership.watchRequests((uid, grace) => {
-        const pod = this.store.list('Pod').find((p) => p.metadata?.uid === uid);
-        if (pod) void this.markDeleted(pod, grace).catch((e) => this.log(`delete: ${(e as Error).message}`));
-      });
+    this.scheduler = new Scheduler(this.store, this.recorder, this.clock);
+    this.kubelet = this.newKubelet();
+  }
+
+  /** The lab's nodes as configured now: kept (uid, creation time) when unchanged in name, replaced otherwise. */
+  private syncNodes(nodes: Node[]): void {
+    const want = new Set(nodes.map((n) => n.metadata?.name ?? ''));
+    for (const n of this.store.list('Node')) if (!want.has(n.metadata?.name ?? '')) this.store.delete('Node', undefined, n.metadata?.name ?? '');
+    for (const n of nodes) {
+      const cur = this.store.get('Node', undefined, n.metadata?.name ?? '');
+      if (!cur) this.store.create('Node', n);
+      else if (JSON.stringify({ ...cur.spec, x: cur.status }) !== JSON.stringify({ ...n.spec, x: n.status }) || JSON.stringify(cur.metadata?.labels) !== JSON.stringify(n.metadata?.labels)) {
+        this.store.update('Node', undefined, n.metadata?.name ?? '', (o) => {
+          Object.assign(o, mutableCopy({ spec: n.spec, status: n.status }));
+          o.metadata = { ...o.metadata, labels: { ...n.metadata?.labels }, annotations: { ...n.metadata?.annotations } };
+        });
+      }
     }
   }
 
@@ -137,34 +123,13 @@ export class Engine implements EngineApi {
       settings: this.settings,
       log: this.log,
       onPullProgress: (p) => this.pullListeners.forEach((l) => l(p)),
-      owns: (uid) => this.ownership.owned.has(uid),
+      owns: () => true,
       onStepWaiting: (key, container) => this.stepListeners.forEach((l) => l(key, container)),
       random: this.opts.random,
     });
   }
 
-  private persistEvent(e: KEvent): void {
-    const uid = e.involvedObject.uid;
-    if (!uid || !this.ownership.owned.has(uid)) return;
-    try {
-      persistEvent(this.settings.stateDir, e);
-    } catch (err) {
-      this.log(`cannot persist event: ${(err as Error).message}`);
-    }
-  }
-
-  private onStoreEvent(e: WatchEvent): void {
-    if (e.kind !== 'Pod') return;
-    const uid = e.object.metadata?.uid ?? '';
-    if (!this.ownership.owned.has(uid)) return;
-    if (e.type === 'DELETED') {
-      this.ownership.owned.delete(uid);
-      return;
-    }
-    persistStatus(this.settings.stateDir, e.object);
-  }
-
-  // ---- ConfigMaps and Secrets (files of the lab; every engine, active or passive) ----------
+  // ---- ConfigMaps and Secrets (files of the lab) -------------------------------------------
 
   private startConfigObjects(): void {
     this.configObjects = new ConfigObjectFiles({ stateDir: this.settings.stateDir, store: this.store, clock: this.clock, log: this.log, rescanIntervalMs: this.settings.relistIntervalMs });
@@ -195,17 +160,14 @@ export class Engine implements EngineApi {
   // ---- EngineApi -------------------------------------------------------------------------
 
   async createPod(input: Pod, opts: { stepMode?: boolean } = {}): Promise<Pod> {
-    if (!this.active) throw new Error('this engine is read-only');
     const pod = mutableCopy(applyPodDefaults(structuredClone(input)));
     pod.metadata = { ...pod.metadata, namespace: pod.metadata?.namespace ?? 'default' };
     delete pod.metadata.uid;
     delete pod.metadata.resourceVersion;
     delete pod.metadata.creationTimestamp;
     pod.status = { phase: 'Pending' };
-    // The uid is chosen here so the pod is claimed before the scheduler and kubelet see it.
     const uid = randomUUID();
     pod.metadata.uid = uid;
-    this.ownership.tryClaim(uid);
     const created = this.store.create('Pod', pod as Pod);
     if (opts.stepMode !== undefined) {
       // The worker exists once the pod is bound; set step mode as soon as it does.
@@ -223,33 +185,22 @@ export class Engine implements EngineApi {
     return created;
   }
 
-  /** Takes over an adopted pod whose owner is gone (re-attaching after a restart). */
-  adopt(namespace: string, name: string): boolean {
+  /**
+   * The API server's deletion of a pod: an unscheduled pod, or a grace period of 0 (kubectl's
+   * --force), leaves the store at once (the kubelet then kills what runs); otherwise the pod gets
+   * its deletionTimestamp and the kubelet terminates it. Returns the object as the DELETE
+   * response shows it, and whether it is gone already.
+   */
+  beginDeletion(namespace: string, name: string, grace?: number): { pod: Pod; gone: boolean } {
     const pod = this.store.get('Pod', namespace, name);
-    if (!pod || !this.active) return false;
-    const uid = pod.metadata?.uid ?? '';
-    if (this.ownership.owned.has(uid)) return true;
-    if (!this.ownership.tryClaim(uid)) return false;
-    // Nudge the kubelet: a store update wakes the worker for a pod it now owns.
-    this.store.update('Pod', namespace, name, () => undefined);
-    return true;
-  }
-
-  isOwnedHere(uid: string): boolean {
-    return this.ownership.owned.has(uid);
-  }
-
-  private async markDeleted(pod: Pod, grace?: number): Promise<void> {
-    const [ns, name] = nsName(pod);
+    if (!pod) throw new Error(`pods "${name}" not found`);
     const g = grace ?? pod.spec?.terminationGracePeriodSeconds ?? 30;
-    if (!pod.spec?.nodeName) {
-      this.store.delete('Pod', ns, name);
-      return;
-    }
-    if (pod.metadata?.deletionTimestamp) return;
-    this.store.update('Pod', ns, name, (p) => {
+    if (!pod.spec?.nodeName || g === 0) return { pod: this.store.delete('Pod', namespace, name) ?? pod, gone: true };
+    if (pod.metadata?.deletionTimestamp) return { pod, gone: false };
+    const marked = this.store.update('Pod', namespace, name, (p) => {
       p.metadata = { ...p.metadata, deletionTimestamp: rfc3339(this.clock.now() + g * 1000), deletionGracePeriodSeconds: g };
     });
+    return { pod: marked, gone: false };
   }
 
   private waitGone(uid: string, ns: string, name: string, timeoutMs: number): Promise<void> {
@@ -275,31 +226,8 @@ export class Engine implements EngineApi {
     const uid = pod.metadata?.uid ?? '';
     const grace = gracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30;
     const timeout = (Math.max(grace, 2) + 60) * 1000;
-    if (this.ownership.owned.has(uid)) {
-      const gone = this.waitGone(uid, namespace, name, timeout);
-      await this.markDeleted(pod, grace);
-      return gone;
-    }
-    const owner = this.ownership.ownerPid(uid);
-    if (owner !== undefined && owner !== process.pid) {
-      // Another process runs this pod's kubelet: ask it, then wait for the runtime to empty.
-      this.ownership.requestDeletion(uid, grace);
-      const deadline = Date.now() + timeout;
-      while (Date.now() < deadline) {
-        const left = await this.runtime.listPodSandbox({ labelSelector: { [PodUIDLabel]: uid } });
-        if (left.length === 0) {
-          this.store.delete('Pod', namespace, name);
-          return;
-        }
-        await new Promise((r) => setTimeout(r, 200));
-      }
-      throw new Error(`timed out waiting for pod "${name}" to be deleted`);
-    }
-    // Nobody owns it: take it over just to terminate it.
-    this.ownership.tryClaim(uid);
-    if (!this.kubelet) this.kubelet = this.newKubelet();
     const gone = this.waitGone(uid, namespace, name, timeout);
-    await this.markDeleted(pod, grace);
+    this.beginDeletion(namespace, name, grace === 0 ? 1 : grace);
     return gone;
   }
 
@@ -331,22 +259,32 @@ export class Engine implements EngineApi {
     return { pod, rs, list: container ? rs.containers.filter((c) => c.name === container) : rs.containers };
   }
 
-  async logs(namespace: string, name: string, container: string, opts: { previous?: boolean; tail?: number } = {}): Promise<string[]> {
-    const { list, pod } = await this.instances(namespace, name, container);
-    const names = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c) => c.name);
-    if (!names.includes(container)) throw new Error(`container ${container} is not valid for pod ${name}`);
-    const inst = list[opts.previous ? 1 : 0];
-    if (!inst) {
-      if (opts.previous) throw new Error(`previous terminated container "${container}" in pod "${name}" not found`);
-      throw new Error(`container "${container}" in pod "${name}" is waiting to start: ${waitingReason(pod, container)}`);
-    }
-    return this.runtime.containerLogs(inst.id, { tail: opts.tail });
+  async logs(namespace: string, name: string, container: string, opts: { previous?: boolean; tail?: number; timestamps?: boolean } = {}): Promise<string[]> {
+    return this.runtime.containerLogs(await this.logInstance(namespace, name, container, opts.previous), { tail: opts.tail, timestamps: opts.timestamps });
   }
 
-  async followLogs(namespace: string, name: string, container: string, onLine: (line: string) => void): Promise<Disposable> {
-    const { list } = await this.instances(namespace, name, container);
-    if (!list[0]) throw new Error(`container "${container}" in pod "${name}" has not started yet`);
-    return this.runtime.followContainerLogs(list[0].id, { onLine });
+  /** The container instance `kubectl logs` reads: the current one, or the previous with `--previous` (kubectl's errors otherwise). */
+  private async logInstance(namespace: string, name: string, container: string, previous?: boolean): Promise<string> {
+    const { list, pod } = await this.instances(namespace, name, container);
+    const names = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? []), ...(pod.spec?.ephemeralContainers ?? [])].map((c) => c.name);
+    if (!names.includes(container)) throw new Error(`container ${container} is not valid for pod ${name}`);
+    const inst = list[previous ? 1 : 0];
+    if (!inst) {
+      if (previous) throw new Error(`previous terminated container "${container}" in pod "${name}" not found`);
+      throw new Error(`container "${container}" in pod "${name}" is waiting to start: ${waitingReason(pod, container)}`);
+    }
+    return inst.id;
+  }
+
+  async followLogs(
+    namespace: string,
+    name: string,
+    container: string,
+    onLine: (line: string) => void,
+    opts: { previous?: boolean; tail?: number; timestamps?: boolean; onEnd?: () => void } = {},
+  ): Promise<Disposable> {
+    const id = await this.logInstance(namespace, name, container, opts.previous);
+    return this.runtime.followContainerLogs(id, { onLine, tail: opts.tail, timestamps: opts.timestamps, onEnd: opts.onEnd });
   }
 
   async attemptLogs(containerId: string, tail?: number): Promise<string[]> {
@@ -401,6 +339,16 @@ export class Engine implements EngineApi {
     };
   }
 
+  /** The id of the container's running instance (exec, attach), or kubectl's error. */
+  async runningContainer(namespace: string, name: string, container: string): Promise<string> {
+    const { list, pod } = await this.instances(namespace, name, container);
+    const names = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? []), ...(pod.spec?.ephemeralContainers ?? [])].map((c) => c.name);
+    if (!names.includes(container)) throw new Error(`container ${container} is not valid for pod ${name}`);
+    const running = list.find((c) => c.state === 'running');
+    if (!running) throw new Error(`container ${container} is not running`);
+    return running.id;
+  }
+
   async exec(namespace: string, name: string, container: string, cmd: string[]) {
     const { list } = await this.instances(namespace, name, container);
     const running = list.find((c) => c.state === 'running');
@@ -447,7 +395,7 @@ export class Engine implements EngineApi {
     this.kubelet?.dispose();
     await this.kubelet?.idle();
     for (const s of this.subs) s.dispose();
-    this.ownership.close();
+    this.journal?.close();
     this.runtime.close();
   }
 }

@@ -14,7 +14,7 @@ export interface StartEngineOptions {
 export async function startEngine(opts: StartEngineOptions = {}): Promise<EngineApi & Engine> {
   const runtime = await connectDocker(opts.docker ?? {});
   try {
-    return await Engine.start({ runtime, settings: opts.settings, log: opts.log, mode: 'active', adopt: 'all' });
+    return await Engine.start({ runtime, settings: opts.settings, log: opts.log });
   } catch (e) {
     runtime.close();
     throw e;

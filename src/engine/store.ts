@@ -3,15 +3,15 @@
 // ConfigMaps and Secrets live on disk (src/engine/config-persistence.ts) and are mirrored here with
 // `put`, which keeps the uid / resourceVersion / creationTimestamp the file carries.
 import { randomUUID } from 'node:crypto';
-import type { ConfigMap, Event as KEvent, Node, Pod, Secret } from 'kubernetes-types/core/v1';
+import type { ConfigMap, Event as KEvent, Namespace, Node, Pod, Secret } from 'kubernetes-types/core/v1';
 import type { WatchEvent } from './api.js';
 import type { Disposable } from '../runtime/cri.js';
 import { rfc3339, type Clock } from './clock.js';
 import type { DeepMutable } from './mutable.js';
 
-export type Kind = 'Pod' | 'Event' | 'Node' | 'ConfigMap' | 'Secret';
-export type ObjOf<K extends Kind> = K extends 'Pod' ? Pod : K extends 'Event' ? KEvent : K extends 'Node' ? Node : K extends 'ConfigMap' ? ConfigMap : Secret;
-type AnyObj = Pod | KEvent | Node | ConfigMap | Secret;
+export type Kind = 'Pod' | 'Event' | 'Node' | 'ConfigMap' | 'Secret' | 'Namespace';
+export type ObjOf<K extends Kind> = K extends 'Pod' ? Pod : K extends 'Event' ? KEvent : K extends 'Node' ? Node : K extends 'ConfigMap' ? ConfigMap : K extends 'Namespace' ? Namespace : Secret;
+type AnyObj = Pod | KEvent | Node | ConfigMap | Secret | Namespace;
 
 export class AlreadyExistsError extends Error {
   constructor(kind: Kind, name: string) {
@@ -37,6 +37,7 @@ export class Store {
     Node: new Map(),
     ConfigMap: new Map(),
     Secret: new Map(),
+    Namespace: new Map(),
   };
   private readonly listeners = new Set<(e: WatchEvent) => void>();
 
@@ -101,8 +102,20 @@ export class Store {
     const cur = this.objects[kind].get(key) as ObjOf<K> | undefined;
     if (!cur) return undefined;
     this.objects[kind].delete(key);
-    this.emit({ type: 'DELETED', kind, object: cur } as WatchEvent);
-    return cur;
+    // As the API server does, the DELETED event carries the object at a new resourceVersion.
+    const gone = { ...cur, metadata: { ...cur.metadata, resourceVersion: String(++this.rv) } } as ObjOf<K>;
+    this.emit({ type: 'DELETED', kind, object: gone } as WatchEvent);
+    return gone;
+  }
+
+  /** Raises the resourceVersion counter to at least `rv` (a reloaded store's high-water mark). */
+  advanceTo(rv: number): void {
+    if (Number.isFinite(rv) && rv > this.rv) this.rv = rv;
+  }
+
+  /** The highest resourceVersion handed out so far (a list's resourceVersion). */
+  currentResourceVersion(): string {
+    return String(this.rv);
   }
 
   /**

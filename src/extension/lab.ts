@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import type { EngineApi, Pod } from '../engine/api.js';
-import { engineOptionsFrom, parseNodesYaml, dockerCliEnv, type PodLabConfig } from './manifest.js';
+import { parseNodesYaml, dockerCliEnv, serverCommandFor, type PodLabConfig } from './manifest.js';
 
 export type ConnectionState =
   | { kind: 'idle' }
@@ -98,15 +98,18 @@ export class Lab implements vscode.Disposable {
     const t0 = performance.now();
     try {
       const cfg = this.config();
-      const nodes = await this.readNodes(cfg);
-      // The same lab as the `podlab` command line (PODLAB_STATE_DIR or ~/.local/state/podlab), so
-      // `podlab get` in a terminal sees the pods run from the editor and the other way round.
-      const opts = engineOptionsFrom(cfg, nodes, undefined);
-      const { startEngine } = await import('../engine/index.js');
-      const engine = await startEngine({ ...opts, log: (line: string) => this.out.info(line) });
+      const nodesFile = await this.nodesFilePath(cfg);
+      // The lab server of the same state directory as the `podlab` command line (PODLAB_STATE_DIR or
+      // ~/.local/state/podlab): started in the background when none runs, shared with the CLI and kubectl.
+      const { openLab } = await import('../client/index.js');
+      const { defaultStateDir } = await import('../shared/state-dir.js');
+      const stateDir = defaultStateDir();
+      const { engine, endpoint, started } = await openLab(stateDir, serverCommandFor(this.context.extensionPath, cfg, nodesFile), {
+        onStart: () => this.log(`starting the lab server for ${stateDir}`),
+      });
       this.engineValue = engine;
       this.engineSubs.push(engine.watch(() => this.podsChanged()));
-      this.log(`connected to Docker in ${Math.round(performance.now() - t0)} ms; ${engine.listPods().length} lab pod(s) adopted`);
+      this.log(`${started ? 'started' : 'connected to'} the lab server https://127.0.0.1:${endpoint.port} (pid ${endpoint.pid}) in ${Math.round(performance.now() - t0)} ms; ${engine.listPods().length} lab pod(s)`);
       this.setState({ kind: 'connected', pods: engine.listPods().length });
       this.podsChanged();
       return engine;
@@ -119,7 +122,8 @@ export class Lab implements vscode.Disposable {
     }
   }
 
-  private async readNodes(cfg: PodLabConfig) {
+  /** The nodes file of the settings, checked, as an absolute path for the server. */
+  private async nodesFilePath(cfg: PodLabConfig): Promise<string | undefined> {
     const file = cfg.nodesFile?.trim();
     if (!file) return undefined;
     const root = vscode.workspace.workspaceFolders?.[0]?.uri;
@@ -128,7 +132,7 @@ export class Lab implements vscode.Disposable {
     const { nodes, errors } = parseNodesYaml(new TextDecoder().decode(bytes));
     for (const e of errors) this.out.warn(`nodes file ${uri.fsPath}: ${e}`);
     this.log(`nodes file ${uri.fsPath}: ${nodes.length} node(s)`);
-    return nodes;
+    return uri.fsPath;
   }
 
   private async stopEngine(): Promise<void> {

@@ -89,6 +89,21 @@ function isPositive(n: unknown): n is number {
   return typeof n === 'number' && Number.isFinite(n) && n > 0;
 }
 
+/**
+ * How the extension starts the lab server when none runs: the bundled CLI (dist/cli.js) under the
+ * extension host's Node (ELECTRON_RUN_AS_NODE), with the settings as `podlab serve` flags and the
+ * Docker daemon of the settings in its environment.
+ */
+export function serverCommandFor(extensionPath: string, cfg: PodLabConfig, nodesFile: string | undefined): { execPath: string; script: string; args: string[]; env: Record<string, string> } {
+  const o = engineOptionsFrom(cfg, undefined, undefined).settings;
+  const args: string[] = [];
+  if (o.sandboxImage) args.push('--sandbox-image', o.sandboxImage);
+  if (o.backoffInitialMs !== undefined) args.push('--backoff-initial', String(o.backoffInitialMs / 1000));
+  if (o.backoffMaxMs !== undefined) args.push('--backoff-max', String(o.backoffMaxMs / 1000));
+  if (nodesFile) args.push('--nodes', nodesFile);
+  return { execPath: process.execPath, script: `${extensionPath}/dist/cli.js`, args, env: dockerCliEnv(cfg) };
+}
+
 /** Environment for the `docker` CLI (terminals, commit) so it talks to the same daemon as the engine. */
 export function dockerCliEnv(cfg: PodLabConfig): Record<string, string> {
   const host = cfg.dockerHost?.trim();

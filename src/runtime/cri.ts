@@ -1,6 +1,7 @@
 // The runtime seam. Shaped like the Kubernetes CRI (RuntimeService + ImageService): the kubelet
 // engine talks only to this interface, and the Docker implementation (src/runtime/docker) sits
 // behind it the way dockershim sat behind the CRI. Nothing here knows about Docker.
+import type { Readable, Writable } from 'node:stream';
 
 export type SandboxState = 'SANDBOX_READY' | 'SANDBOX_NOTREADY';
 export type ContainerState = 'CONTAINER_CREATED' | 'CONTAINER_RUNNING' | 'CONTAINER_EXITED' | 'CONTAINER_UNKNOWN';
@@ -157,12 +158,51 @@ export interface LogOptions {
 
 export interface FollowOptions extends LogOptions {
   onLine(line: string): void;
+  /** The stream ended (the container stopped), not by dispose(). */
+  onEnd?(): void;
 }
 
 export interface ExecResult {
   exitCode: number;
   stdout: string;
   stderr: string;
+}
+
+/**
+ * What an interactive exec or attach connects (CRI ExecRequest / AttachRequest: stdin, stdout,
+ * stderr, tty). With `tty` there is no separate stderr: the terminal merges it into stdout.
+ */
+export interface StreamOptions {
+  stdin: boolean;
+  tty: boolean;
+  /** default true */
+  stdout?: boolean;
+  /** default true; ignored with `tty` */
+  stderr?: boolean;
+}
+
+/**
+ * A running interactive exec or attach session, the runtime half of the CRI streaming server
+ * (the shape of dockershim's ExecInContainer / AttachContainer: stdin reader, stdout and stderr
+ * writers, a resize channel, and the exit status).
+ */
+export interface StreamSession {
+  /** The process's (exec) or container's (attach) stdin; present when `stdin` was asked for. End it to close stdin. */
+  stdin?: Writable;
+  /** The output (with `tty`: the terminal's). Ends when the process exits or the session closes. */
+  stdout: Readable;
+  /** Absent with `tty` or when not asked for. */
+  stderr?: Readable;
+  /** Resizes the session's terminal (columns, rows); a no-op without `tty`. Never rejects. */
+  resize(width: number, height: number): Promise<void>;
+  /**
+   * exec: the process's exit code, after its output has ended. attach: resolves when the output
+   * ends (the container stopped, or close()) with the container's exit code, or -1 when it is still running.
+   * Rejects when the runtime cannot tell (e.g. Docker went away).
+   */
+  exitCode: Promise<number>;
+  /** Detaches: closes the streams. The exec'd process or the container is not killed (as with dockershim). */
+  close(): void;
 }
 
 export interface ImageStatus {
@@ -226,6 +266,13 @@ export interface RuntimeService {
   containerLogs(id: string, opts?: LogOptions): Promise<string[]>;
   followContainerLogs(id: string, opts: FollowOptions): Promise<Disposable>;
   execSync(id: string, cmd: string[], timeoutSeconds?: number): Promise<ExecResult>;
+  /**
+   * Interactive exec (CRI Exec, served by the streaming server): starts `cmd` in a running
+   * container with the asked streams attached. Resolves once the process has started.
+   */
+  execStream?(id: string, cmd: string[], opts: StreamOptions): Promise<StreamSession>;
+  /** Attach (CRI Attach) to a running container's main process: its stdin (when the container has one) and output. */
+  attachStream?(id: string, opts: StreamOptions): Promise<StreamSession>;
   /** Reads a file from a (running or exited) container; null when absent. */
   readFile(id: string, path: string, maxBytes: number): Promise<string | null>;
 

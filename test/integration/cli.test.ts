@@ -6,7 +6,7 @@ import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_pr
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { removeLabContainers, sleep } from './engine-helpers.js';
+import { removeLabContainers, sleep, stopLabServer } from './engine-helpers.js';
 
 const root = join(__dirname, '..', '..');
 const cli = join(root, 'dist', 'cli.js');
@@ -39,7 +39,8 @@ before(() => {
   stateDir = mkdtempSync(join(tmpdir(), 'podlab-test-cli-'));
   work = mkdtempSync(join(tmpdir(), 'podlab-cli-files-'));
 });
-after(() => {
+after(async () => {
+  await stopLabServer(stateDir);
   removeLabContainers(stateDir);
   rmSync(stateDir, { recursive: true, force: true });
   rmSync(work, { recursive: true, force: true });
@@ -116,6 +117,7 @@ describe('podlab run: a signal never leaks containers', () => {
       assert.equal(await exitCode(child), 130);
       assert.deepEqual({ sandboxes: labSandboxes(lab), containers: podContainers(uids) }, { sandboxes: [], containers: [] });
     } finally {
+      await stopLabServer(lab);
       removeLabContainers(lab);
       rmSync(lab, { recursive: true, force: true });
     }
@@ -141,6 +143,7 @@ describe('podlab run: a signal never leaks containers', () => {
       assert.equal(await exitCode(child), 130, err);
       assert.deepEqual({ sandboxes: labSandboxes(lab), containers: podContainers(uids) }, { sandboxes: [], containers: [] });
     } finally {
+      await stopLabServer(lab);
       removeLabContainers(lab);
       rmSync(lab, { recursive: true, force: true });
     }
@@ -148,7 +151,7 @@ describe('podlab run: a signal never leaks containers', () => {
 });
 
 describe('ConfigMaps and Secrets through the command line', () => {
-  test('run applies them in file order (created, unchanged, configured, an immutable refusal); get, describe and delete show and remove them; delete --all takes pods too', () => {
+  test('run applies them in file order (created, unchanged, configured, an immutable refusal); get, describe and delete show and remove them; delete --all takes pods too', async () => {
     const lab = mkdtempSync(join(tmpdir(), 'podlab-test-cli-objects-'));
     const pl = (args: string[]) => {
       const r = spawnSync(process.execPath, [cli, ...args], { env: { ...env(), PODLAB_STATE_DIR: lab }, encoding: 'utf8', timeout: 60_000 });
@@ -210,6 +213,7 @@ describe('ConfigMaps and Secrets through the command line', () => {
       assert.deepEqual(all.out.split('\n').filter(Boolean).sort(), ['configmap "cli-cm" deleted', 'pod "cli-objects-pod" deleted', 'secret "cli-secret" deleted']);
       assert.deepEqual([pl(['get', 'cm']).err, pl(['get', 'secrets']).err, labSandboxes(lab)], ['No resources found in default namespace.\n', 'No resources found in default namespace.\n', []]);
     } finally {
+      await stopLabServer(lab);
       removeLabContainers(lab);
       rmSync(lab, { recursive: true, force: true });
     }
@@ -217,7 +221,13 @@ describe('ConfigMaps and Secrets through the command line', () => {
 });
 
 describe('podlab run --nodes', () => {
-  test('virtual nodes from a file: the node selector picks the matching node, a taint keeps others off', () => {
+  test('virtual nodes from a file (a new lab server takes them): the node selector picks the matching node, a taint keeps others off', async () => {
+    const lab = mkdtempSync(join(tmpdir(), 'podlab-test-cli-nodes-'));
+    const podlab = (args: string[]) => {
+      const r = spawnSync(process.execPath, [cli, ...args], { env: { ...env(), PODLAB_STATE_DIR: lab }, encoding: 'utf8', timeout: 60_000 });
+      return { code: r.status, out: r.stdout, err: r.stderr };
+    };
+    try {
     const nodes = file(
       'nodes.yaml',
       ['small', 'big']
@@ -239,11 +249,20 @@ describe('podlab run --nodes', () => {
       failed.message,
       "0/2 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had untolerated taint {dedicated: infra}. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
     );
+    // The running server keeps its nodes: a run asking for others is told so.
+    const other = file('other-nodes.yaml', 'apiVersion: v1\nkind: Node\nmetadata:\n  name: solo\n');
+    const r3 = podlab(['run', f, '--nodes', other, '--json', '--rm']);
+    assert.match(r3.err, /^podlab: the lab server already runs with nodes small, big; run `podlab stop` first to change its settings$/m);
+    } finally {
+      await stopLabServer(lab);
+      removeLabContainers(lab);
+      rmSync(lab, { recursive: true, force: true });
+    }
   });
 });
 
-describe('another process sees what is in Docker', () => {
-  test('a killed engine\'s pod is shown by get/describe/logs, re-adopted by a new run, and deleted by delete', async () => {
+describe('the lab server keeps managing what the commands started', () => {
+  test('a killed `podlab run` leaves its pod running under the server: get/describe/logs show it, a new run re-attaches, delete removes it', async () => {
     const f = file('adopt.yaml', pod('cli-adopt', '  terminationGracePeriodSeconds: 1\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sh", "-c", "echo hello-adopt; sleep 3600"]\n'));
     const first = spawn(process.execPath, [cli, 'run', f], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -267,7 +286,7 @@ describe('another process sees what is in Docker', () => {
     assert.match(desc.out, /Started\s+.*Started container app/);
     assert.deepEqual(podlab(['logs', 'cli-adopt']).out.trim(), 'hello-adopt');
 
-    // A new `podlab run` of the same manifest re-attaches instead of failing.
+    // A new `podlab run` of the same manifest attaches instead of failing.
     const again = spawn(process.execPath, [cli, 'run', f, '--until', 'Running', '--json'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
     assert.equal(await exitCode(again), 0);
 
@@ -279,8 +298,15 @@ describe('another process sees what is in Docker', () => {
   });
 
   test('get STATUS shows Init:CrashLoopBackOff for a failing init container, and logs --previous works', async () => {
+    const lab = mkdtempSync(join(tmpdir(), 'podlab-test-cli-backoff-'));
+    const podlab = (args: string[]) => {
+      const r = spawnSync(process.execPath, [cli, ...args], { env: { ...env(), PODLAB_STATE_DIR: lab }, encoding: 'utf8', timeout: 60_000 });
+      return { code: r.status, out: r.stdout, err: r.stderr };
+    };
+    const env2 = () => ({ ...env(), PODLAB_STATE_DIR: lab });
+    try {
     const f = file('initloop.yaml', pod('cli-initloop', '  terminationGracePeriodSeconds: 0\n  initContainers:\n    - name: check\n      image: busybox:1.35\n      command: ["sh", "-c", "echo try; exit 1"]\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sleep", "3600"]\n'));
-    const child = spawn(process.execPath, [cli, 'run', f, '--backoff-initial', '2', '--backoff-max', '4'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, 'run', f, '--backoff-initial', '2', '--backoff-max', '4'], { env: env2(), stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     await waitOutput(() => /cli-initloop\s+0\/1\s+Init:CrashLoopBackOff/.test(out), 30_000);
@@ -289,10 +315,17 @@ describe('another process sees what is in Docker', () => {
     assert.equal(podlab(['logs', 'cli-initloop', '-c', 'check', '--previous']).out.trim(), 'try');
     child.kill('SIGTERM');
     assert.equal(await exitCode(child), 130);
+    } finally {
+      await stopLabServer(lab);
+      removeLabContainers(lab);
+      rmSync(lab, { recursive: true, force: true });
+    }
   });
 
-  test('when Docker is down every command fails with one clear line', () => {
-    const r = spawnSync(process.execPath, [cli, 'get'], { env: { ...env(), DOCKER_HOST: 'unix:///nonexistent/docker.sock' }, encoding: 'utf8' });
+  test('when Docker is down the lab server cannot start and every command fails with one clear line', () => {
+    const lab = mkdtempSync(join(tmpdir(), 'podlab-test-cli-nodocker-'));
+    const r = spawnSync(process.execPath, [cli, 'get'], { env: { ...env(), PODLAB_STATE_DIR: lab, PODLAB_QUIET_SERVER: '1', DOCKER_HOST: 'unix:///nonexistent/docker.sock' }, encoding: 'utf8' });
+    rmSync(lab, { recursive: true, force: true });
     assert.equal(r.status, 1);
     assert.match(r.stderr, /^error: Cannot connect to Docker at \/nonexistent\/docker\.sock: .*Start Docker/);
     assert.equal(r.stderr.trim().split('\n').length, 1);

@@ -10,11 +10,12 @@ import { connectDocker } from '../../src/runtime/docker/docker-runtime.js';
 import { Engine } from '../../src/engine/engine.js';
 import type { EngineSettings } from '../../src/engine/api.js';
 import { podStatusText } from '../../src/engine/printer.js';
+import { stopServer } from '../../src/client/launch.js';
 
 export async function startLab(settings: Partial<EngineSettings> = {}): Promise<{ engine: Engine; stateDir: string; stop: () => Promise<void> }> {
   const stateDir = settings.stateDir ?? mkdtempSync(join(tmpdir(), 'podlab-test-'));
   const runtime = await connectDocker({});
-  const engine = await Engine.start({ runtime, settings: { relistIntervalMs: 2000, ...settings, stateDir }, mode: 'active', adopt: 'all' });
+  const engine = await Engine.start({ runtime, settings: { relistIntervalMs: 2000, ...settings, stateDir } });
   return {
     engine,
     stateDir,
@@ -42,6 +43,11 @@ export function useLab(onStart: (engine: Engine) => void, settings: Partial<Engi
     for (const p of lab.engine.listPods()) await lab.engine.deletePod('default', p.metadata?.name ?? '', 0).catch(() => undefined);
     await lab.stop();
   });
+}
+
+/** Stops the lab server a test's commands started for this state directory (no-op when none runs). */
+export async function stopLabServer(stateDir: string): Promise<void> {
+  await stopServer(stateDir).catch(() => undefined);
 }
 
 /** Removes every container whose pod belongs to this lab (sandbox label) — the suite's safety net. */

@@ -26,8 +26,6 @@ export async function fakeLab(opts: { backoffInitialMs?: number } = {}): Promise
   const engine = await Engine.start({
     runtime: rt,
     clock,
-    mode: 'active',
-    adopt: 'created',
     random: () => 0,
     settings: { stateDir, relistIntervalMs: 10_000, ...(opts.backoffInitialMs ? { backoffInitialMs: opts.backoffInitialMs } : {}) },
   });

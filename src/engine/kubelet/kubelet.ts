@@ -68,10 +68,16 @@ export class Kubelet implements Disposable, KubeletShared {
         if (e.kind !== 'Pod') return;
         const uid = e.object.metadata?.uid ?? '';
         if (e.type === 'DELETED') {
-          this.workers.get(uid)?.dispose();
-          this.workers.delete(uid);
-          this.prober.removePod(uid);
-          this.hookRuns.delete(uid);
+          const w = this.workers.get(uid);
+          const forget = () => {
+            w?.dispose();
+            if (this.workers.get(uid) === w) this.workers.delete(uid);
+            this.prober.removePod(uid);
+            this.hookRuns.delete(uid);
+          };
+          // Removed from the API before the worker finished it (forced deletion): kill first.
+          if (w && !w.terminated) void w.killRemoved(e.object).then(forget, (err: Error) => (deps.log(`${w.key}: kill on removal: ${err.message}`), forget()));
+          else forget();
           return;
         }
         if (!this.runsOnLabNode(e.object) || !deps.owns(uid)) return;

@@ -42,6 +42,10 @@ export class PodWorker implements Disposable, SyncPodState {
   /** A status the kubelet forces over getPhase (activeDeadlineSeconds). */
   private override?: { phase: 'Failed'; reason: string; message: string };
   stepMode?: boolean;
+  /** Set when the worker removed the pod from the store itself (graceful deletion done). */
+  terminated = false;
+  /** The pod's last object, when it left the store before the kubelet finished it (HandlePodRemoves). */
+  private removed?: Pod;
 
   constructor(
     private readonly k: KubeletShared,
@@ -55,7 +59,9 @@ export class PodWorker implements Disposable, SyncPodState {
 
   private pod(): Pod | undefined {
     const [ns, name] = this.key.split('/') as [string, string];
-    return this.d.store.get('Pod', ns, name);
+    const pod = this.d.store.get('Pod', ns, name);
+    // A pod of the same name created after this one was removed is another worker's.
+    return pod && pod.metadata?.uid !== this.uid ? undefined : pod;
   }
 
   /** A ConfigMap or Secret changed: a pod of that namespace may be waiting for it or mount it. */
@@ -181,7 +187,21 @@ export class PodWorker implements Disposable, SyncPodState {
     return readRuntimePod(this.d.runtime, pod, (c) => this.terminationMessage(c));
   }
 
+  /**
+   * HandlePodRemoves: the pod left the API before the kubelet finished it (a forced deletion):
+   * kill its containers with the pod's grace and remove them. Resolves when done.
+   */
+  async killRemoved(pod: Pod): Promise<void> {
+    this.removed = pod;
+    this.trigger();
+    await this.idle();
+  }
+
   private async sync(): Promise<void> {
+    if (this.removed && !this.pod()) {
+      if (!this.terminated) await this.terminate(this.removed);
+      return;
+    }
     const pod = this.pod();
     if (!pod || this.disposed || !this.d.owns(this.uid)) return;
     if (pod.metadata?.deletionTimestamp) return this.terminate(pod);
@@ -251,7 +271,8 @@ export class PodWorker implements Disposable, SyncPodState {
     for (const c of after.containers) this.k.messageCache.delete(c.id);
     rmSync(podDir(this.d.settings.stateDir, pod.metadata?.uid ?? ''), { recursive: true, force: true });
     const [ns, name] = this.key.split('/') as [string, string];
-    this.d.store.delete('Pod', ns, name);
+    this.terminated = true;
+    if (this.d.store.get('Pod', ns, name)?.metadata?.uid === this.uid) this.d.store.delete('Pod', ns, name);
   }
 
   /** `probeTrigger`: as UpdatePodStatus does once per sync, run readiness now for a started-but-unready container. */

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix as posixPath } from 'node:path';
-import type { Readable } from 'node:stream';
+import { PassThrough, Writable, type Duplex, type Readable } from 'node:stream';
 import Dockerode from 'dockerode';
 import {
   RuntimeError,
@@ -25,6 +25,8 @@ import {
   type RuntimeVersion,
   type RuntimeVolume,
   type SandboxFilter,
+  type StreamOptions,
+  type StreamSession,
   type TmpfsVolumeConfig,
 } from '../cri.js';
 import { ManagedLabel } from '../../shared/labels.js';
@@ -97,6 +99,96 @@ function collect(stream: NodeJS.ReadableStream): Promise<Buffer> {
     stream.on('end', () => resolve(Buffer.concat(chunks)));
     stream.on('error', reject);
   });
+}
+
+interface StreamWants {
+  stdin: boolean;
+  stdout: boolean;
+  stderr: boolean;
+  tty: boolean;
+}
+
+/** The streams to attach: stdout by default, stderr only without a TTY (kubelet's NewOptions). */
+function streamWants(o: StreamOptions): StreamWants {
+  return { stdin: o.stdin, stdout: o.stdout !== false, stderr: !o.tty && o.stderr !== false, tty: o.tty };
+}
+
+/**
+ * A StreamSession over a hijacked Docker connection (libdocker's holdHijackedConnection): output
+ * demultiplexed (raw with a TTY) into stdout/stderr with back-pressure on the connection, stdin
+ * copied to it and the connection closed for writing at stdin's end (at once without stdin).
+ */
+function hijackedSession(
+  sock: Duplex,
+  want: StreamWants,
+  ops: { resize?: (w: number, h: number) => Promise<unknown>; exitCode: () => Promise<number> },
+): StreamSession {
+  const stdout = new PassThrough();
+  const stderr = want.stderr ? new PassThrough() : undefined;
+  const demux = new Demuxer(
+    (kind, chunk) => {
+      const target = kind === 'stderr' && stderr ? stderr : stdout;
+      if (!target.write(chunk)) {
+        sock.pause();
+        target.once('drain', () => sock.resume());
+      }
+    },
+    want.tty ? 'raw' : 'multiplexed',
+  );
+  let resolveEnded!: () => void;
+  const ended = new Promise<void>((r) => (resolveEnded = r));
+  let done = false;
+  const finish = () => {
+    if (done) return;
+    done = true;
+    demux.end();
+    stdout.end();
+    stderr?.end();
+    resolveEnded();
+  };
+  sock.on('data', (c: Buffer) => demux.push(c));
+  sock.on('end', finish);
+  sock.on('close', finish);
+  sock.on('error', finish);
+  const closeWrite = () => {
+    if (!sock.destroyed && !sock.writableEnded) sock.end();
+  };
+  let stdin: Writable | undefined;
+  if (want.stdin) {
+    stdin = new Writable({
+      write(chunk: Buffer, _enc, cb) {
+        if (sock.destroyed || sock.writableEnded) return cb();
+        sock.write(chunk, () => cb());
+      },
+      final(cb) {
+        closeWrite();
+        cb();
+      },
+    });
+    stdin.on('error', () => undefined);
+  } else {
+    closeWrite();
+  }
+  const exitCode = ended.then(() => ops.exitCode());
+  exitCode.catch(() => undefined);
+  return {
+    stdin,
+    stdout,
+    stderr,
+    resize: async (w, h) => {
+      if (!ops.resize || w < 1 || h < 1) return;
+      try {
+        await ops.resize(w, h);
+      } catch {
+        /* as dockershim: a failed resize is not the session's failure */
+      }
+    },
+    exitCode,
+    close: () => {
+      sock.destroy();
+      finish();
+    },
+  };
 }
 
 export class DockerRuntime implements RuntimeService {
@@ -460,6 +552,7 @@ export class DockerRuntime implements RuntimeService {
       ended = true;
       demux.end();
       splitter.end();
+      opts.onEnd?.();
     };
     stream.on('data', (c: Buffer) => demux.push(c));
     stream.on('end', finish);
@@ -512,6 +605,80 @@ export class DockerRuntime implements RuntimeService {
       this.fail(e);
     }
     return { exitCode, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+  }
+
+  // ---- interactive exec and attach (dockershim exec.go NativeExecHandler, docker_streaming.go attachContainer)
+
+  /**
+   * dockershim's ExecInContainer: exec create with the asked streams and Tty, exec start hijacked
+   * (stdin written to the connection, closed for writing at stdin's end), the output demultiplexed
+   * unless Tty, resizes after the start, and the exit code from exec inspect once the output ends.
+   */
+  async execStream(id: string, cmd: string[], opts: StreamOptions): Promise<StreamSession> {
+    const want = streamWants(opts);
+    let exec: Dockerode.Exec;
+    try {
+      exec = await this.docker.getContainer(id).exec({
+        Cmd: cmd,
+        AttachStdin: want.stdin,
+        AttachStdout: want.stdout,
+        AttachStderr: want.stderr,
+        Tty: want.tty,
+      });
+    } catch (e) {
+      const err = toRuntimeError(e, this.target);
+      if (err.code === 'Unavailable') throw err;
+      throw new RuntimeError(`failed to exec in container - Exec setup failed - ${err.message}`, err.code);
+    }
+    let sock: Duplex;
+    try {
+      sock = (await exec.start({ hijack: true, stdin: want.stdin, Detach: false, Tty: want.tty })) as unknown as Duplex;
+    } catch (e) {
+      this.fail(e);
+    }
+    return hijackedSession(sock, want, {
+      resize: want.tty ? (w, h) => exec.resize({ w, h }) : undefined,
+      // "InspectExec may not always return latest state of exec": a few tries, 2 s apart, as dockershim.
+      exitCode: async () => {
+        for (let attempt = 1; ; attempt++) {
+          let info: Dockerode.ExecInspectInfo;
+          try {
+            info = await exec.inspect();
+          } catch (e) {
+            this.fail(e);
+          }
+          if (!info.Running) return info.ExitCode ?? 0;
+          if (attempt === 5) return 0;
+          await new Promise((r) => setTimeout(r, 2000));
+        }
+      },
+    });
+  }
+
+  /** dockershim's attachContainer: container attach (stream, stdin/stdout/stderr) hijacked, resizes of the container's TTY. */
+  async attachStream(id: string, opts: StreamOptions): Promise<StreamSession> {
+    const container = this.docker.getContainer(id);
+    let tty: boolean;
+    let sock: Duplex;
+    try {
+      // The output is raw when the CONTAINER has a TTY, whatever the request says.
+      tty = Boolean((await container.inspect()).Config?.Tty);
+      const want = streamWants({ ...opts, tty });
+      sock = (await container.attach({ stream: true, stdin: want.stdin, stdout: want.stdout, stderr: want.stderr, hijack: true })) as unknown as Duplex;
+    } catch (e) {
+      this.fail(e);
+    }
+    return hijackedSession(sock, streamWants({ ...opts, tty }), {
+      resize: tty ? (w, h) => container.resize({ w, h }) : undefined,
+      exitCode: async () => {
+        try {
+          const info = await container.inspect();
+          return info.State?.Running ? -1 : (info.State?.ExitCode ?? -1);
+        } catch (e) {
+          this.fail(e);
+        }
+      },
+    });
   }
 
   /**

@@ -1,0 +1,202 @@
+// A connection to the lab server from the shells (CLI and extension): HTTPS to 127.0.0.1 with the
+// lab's CA and bearer token, read from the lab's kubeconfig. Requests, line streams (watch, log
+// follow) and WebSocket exec. The lab's credentials are a CA and a token only, so Node's https is
+// enough here; kubeconfigs of real clusters (client certificates, exec plugins) are issue 9's.
+import { Agent, request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import WebSocket from 'ws';
+
+export interface Credentials {
+  server: string;
+  ca: string;
+  token: string;
+}
+
+/** Reads the server address, CA and token of the `podlab` context of a lab kubeconfig. */
+export function readLabKubeconfig(path: string): Credentials {
+  const cfg = parseYaml(readFileSync(path, 'utf8')) as {
+    clusters?: { name: string; cluster: { server: string; 'certificate-authority-data': string } }[];
+    users?: { name: string; user: { token: string } }[];
+  };
+  const cluster = cfg.clusters?.find((c) => c.name === 'podlab')?.cluster;
+  const user = cfg.users?.find((u) => u.name === 'podlab')?.user;
+  if (!cluster || !user) throw new Error(`${path} has no podlab cluster and user`);
+  return { server: cluster.server, ca: Buffer.from(cluster['certificate-authority-data'], 'base64').toString('utf8'), token: user.token };
+}
+
+/** An error Status from the server: `message` is the Status's message, as kubectl prints it. */
+export class ApiStatusError extends Error {
+  constructor(
+    readonly code: number,
+    readonly reason: string,
+    message: string,
+    readonly status?: { details?: { causes?: { field?: string; message?: string; reason?: string }[] } },
+  ) {
+    super(message);
+    this.name = 'ApiStatusError';
+  }
+}
+
+export interface Response {
+  status: number;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+export class LabConnection {
+  private readonly agent: Agent;
+  private readonly base: URL;
+
+  constructor(readonly creds: Credentials) {
+    this.base = new URL(creds.server);
+    this.agent = new Agent({ ca: creds.ca, keepAlive: true, maxSockets: 32 });
+  }
+
+  private options(method: string, path: string, headers: Record<string, string>) {
+    return {
+      method,
+      host: this.base.hostname,
+      port: this.base.port,
+      path,
+      agent: this.agent,
+      ca: this.creds.ca,
+      servername: 'localhost',
+      headers: { Authorization: `Bearer ${this.creds.token}`, Accept: 'application/json', ...headers },
+    };
+  }
+
+  /** One request; throws ApiStatusError for a Status error (4xx/5xx). */
+  request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+    return new Promise((resolve, reject) => {
+      const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+      const h = { ...(text !== undefined ? { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)) } : {}), ...headers };
+      const req = httpsRequest(this.options(method, path, h), (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const out = { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') };
+          if (out.status >= 400) reject(statusError(out));
+          else resolve(out);
+        });
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(text);
+    });
+  }
+
+  async json<T>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<T> {
+    const r = await this.request(method, path, body, headers);
+    return JSON.parse(r.body) as T;
+  }
+
+  /**
+   * A streamed response read line by line (watch, log follow). `onEnd` is called once when the
+   * server ends it or the connection fails (not after `dispose`). Resolves once the headers came.
+   */
+  stream(path: string, onLine: (line: string) => void, onEnd: (err?: Error) => void): Promise<{ dispose(): void }> {
+    return new Promise((resolve, reject) => {
+      let disposed = false;
+      let started = false;
+      const req = httpsRequest(this.options('GET', path, {}), (res) => {
+        if ((res.statusCode ?? 0) >= 400) {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => reject(statusError({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') })));
+          return;
+        }
+        started = true;
+        resolve({
+          dispose: () => {
+            disposed = true;
+            req.destroy();
+          },
+        });
+        let pending = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          pending += c;
+          let i: number;
+          while ((i = pending.indexOf('\n')) >= 0) {
+            const line = pending.slice(0, i);
+            pending = pending.slice(i + 1);
+            if (!disposed) onLine(line);
+          }
+        });
+        const finish = (err?: Error) => {
+          if (disposed) return;
+          disposed = true;
+          if (pending && !err) onLine(pending);
+          onEnd(err);
+        };
+        res.on('end', () => finish());
+        res.on('error', (e) => finish(e));
+        res.on('close', () => finish());
+      });
+      req.on('error', (e) => {
+        if (!started) reject(e);
+      });
+      req.end();
+    });
+  }
+
+  /** Runs a command in a container over WebSocket (v5.channel.k8s.io): its output and exit code. */
+  exec(namespace: string, pod: string, container: string, command: string[], timeoutMs = 30_000): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+    const q = new URLSearchParams({ container, stdout: 'true', stderr: 'true' });
+    for (const c of command) q.append('command', c);
+    const url = `wss://${this.base.host}/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(pod)}/exec?${q}`;
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(url, ['v5.channel.k8s.io', 'v4.channel.k8s.io'], { ca: this.creds.ca, headers: { Authorization: `Bearer ${this.creds.token}` } });
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      let status: { status?: string; message?: string; details?: { causes?: { reason?: string; message?: string }[] } } | undefined;
+      const timer = setTimeout(() => {
+        ws.terminate();
+        reject(new Error(`exec timed out after ${timeoutMs / 1000}s`));
+      }, timeoutMs);
+      ws.on('message', (data: Buffer) => {
+        const ch = data[0];
+        const payload = data.subarray(1);
+        if (ch === 1) out.push(payload);
+        else if (ch === 2) err.push(payload);
+        else if (ch === 3) status = JSON.parse(payload.toString('utf8')) as typeof status;
+      });
+      ws.on('unexpected-response', (_req, res) => {
+        clearTimeout(timer);
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => reject(statusError({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') })));
+      });
+      ws.on('error', (e) => {
+        clearTimeout(timer);
+        reject(e);
+      });
+      ws.on('close', () => {
+        clearTimeout(timer);
+        let exitCode = 0;
+        if (status && status.status !== 'Success') {
+          const code = status.details?.causes?.find((c) => c.reason === 'ExitCode')?.message;
+          if (code === undefined) return reject(new Error(status.message ?? 'exec failed'));
+          exitCode = Number(code);
+        }
+        resolve({ exitCode, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
+      });
+    });
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+function statusError(r: Response): ApiStatusError {
+  try {
+    const s = JSON.parse(r.body) as { kind?: string; message?: string; reason?: string; code?: number; details?: { causes?: { field?: string; message?: string; reason?: string }[] } };
+    if (s.kind === 'Status') return new ApiStatusError(s.code ?? r.status, s.reason ?? '', s.message ?? '', s);
+  } catch {
+    // not JSON
+  }
+  return new ApiStatusError(r.status, '', r.body.trim() || `HTTP ${r.status}`);
+}

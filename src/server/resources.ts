@@ -1,0 +1,392 @@
+// The REST storage of each resource the lab serves (the counterpart of the API server's
+// registries, pkg/registry/core/<resource>/storage + strategy.go): how a create, update or delete
+// of a Pod, ConfigMap, Secret, Event, Namespace or Node becomes a change of the engine's store,
+// with the API server's decoding, defaulting and validation (src/validation) and its errors.
+import { randomBytes } from 'node:crypto';
+import type { ConfigMap, Event as KEvent, Namespace, Node, Pod, Secret } from 'kubernetes-types/core/v1';
+import type { Engine } from '../engine/engine.js';
+import type { Kind, ObjOf } from '../engine/store.js';
+import { InvalidError as ConfigInvalidError } from '../engine/config-objects.js';
+import { rfc3339 } from '../engine/clock.js';
+import { validateText, type Problem } from '../validation/index.js';
+import { LAB_ANNOTATIONS } from './lab-api.js';
+import * as S from './status.js';
+
+/** An API error: the server answers with its Status (status.ts builds them as the API server does). */
+export class ApiError extends Error {
+  constructor(readonly response: S.StatusResponse) {
+    super(response.body.message ?? '');
+    this.name = 'ApiError';
+  }
+  get code(): number {
+    return this.response.code;
+  }
+}
+
+const fail = (r: S.StatusResponse) => new ApiError(r);
+
+export interface ResourceInfo {
+  resource: string;
+  kind: Kind;
+  namespaced: boolean;
+}
+
+export const RESOURCES: Record<string, ResourceInfo> = {
+  pods: { resource: 'pods', kind: 'Pod', namespaced: true },
+  configmaps: { resource: 'configmaps', kind: 'ConfigMap', namespaced: true },
+  secrets: { resource: 'secrets', kind: 'Secret', namespaced: true },
+  events: { resource: 'events', kind: 'Event', namespaced: true },
+  namespaces: { resource: 'namespaces', kind: 'Namespace', namespaced: false },
+  nodes: { resource: 'nodes', kind: 'Node', namespaced: false },
+};
+
+export const notFound = (resource: string, name: string) => fail(S.notFound(resource, name));
+export const alreadyExists = (resource: string, name: string) => fail(S.alreadyExists(resource, name));
+export const conflict = (resource: string, name: string, err?: string) => fail(S.conflict(resource, name, err));
+export const badRequest = (message: string) => fail(S.badRequest(message));
+export const methodNotAllowed = (resource: string, action: string) => fail(S.methodNotSupported(resource, action));
+
+/** The fieldValidation query parameter: what to do with unknown and duplicate fields. */
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+
+export interface WriteResult {
+  object: object;
+  /** Warning headers (`299 - "..."`) to send. */
+  warnings: string[];
+}
+
+/** 422 Invalid from field errors given as `{field, type (the validator's), detail}`. */
+function invalid(kind: string, name: string, errors: readonly { field: string; type: string; detail: string }[]): ApiError {
+  return fail(S.invalidFromValidation(kind, name, errors.map((e) => ({ field: e.field, type: e.type as S.ValidationFinding['type'], detail: e.detail, severity: 'error' as const }))));
+}
+
+/**
+ * Decodes and validates a request body as the API server does for a create or update: strict
+ * decoding findings (unknown or duplicate fields) per fieldValidation, type errors as 400, rule
+ * violations as 422. Returns the defaulted object and the warnings.
+ */
+export function decode(kind: 'Pod' | 'ConfigMap' | 'Secret', body: string, fieldValidation: FieldValidation): { object: Pod | ConfigMap | Secret; warnings: string[] } {
+  const result = validateText(body);
+  const doc = result.documents[0];
+  if (!doc) throw badRequest('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf');
+  if (doc.kind !== undefined && doc.kind !== kind) throw badRequest(`the API version in the data (${doc.apiVersion ?? ''}) does not match the expected API version (v1)`);
+  const errors = doc.problems.filter((p) => p.severity === 'error');
+  const strict = (p: Problem) => p.type === 'Unknown field' || (p.type === 'YAML syntax' && p.detail.startsWith('duplicate field '));
+  const head = `${kind} in version "v1" cannot be handled as a ${kind}: `;
+  const syntax = errors.find((p) => p.type === 'YAML syntax' && !strict(p));
+  if (syntax) throw badRequest(`${head}${syntax.detail}`);
+  const typeErr = errors.find((p) => p.type === 'Type mismatch');
+  if (typeErr) throw badRequest(head + typeErr.detail);
+  const strictErrs = errors.filter(strict);
+  const warnings: string[] = [];
+  if (strictErrs.length && fieldValidation === 'Strict') throw badRequest(`${head}strict decoding error: ${strictErrs.map((p) => p.detail).join(', ')}`);
+  if (strictErrs.length && fieldValidation === 'Warn') warnings.push(...strictErrs.map((p) => p.detail));
+  const rest = errors.filter((p) => !strict(p));
+  if (rest.length) throw invalid(kind, doc.name ?? '', rest);
+  for (const p of doc.problems) if (p.severity === 'warning') warnings.push(p.source === 'podlab' ? `Pod Lab warning: ${p.message}` : p.message);
+  if (!doc.object) throw badRequest(`${head}${doc.skipReason ?? 'the object could not be decoded'}`);
+  return { object: doc.object, warnings };
+}
+
+const GENERATE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
+/** names.SimpleNameGenerator: the prefix (cut to leave room) and five random characters. */
+export function generateName(prefix: string): string {
+  const base = prefix.length > 58 ? prefix.slice(0, 58) : prefix;
+  const bytes = randomBytes(5);
+  return base + [...bytes].map((b) => GENERATE_CHARS[b % GENERATE_CHARS.length]).join('');
+}
+
+const RV_MISMATCH = (rv: string | undefined, cur: string | undefined) => rv !== undefined && rv !== '' && rv !== cur;
+
+/** Which spec fields a pod update may change (ValidatePodUpdate). */
+function podSpecUpdateError(old: Pod, next: Pod): string | undefined {
+  const strip = (p: Pod) => {
+    const s = structuredClone(p.spec ?? {}) as Record<string, unknown> & { containers?: { image?: string }[]; initContainers?: { image?: string }[] };
+    for (const c of s.containers ?? []) delete c.image;
+    for (const c of s.initContainers ?? []) delete c.image;
+    delete s.activeDeadlineSeconds;
+    delete s.tolerations;
+    delete s.terminationGracePeriodSeconds;
+    // Set by the scheduler's binding, not by the update.
+    delete s.nodeName;
+    return JSON.stringify(s, Object.keys(s).sort());
+  };
+  if (strip(old) === strip(next)) return undefined;
+  return 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
+}
+
+/** The resources' write paths over the engine. */
+export class Registry {
+  constructor(
+    private readonly engine: Engine,
+    private readonly now: () => number,
+  ) {}
+
+  private get store() {
+    return this.engine.store;
+  }
+
+  get(info: ResourceInfo, ns: string | undefined, name: string): object {
+    const o = this.store.get(info.kind, info.namespaced ? ns : undefined, name);
+    if (!o) throw notFound(info.resource, name);
+    return o;
+  }
+
+  list(info: ResourceInfo, ns: string | undefined): object[] {
+    const all = this.store.list(info.kind) as { metadata?: { namespace?: string; name?: string } }[];
+    const items = info.namespaced && ns ? all.filter((o) => (o.metadata?.namespace ?? 'default') === ns) : all;
+    return items.sort((a, b) => (a.metadata?.namespace ?? '').localeCompare(b.metadata?.namespace ?? '') || (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
+  }
+
+  private requireNamespace(info: ResourceInfo, ns: string, name: string): void {
+    const n = this.store.get('Namespace', undefined, ns);
+    if (!n) throw notFound('namespaces', ns);
+    if (n.metadata?.deletionTimestamp || n.status?.phase === 'Terminating') throw fail(S.namespaceTerminating(info.resource, name, ns));
+  }
+
+  /** Names the object (generateName), checks the namespace, and reports a mismatch as the API server does. */
+  private prepareCreate(info: ResourceInfo, ns: string | undefined, obj: { metadata?: { name?: string; generateName?: string; namespace?: string } }): string {
+    const md = (obj.metadata ??= {});
+    if (info.namespaced) {
+      if (md.namespace && md.namespace !== ns) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      md.namespace = ns;
+    }
+    if (!md.name && md.generateName) md.name = generateName(md.generateName);
+    return md.name ?? '';
+  }
+
+  async create(info: ResourceInfo, ns: string | undefined, body: string, opts: { fieldValidation: FieldValidation; dryRun: boolean }): Promise<WriteResult> {
+    if (info.namespaced) this.requireNamespace(info, ns ?? 'default', (parseBody(body).metadata as { name?: string } | undefined)?.name ?? '');
+    switch (info.kind) {
+      case 'Pod': {
+        const raw = parseBody(body) as Pod;
+        if (raw?.metadata && !raw.metadata.name && raw.metadata.generateName) raw.metadata.name = generateName(raw.metadata.generateName);
+        const text = JSON.stringify(raw);
+        const { object, warnings } = decode('Pod', text, opts.fieldValidation);
+        const pod = object as Pod;
+        const name = this.prepareCreate(info, ns, pod);
+        if (this.store.get('Pod', ns, name)) throw alreadyExists('pods', name);
+        if (opts.dryRun) return { object: pod, warnings };
+        const stepMode = pod.metadata?.annotations?.[LAB_ANNOTATIONS.stepMode];
+        const created = await this.engine.createPod(pod, stepMode === undefined ? {} : { stepMode: stepMode === 'true' });
+        return { object: created, warnings };
+      }
+      case 'ConfigMap':
+      case 'Secret': {
+        const raw = parseBody(body) as ConfigMap;
+        if (raw?.metadata && !raw.metadata.name && raw.metadata.generateName) raw.metadata.name = generateName(raw.metadata.generateName);
+        const { object, warnings } = decode(info.kind, JSON.stringify(raw), opts.fieldValidation);
+        const name = this.prepareCreate(info, ns, object);
+        if (this.engine.getObject(info.kind, ns ?? 'default', name)) throw alreadyExists(info.resource, name);
+        if (opts.dryRun) return { object, warnings };
+        return { object: (await this.applyConfig(object as ConfigMap | Secret)).object, warnings };
+      }
+      case 'Event': {
+        const ev = parseBody(body) as unknown as KEvent;
+        const name = this.prepareCreate(info, ns, ev);
+        if (!name) throw invalid('Event', '', [{ field: 'metadata.name', type: 'Required value', detail: 'name or generateName is required' }]);
+        if (this.store.get('Event', ns, name)) throw alreadyExists('events', name);
+        if (opts.dryRun) return { object: ev, warnings: [] };
+        return { object: this.store.create('Event', ev), warnings: [] };
+      }
+      case 'Namespace': {
+        const nsObj = parseBody(body) as Namespace;
+        const name = this.prepareCreate(info, undefined, nsObj);
+        const bad = namespaceNameError(name);
+        if (bad) throw invalid('Namespace', name, [bad]);
+        if (this.store.get('Namespace', undefined, name)) throw alreadyExists('namespaces', name);
+        const obj: Namespace = { ...nsObj, apiVersion: 'v1', kind: 'Namespace', metadata: { ...nsObj.metadata, labels: { ...nsObj.metadata?.labels, 'kubernetes.io/metadata.name': name } }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } };
+        if (opts.dryRun) return { object: obj, warnings: [] };
+        return { object: this.store.create('Namespace', obj), warnings: [] };
+      }
+      default:
+        throw methodNotAllowed(info.resource, 'create');
+    }
+  }
+
+  private async applyConfig(obj: ConfigMap | Secret) {
+    try {
+      return await this.engine.applyObject(obj);
+    } catch (e) {
+      if (e instanceof ConfigInvalidError) {
+        throw invalid(e.kind, e.objectName, e.causes.map((c) => ({ field: c.field, type: c.type, detail: c.detail, message: `${c.field}: ${c.type}: ${c.detail}` })));
+      }
+      throw e;
+    }
+  }
+
+  /** PUT: replaces the object (optimistic concurrency on resourceVersion when given). `sub` is `status` for the status subresource. */
+  async update(info: ResourceInfo, ns: string | undefined, name: string, body: string, opts: { fieldValidation: FieldValidation; dryRun: boolean; sub?: 'status' }): Promise<WriteResult> {
+    const cur = this.store.get(info.kind, info.namespaced ? ns : undefined, name) as ObjOf<Kind> | undefined;
+    if (!cur) throw notFound(info.resource, name);
+    const raw = parseBody(body) as { metadata?: { name?: string; namespace?: string; resourceVersion?: string; uid?: string } };
+    if (raw.metadata?.name !== undefined && raw.metadata.name !== name) throw badRequest(`the name of the object (${raw.metadata.name}) does not match the name on the URL (${name})`);
+    if (RV_MISMATCH(raw.metadata?.resourceVersion, cur.metadata?.resourceVersion)) throw conflict(info.resource, name);
+    if (raw.metadata?.uid && raw.metadata.uid !== cur.metadata?.uid) {
+      throw conflict(info.resource, name, `Precondition failed: UID in precondition: ${raw.metadata.uid}, UID in object meta: ${cur.metadata?.uid}`);
+    }
+    const keepMeta = (next: { metadata?: object }) => ({
+      ...next.metadata,
+      name,
+      ...(info.namespaced ? { namespace: ns } : {}),
+      uid: cur.metadata?.uid,
+      creationTimestamp: cur.metadata?.creationTimestamp,
+      ...(cur.metadata?.deletionTimestamp ? { deletionTimestamp: cur.metadata.deletionTimestamp, deletionGracePeriodSeconds: cur.metadata.deletionGracePeriodSeconds } : {}),
+    });
+    switch (info.kind) {
+      case 'Pod': {
+        const old = cur as Pod;
+        if (opts.sub === 'status') {
+          const next = raw as Pod;
+          if (opts.dryRun) return { object: { ...old, status: next.status }, warnings: [] };
+          return { object: this.store.update('Pod', ns, name, (p) => void (p.status = structuredClone(next.status ?? {}) as typeof p.status)), warnings: [] };
+        }
+        const { object, warnings } = decode('Pod', JSON.stringify({ ...raw, status: undefined }), opts.fieldValidation);
+        const next = object as Pod;
+        const specErr = podSpecUpdateError(old, { ...next, spec: { ...next.spec!, nodeName: old.spec?.nodeName } });
+        if (specErr) throw invalid('Pod', name, [{ field: 'spec', type: 'Forbidden', detail: specErr }]);
+        if (opts.dryRun) return { object: next, warnings };
+        const updated = this.store.update('Pod', ns, name, (p) => {
+          p.metadata = keepMeta(next) as typeof p.metadata;
+          p.spec = { ...(structuredClone(next.spec) as typeof p.spec), nodeName: old.spec?.nodeName } as typeof p.spec;
+          if (!old.spec?.nodeName) delete (p.spec as { nodeName?: string }).nodeName;
+        });
+        return { object: updated, warnings };
+      }
+      case 'ConfigMap':
+      case 'Secret': {
+        const { object, warnings } = decode(info.kind, JSON.stringify(raw), opts.fieldValidation);
+        (object as ConfigMap).metadata = { ...object.metadata, name, namespace: ns };
+        if (opts.dryRun) return { object, warnings };
+        return { object: (await this.applyConfig(object as ConfigMap | Secret)).object, warnings };
+      }
+      case 'Event':
+      case 'Namespace':
+      case 'Node': {
+        const next = raw as Node;
+        if (opts.dryRun) return { object: next, warnings: [] };
+        const updated = this.store.update(info.kind, info.namespaced ? ns : undefined, name, (o) => {
+          const m = o as { metadata?: object; spec?: unknown; status?: unknown } & Record<string, unknown>;
+          if (opts.sub === 'status') {
+            m.status = structuredClone((next as { status?: unknown }).status);
+            return;
+          }
+          for (const k of Object.keys(m)) if (k !== 'status' && k !== 'metadata') delete m[k];
+          for (const [k, v] of Object.entries(next)) if (k !== 'status' && k !== 'metadata') m[k] = structuredClone(v);
+          m.metadata = keepMeta(next);
+          if (info.kind === 'Namespace') m.spec = (cur as Namespace).spec;
+        });
+        return { object: updated, warnings: [] };
+      }
+      default:
+        throw methodNotAllowed(info.resource, 'update');
+    }
+  }
+
+  /** DELETE: returns the object as the response shows it (a pod being terminated, or the removed object). */
+  async delete(info: ResourceInfo, ns: string | undefined, name: string, opts: { gracePeriodSeconds?: number; dryRun: boolean; uid?: string; resourceVersion?: string }): Promise<{ object: object; gone: boolean }> {
+    const cur = this.store.get(info.kind, info.namespaced ? ns : undefined, name) as ObjOf<Kind> | undefined;
+    if (!cur) throw notFound(info.resource, name);
+    if (opts.uid && opts.uid !== cur.metadata?.uid) {
+      throw conflict(info.resource, name, `Precondition failed: UID in precondition: ${opts.uid}, UID in object meta: ${cur.metadata?.uid}`);
+    }
+    if (RV_MISMATCH(opts.resourceVersion, cur.metadata?.resourceVersion)) throw conflict(info.resource, name);
+    if (opts.dryRun) return { object: cur, gone: false };
+    switch (info.kind) {
+      case 'Pod': {
+        const { pod, gone } = this.engine.beginDeletion(ns ?? 'default', name, opts.gracePeriodSeconds);
+        return { object: pod, gone };
+      }
+      case 'ConfigMap':
+      case 'Secret':
+        return { object: await this.engine.deleteObject(info.kind, ns ?? 'default', name), gone: true };
+      case 'Event':
+        return { object: this.store.delete('Event', ns, name) ?? cur, gone: true };
+      case 'Namespace':
+        return this.deleteNamespace(name);
+      case 'Node':
+        return { object: this.store.delete('Node', undefined, name) ?? cur, gone: true };
+      default:
+        throw methodNotAllowed(info.resource, 'delete');
+    }
+  }
+
+  /** The namespace controller: Terminating, every object of the namespace deleted, then the namespace. */
+  private deleteNamespace(name: string): { object: object; gone: boolean } {
+    if (['default', 'kube-system', 'kube-public'].includes(name)) {
+      throw fail(S.forbidden('namespaces', name, 'this namespace may not be deleted'));
+    }
+    const cur = this.store.get('Namespace', undefined, name)!;
+    if (cur.status?.phase === 'Terminating') return { object: cur, gone: false };
+    const marked = this.store.update('Namespace', undefined, name, (n) => {
+      n.metadata = { ...n.metadata, deletionTimestamp: rfc3339(this.now()) };
+      n.status = { ...n.status, phase: 'Terminating' };
+    });
+    void this.finishNamespace(name);
+    return { object: marked, gone: false };
+  }
+
+  private async finishNamespace(name: string): Promise<void> {
+    const inNs = <K extends Kind>(k: K) => (this.store.list(k) as { metadata?: { namespace?: string; name?: string } }[]).filter((o) => o.metadata?.namespace === name);
+    await Promise.all(
+      inNs('Pod').map((p) =>
+        this.engine.deletePod(name, p.metadata?.name ?? '').catch(() => {
+          // gone meanwhile
+        }),
+      ),
+    );
+    for (const k of ['ConfigMap', 'Secret'] as const) for (const o of inNs(k)) await this.engine.deleteObject(k, name, o.metadata?.name ?? '').catch(() => undefined);
+    for (const e of inNs('Event')) this.store.delete('Event', name, e.metadata?.name ?? '');
+    this.store.delete('Namespace', undefined, name);
+  }
+
+  /** The binding subresource: the scheduler's (or a user's) assignment of a pod to a node. */
+  bind(ns: string, name: string, body: string): object {
+    const b = parseBody(body) as { metadata?: { name?: string }; target?: { name?: string; kind?: string } };
+    const pod = this.store.get('Pod', ns, name);
+    if (!pod) throw notFound('pods', name);
+    if (pod.spec?.nodeName) throw conflict('pods/binding', name, `pod ${name} is already assigned to node "${pod.spec.nodeName}"`);
+    const node = b.target?.name ?? '';
+    if (!node) throw invalid('Binding', name, [{ field: 'target.name', type: 'Required value', detail: '' }]);
+    this.store.update('Pod', ns, name, (p) => {
+      p.spec = { ...p.spec!, nodeName: node };
+    });
+    return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };
+  }
+
+  /** Default namespaces of a fresh lab (kube-apiserver's system namespaces controller). */
+  ensureSystemNamespaces(): void {
+    for (const name of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
+      if (this.store.get('Namespace', undefined, name)) continue;
+      this.store.create('Namespace', {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name, labels: { 'kubernetes.io/metadata.name': name } },
+        spec: { finalizers: ['kubernetes'] },
+        status: { phase: 'Active' },
+      });
+    }
+  }
+}
+
+function namespaceNameError(name: string): { field: string; type: string; detail: string; message: string } | undefined {
+  if (!name) return { field: 'metadata.name', type: 'Required value', detail: 'name or generateName is required', message: 'metadata.name: Required value: name or generateName is required' };
+  if (name.length > 63 || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name)) {
+    const detail = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+    return { field: 'metadata.name', type: 'Invalid value', detail, message: `metadata.name: Invalid value: "${name}": ${detail}` };
+  }
+  return undefined;
+}
+
+export function parseBody(body: string): Record<string, unknown> {
+  let v: unknown;
+  try {
+    v = JSON.parse(body);
+  } catch (e) {
+    throw badRequest(`couldn't get version/kind; json parse error: ${(e as Error).message}`);
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw badRequest("couldn't get version/kind; json parse error: the body is not a JSON object");
+  return v as Record<string, unknown>;
+}
+
+export type { Secret };
