@@ -91,6 +91,11 @@ const reasonPhrases: Record<number, string> = {
   500: 'Internal Server Error',
 };
 
+/** A connection error worth logging: not the peer just going away. */
+export function connectionErrorWorthLogging(e: Error & { code?: string }): boolean {
+  return e.code !== 'ECONNRESET' && e.code !== 'EPIPE';
+}
+
 /** http.Error on a raw socket: text/plain, the message and a newline, then close. */
 export function writeHttpError(socket: Duplex, code: number, message: string, extraHeaders: [string, string][] = []): void {
   const body = `${message}\n`;
@@ -132,10 +137,7 @@ export function acceptSpdy(socket: Duplex, head: Buffer, protocol: string, opts:
   socket.on('data', (chunk: Buffer) => c.receive(chunk));
   socket.on('end', () => c.transportClosed());
   socket.on('close', () => c.transportClosed());
-  socket.on('error', (e: Error) => {
-    opts.log?.(`spdy: connection error: ${e.message}`);
-    c.transportClosed();
-  });
+  socket.on('error', () => c.transportClosed());
   if (head.length > 0) c.receive(head);
   return c;
 }

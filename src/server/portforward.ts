@@ -17,6 +17,7 @@ import type { RawData, WebSocket } from 'ws';
 import {
   acceptSpdy,
   acceptWebSocket,
+  connectionErrorWorthLogging,
   isSpdyUpgradeRequest,
   isWebSocketRequest,
   offeredSubprotocols,
@@ -81,9 +82,12 @@ export function requestIdOf(headers: SpdyHeaders, streamId: number): string {
   return String(first(headers, 'streamType') === StreamType.Data ? streamId - 2 : streamId);
 }
 
-/** NewV4Options: the `ports` query parameter(s), comma-separated lists allowed. */
+/**
+ * NewV4Options: the ports to forward, comma-separated lists allowed. Clients send `ports`
+ * (PodPortForwardOptions); the API server hands them to the kubelet as `port`, whose messages these are.
+ */
 export function parseWebSocketPorts(url: URL): number[] | string {
-  const values = url.searchParams.getAll(PortHeader);
+  const values = [...url.searchParams.getAll('ports'), ...url.searchParams.getAll(PortHeader)];
   if (values.length === 0) return `query parameter "${PortHeader}" is required`;
   const ports: number[] = [];
   for (const v of values) {
@@ -107,7 +111,7 @@ export function forwardErrorMessage(port: number, pod: string, uid: string, err:
  */
 export function handlePortForward(req: IncomingMessage, socket: Duplex, head: Buffer, opts: PortForwardOptions): void {
   const log = opts.log ?? (() => undefined);
-  socket.on('error', (e: Error) => log(`portforward: connection error: ${e.message}`));
+  socket.on('error', (e: Error) => connectionErrorWorthLogging(e) && log(`portforward: connection error: ${e.message}`));
   if (isWebSocketRequest(req.headers)) {
     const offered = offeredSubprotocols(req.headers);
     if (offered.some((p) => p.startsWith(WebsocketsSPDYTunnelingPrefix))) {

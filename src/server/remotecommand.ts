@@ -23,6 +23,7 @@ import type { StreamOptions, StreamSession } from '../runtime/cri.js';
 import {
   acceptSpdy,
   acceptWebSocket,
+  connectionErrorWorthLogging,
   isSpdyUpgradeRequest,
   isWebSocketRequest,
   offeredSubprotocols,
@@ -285,7 +286,7 @@ interface ClientStreams {
  */
 export function handleRemoteCommand(req: IncomingMessage, socket: Duplex, head: Buffer, opts: RemoteCommandOptions): void {
   const log = opts.log ?? (() => undefined);
-  socket.on('error', (e: Error) => log(`${opts.kind}: connection error: ${e.message}`));
+  socket.on('error', (e: Error) => connectionErrorWorthLogging(e) && log(`${opts.kind}: connection error: ${e.message}`));
   const streams = effectiveStreams(opts);
   if (typeof streams === 'string') return writeHttpError(socket, 400, streams);
   if (isWebSocketRequest(req.headers)) {
@@ -342,13 +343,14 @@ async function serve(client: ClientStreams, opts: RemoteCommandOptions, want: St
     else client.stdin.resume();
   }
   await Promise.all([copyOut(s.stdout, client.stdout), copyOut(s.stderr, client.stderr)]);
+  client.stdin?.unpipe();
+  if (gone) return s.close();
   let outcome: Outcome;
   try {
     outcome = { kind: 'exit', code: await s.exitCode };
   } catch (e) {
     outcome = { kind: 'error', message: (e as Error).message };
   }
-  client.stdin?.unpipe();
   if (!gone) {
     await client.writeStatus(finalStatus(opts.kind, outcome));
     await client.close();
@@ -433,6 +435,8 @@ function spdyStreams(
           },
           onGone: (cb) => goneCbs.push(cb),
           writeStatus: async (status) => {
+            // stdout and stderr end (FIN) first, then the status goes out.
+            await Promise.all([got.stdout, got.stderr].filter((s): s is SpdyStream => !!s).map(endStream));
             const bytes = encodeStatus(status, protocol === StreamProtocolV4Name);
             if (errorStream && bytes) await new Promise<void>((r) => errorStream.write(bytes, () => r()));
           },

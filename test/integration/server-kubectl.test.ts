@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { request } from 'node:https';
 import { connectDocker } from '../../src/runtime/docker/docker-runtime.js';
 import { startLabServer, type RunningServer } from '../../src/server/serve.js';
@@ -15,11 +15,22 @@ import { removeLabContainers } from './engine-helpers.js';
 const KUBECTL_DIR = '/usr/lib/google-cloud-sdk/bin';
 const VERSIONS = ['1.27', '1.33'].filter((v) => existsSync(join(KUBECTL_DIR, `kubectl.${v}`)));
 
+/** Runs kubectl asynchronously (the server lives in this process: a blocking spawn would starve it). */
 function kubectlRunner(version: string, kubeconfig: string) {
-  return (args: string[], input?: string, timeoutMs = 60_000) => {
-    const r = spawnSync(join(KUBECTL_DIR, `kubectl.${version}`), args, { env: { ...process.env, KUBECONFIG: kubeconfig, HOME: join(kubeconfig, '..', 'home') }, input, encoding: 'utf8', timeout: timeoutMs });
-    return { code: r.status, out: r.stdout, err: r.stderr };
-  };
+  return (args: string[], input?: string, timeoutMs = 60_000): Promise<{ code: number | null; out: string; err: string }> =>
+    new Promise((resolve) => {
+      const child = spawn(join(KUBECTL_DIR, `kubectl.${version}`), args, { env: { ...process.env, KUBECONFIG: kubeconfig, HOME: join(kubeconfig, '..', 'home') } });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code, out, err });
+      });
+      child.stdin.end(input ?? '');
+    });
 }
 
 const POD = (name: string) => `apiVersion: v1
@@ -38,7 +49,7 @@ spec:
 
 function rawRequest(port: number, path: string, headers: Record<string, string>, ca: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, headers, ca }, (res) => {
+    const req = request({ host: '127.0.0.1', port, path, headers, ca, checkServerIdentity: () => undefined }, (res) => {
       let body = '';
       res.on('data', (c) => (body += c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
@@ -66,7 +77,7 @@ describe('the lab server with the real kubectl', { timeout: 10 * 60 * 1000 }, ()
     rmSync(stateDir, { recursive: true, force: true });
   });
 
-  test('the kubeconfig is private and its context reaches the server', () => {
+  test('the kubeconfig is private and its context reaches the server', async () => {
     assert.equal(statSync(kubeconfig).mode & 0o777, 0o600);
     assert.ok(VERSIONS.length >= 2, `kubectl 1.27 and 1.33 are on this machine (found ${VERSIONS.join(', ')})`);
   });
@@ -90,8 +101,8 @@ describe('the lab server with the real kubectl', { timeout: 10 * 60 * 1000 }, ()
       const name = `web-${version.replace('.', '-')}`;
       const k = (args: string[], input?: string, t?: number) => kubectlRunner(version, kubeconfig)(args, input, t);
 
-      test('discovery: api-resources lists the served resources with their short names', () => {
-        const r = k(['api-resources', '--api-group=']);
+      test('discovery: api-resources lists the served resources with their short names', async () => {
+        const r = await k(['api-resources', '--api-group=']);
         assert.equal(r.code, 0, r.err);
         const rows = r.out.trim().split('\n').map((l) => l.split(/\s+/));
         const byName = Object.fromEntries(rows.slice(1).map((c) => [c[0], c]));
@@ -100,70 +111,70 @@ describe('the lab server with the real kubectl', { timeout: 10 * 60 * 1000 }, ()
         assert.deepEqual(byName.nodes, ['nodes', 'no', 'v1', 'false', 'Node']);
       });
 
-      test('apply creates the pod, get shows it Running 1/1, logs print its output', () => {
+      test('apply creates the pod, get shows it Running 1/1, logs print its output', async () => {
         const file = join(stateDir, `${name}.yaml`);
         writeFileSync(file, POD(name));
-        const r = k(['apply', '-f', file]);
+        const r = await k(['apply', '-f', file]);
         assert.equal(r.code, 0, r.err);
         assert.equal(r.out, `pod/${name} created\n`);
-        const w = k(['wait', '--for=condition=Ready', `pod/${name}`, '--timeout=60s'], undefined, 90_000);
+        const w = await k(['wait', '--for=condition=Ready', `pod/${name}`, '--timeout=60s'], undefined, 90_000);
         assert.equal(w.code, 0, w.err);
         assert.equal(w.out, `pod/${name} condition met\n`);
-        const g = k(['get', 'pods', name]);
+        const g = await k(['get', 'pods', name]);
         assert.equal(g.code, 0, g.err);
         const [head, row] = g.out.trim().split('\n');
         assert.deepEqual(head!.split(/\s{2,}/), ['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE']);
         assert.deepEqual(row!.split(/\s+/).slice(0, 4), [name, '1/1', 'Running', '0']);
-        const l = k(['logs', name]);
+        const l = await k(['logs', name]);
         assert.equal(l.code, 0, l.err);
         assert.equal(l.out, `hello from ${name}\nsecond line\n`);
-        const t = k(['logs', name, '--tail=1']);
+        const t = await k(['logs', name, '--tail=1']);
         assert.equal(t.out, 'second line\n');
       });
 
-      test('apply again with a new label configures the pod; get -l selects it', () => {
+      test('apply again with a new label configures the pod; get -l selects it', async () => {
         const file = join(stateDir, `${name}.yaml`);
         writeFileSync(file, POD(name).replace('app: web', `app: web\n    version: "${version}"`));
-        const r = k(['apply', '-f', file]);
+        const r = await k(['apply', '-f', file]);
         assert.equal(r.code, 0, r.err);
         assert.equal(r.out, `pod/${name} configured\n`);
-        const g = k(['get', 'pods', '-l', `version=${version}`, '-o', 'name']);
+        const g = await k(['get', 'pods', '-l', `version=${version}`, '-o', 'name']);
         assert.equal(g.out, `pod/${name}\n`);
       });
 
-      test('errors read as a cluster prints them: NotFound, AlreadyExists, Invalid', () => {
-        const nf = k(['get', 'pod', 'no-such-pod']);
+      test('errors read as a cluster prints them: NotFound, AlreadyExists, Invalid', async () => {
+        const nf = await k(['get', 'pod', 'no-such-pod']);
         assert.equal(nf.code, 1);
         assert.equal(nf.err, 'Error from server (NotFound): pods "no-such-pod" not found\n');
         const file = join(stateDir, `${name}.yaml`);
-        const ae = k(['create', '-f', file]);
+        const ae = await k(['create', '-f', file]);
         assert.equal(ae.code, 1);
         assert.match(ae.err, new RegExp(`Error from server \\(AlreadyExists\\): error when creating "${file.replace(/[.]/g, '\\.')}": pods "${name}" already exists`));
         const bad = join(stateDir, 'bad.yaml');
         writeFileSync(bad, 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: bad\nspec:\n  containers:\n    - name: app\n');
-        const inv = k(['create', '-f', bad]);
+        const inv = await k(['create', '-f', bad]);
         assert.equal(inv.code, 1);
         assert.match(inv.err, /The Pod "bad" is invalid: spec\.containers\[0\]\.image: Required value/);
       });
 
-      test('create configmap --from-file, then get and delete it', () => {
+      test('create configmap --from-file, then get and delete it', async () => {
         const conf = join(stateDir, 'nginx.conf');
         writeFileSync(conf, 'server { listen 8080; }\n');
         const cm = `conf-${version.replace('.', '-')}`;
-        const c = k(['create', 'configmap', cm, `--from-file=${conf}`]);
+        const c = await k(['create', 'configmap', cm, `--from-file=${conf}`]);
         assert.equal(c.code, 0, c.err);
         assert.equal(c.out, `configmap/${cm} created\n`);
-        const g = k(['get', 'configmap', cm, '-o', 'jsonpath={.data.nginx\\.conf}']);
+        const g = await k(['get', 'configmap', cm, '-o', 'jsonpath={.data.nginx\\.conf}']);
         assert.equal(g.out, 'server { listen 8080; }\n');
-        const d = k(['delete', 'configmap', cm]);
+        const d = await k(['delete', 'configmap', cm]);
         assert.equal(d.out, `configmap "${cm}" deleted\n`);
       });
 
-      test('delete waits until the pod is gone and its containers removed', () => {
-        const d = k(['delete', 'pod', name], undefined, 90_000);
+      test('delete waits until the pod is gone and its containers removed', async () => {
+        const d = await k(['delete', 'pod', name], undefined, 90_000);
         assert.equal(d.code, 0, d.err);
         assert.equal(d.out, `pod "${name}" deleted\n`);
-        const g = k(['get', 'pod', name]);
+        const g = await k(['get', 'pod', name]);
         assert.equal(g.err, `Error from server (NotFound): pods "${name}" not found\n`);
       });
     });
@@ -177,7 +188,7 @@ describe('the lab server with the real kubectl', { timeout: 10 * 60 * 1000 }, ()
     await new Promise((r) => setTimeout(r, 1000));
     const file = join(stateDir, 'watched.yaml');
     writeFileSync(file, POD('watched'));
-    assert.equal(kubectlRunner(version, kubeconfig)(['apply', '-f', file]).code, 0);
+    assert.equal((await kubectlRunner(version, kubeconfig)(['apply', '-f', file])).code, 0);
     const deadline = Date.now() + 60_000;
     while (!/watched\s+1\/1\s+Running/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     child.kill();
@@ -185,6 +196,6 @@ describe('the lab server with the real kubectl', { timeout: 10 * 60 * 1000 }, ()
     assert.deepEqual(lines[0]!.split(/\s{2,}/), ['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE']);
     assert.match(out, /watched\s+0\/1\s+Pending/);
     assert.match(out, /watched\s+1\/1\s+Running/);
-    kubectlRunner(version, kubeconfig)(['delete', 'pod', 'watched', '--grace-period=1']);
+    await kubectlRunner(version, kubeconfig)(['delete', 'pod', 'watched', '--grace-period=1']);
   });
 });

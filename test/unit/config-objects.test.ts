@@ -42,10 +42,10 @@ describe('the store keeps ConfigMaps and Secrets with watch', () => {
       { results, seen: r.seen, got: store.get('ConfigMap', 'default', 'a'), secrets: store.list('Secret'), next: store.nextResourceVersion(), nextAtLeast: store.nextResourceVersion(20) },
       {
         results: ['ADDED', 'UNCHANGED', 'MODIFIED', 'ADDED', 'ADDED'],
-        seen: ['ADDED ConfigMap default/a 7', 'MODIFIED ConfigMap default/a 8', 'DELETED ConfigMap default/a 8', 'ADDED ConfigMap default/a 9', 'ADDED Secret default/s 3'],
+        seen: ['ADDED ConfigMap default/a 7', 'MODIFIED ConfigMap default/a 8', 'DELETED ConfigMap default/a 10', 'ADDED ConfigMap default/a 9', 'ADDED Secret default/s 3'],
         got: a3,
         secrets: [s1],
-        next: '10',
+        next: '11',
         nextAtLeast: '21',
       },
     );
@@ -319,7 +319,8 @@ describe('the lab keeps ConfigMaps and Secrets as files', () => {
       assert.deepEqual(seen.seen, [
         `ADDED ConfigMap default/shared ${c.object.metadata?.resourceVersion}`,
         `MODIFIED ConfigMap default/shared ${u.object.metadata?.resourceVersion}`,
-        `DELETED ConfigMap default/shared ${u.object.metadata?.resourceVersion}`,
+        // A deletion is a change: the DELETED event carries the object at a new resourceVersion.
+        `DELETED ConfigMap default/shared ${Number(u.object.metadata?.resourceVersion) + 1}`,
       ]);
       w.dispose();
       other.dispose();
@@ -343,7 +344,7 @@ describe('the lab keeps ConfigMaps and Secrets as files', () => {
       } catch (e) {
         again = [(e as Error).name, (e as Error).message];
       }
-      assert.deepEqual({ gone, again, files: readdirSync(join(dir, 'objects', 'secrets', 'default')), stored: store.list('Secret') }, { gone: created, again: ['NotFound', 'secrets "s" not found'], files: [], stored: [] });
+      assert.deepEqual({ gone, again, files: readdirSync(join(dir, 'objects', 'secrets', 'default')), stored: store.list('Secret') }, { gone: { ...created, metadata: { ...created.metadata, resourceVersion: String(Number(created.metadata?.resourceVersion) + 1) } }, again: ['NotFound', 'secrets "s" not found'], files: [], stored: [] });
       f.dispose();
     } finally {
       rmSync(dir, { recursive: true, force: true });

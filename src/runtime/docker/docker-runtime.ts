@@ -616,6 +616,7 @@ export class DockerRuntime implements RuntimeService {
    */
   async execStream(id: string, cmd: string[], opts: StreamOptions): Promise<StreamSession> {
     const want = streamWants(opts);
+    await this.checkContainerRunning(id);
     let exec: Dockerode.Exec;
     try {
       exec = await this.docker.getContainer(id).exec({
@@ -655,14 +656,27 @@ export class DockerRuntime implements RuntimeService {
     });
   }
 
+  /** dockershim's checkContainerStatus: exec and attach need a running container. */
+  private async checkContainerRunning(id: string): Promise<Dockerode.ContainerInspectInfo> {
+    let info: Dockerode.ContainerInspectInfo;
+    try {
+      info = await this.docker.getContainer(id).inspect();
+    } catch (e) {
+      this.fail(e);
+    }
+    if (!info.State?.Running) throw new RuntimeError(`container not running (${info.Id})`, 'Other');
+    return info;
+  }
+
   /** dockershim's attachContainer: container attach (stream, stdin/stdout/stderr) hijacked, resizes of the container's TTY. */
   async attachStream(id: string, opts: StreamOptions): Promise<StreamSession> {
     const container = this.docker.getContainer(id);
     let tty: boolean;
     let sock: Duplex;
+    const info = await this.checkContainerRunning(id);
     try {
       // The output is raw when the CONTAINER has a TTY, whatever the request says.
-      tty = Boolean((await container.inspect()).Config?.Tty);
+      tty = Boolean(info.Config?.Tty);
       const want = streamWants({ ...opts, tty });
       sock = (await container.attach({ stream: true, stdin: want.stdin, stdout: want.stdout, stderr: want.stderr, hijack: true })) as unknown as Duplex;
     } catch (e) {
