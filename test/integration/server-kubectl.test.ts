@@ -180,6 +180,84 @@ describe('the lab server with the real kubectl', { timeout: 10 * 60 * 1000 }, ()
     });
   }
 
+  for (const version of VERSIONS) {
+    test(`the walkthrough with kubectl ${version}: a ConfigMap from a file, a two-container pod 2/2 Running, exec with stdin and exit code, logs -f, port-forward with two connections moving over 1 MB, explain offline`, async () => {
+      const k = (args: string[], input?: string, t?: number) => kubectlRunner(version, kubeconfig)(args, input, t);
+      const v = version.replace('.', '-');
+      const page = join(stateDir, 'index.html');
+      writeFileSync(page, '<h1>walkthrough</h1>\n');
+      const c = await k(['create', 'configmap', `page-${v}`, `--from-file=${page}`]);
+      assert.equal(c.out, `configmap/page-${v} created\n`, c.err);
+      const file = join(stateDir, `walk-${v}.yaml`);
+      writeFileSync(
+        file,
+        `apiVersion: v1
+kind: Pod
+metadata:
+  name: walk-${v}
+spec:
+  terminationGracePeriodSeconds: 1
+  initContainers:
+    - name: big
+      image: busybox:1.35
+      command: ["sh", "-c", "cp /page/index.html /www/ && dd if=/dev/urandom of=/www/big bs=1024 count=1536 2>/dev/null"]
+      volumeMounts: [{ name: page, mountPath: /page }, { name: www, mountPath: /www }]
+  containers:
+    - name: web
+      image: busybox:1.35
+      command: ["httpd", "-f", "-p", "8080", "-h", "/www"]
+      volumeMounts: [{ name: www, mountPath: /www }]
+    - name: ticker
+      image: busybox:1.35
+      command: ["sh", "-c", "i=0; while true; do i=$((i+1)); echo tick $i; sleep 0.5; done"]
+  volumes:
+    - name: page
+      configMap: { name: page-${v} }
+    - name: www
+      emptyDir: {}
+`,
+      );
+      assert.equal((await k(['apply', '-f', file])).out, `pod/walk-${v} created\n`);
+      const w = await k(['wait', '--for=condition=Ready', `pod/walk-${v}`, '--timeout=60s'], undefined, 90_000);
+      assert.equal(w.code, 0, w.err);
+      const g = await k(['get', 'pods', `walk-${v}`, '--no-headers']);
+      assert.deepEqual(g.out.trim().split(/\s+/).slice(0, 3), [`walk-${v}`, '2/2', 'Running']);
+
+      const ex = await k(['exec', '-i', `walk-${v}`, '-c', 'web', '--', 'sh', '-c', 'cat /www/index.html; wc -c; exit 7'], 'four\n');
+      assert.deepEqual([ex.code, ex.out.replace(/ +/g, ' ')], [7, '<h1>walkthrough</h1>\n5\n']);
+
+      // logs -f follows the ticker; two lines are enough.
+      const follow = spawn(join(KUBECTL_DIR, `kubectl.${version}`), ['logs', '-f', `walk-${v}`, '-c', 'ticker', '--tail=1'], { env: { ...process.env, KUBECONFIG: kubeconfig } });
+      let followed = '';
+      follow.stdout.on('data', (d: Buffer) => (followed += d.toString()));
+      const t0 = Date.now();
+      while (followed.split('\n').filter(Boolean).length < 3 && Date.now() - t0 < 20_000) await new Promise((r) => setTimeout(r, 100));
+      follow.kill();
+      const ticks = followed.split('\n').filter(Boolean).map((l) => Number(l.split(' ')[1]));
+      assert.ok(ticks.length >= 3 && ticks[1] === ticks[0]! + 1 && ticks[2] === ticks[1]! + 1, followed);
+
+      const pf = spawn(join(KUBECTL_DIR, `kubectl.${version}`), ['port-forward', `pod/walk-${v}`, ':8080'], { env: { ...process.env, KUBECONFIG: kubeconfig } });
+      try {
+        let pfOut = '';
+        pf.stdout.on('data', (d: Buffer) => (pfOut += d.toString()));
+        const t1 = Date.now();
+        while (!/Forwarding from 127\.0\.0\.1:(\d+)/.test(pfOut) && Date.now() - t1 < 20_000) await new Promise((r) => setTimeout(r, 100));
+        const port = Number(/Forwarding from 127\.0\.0\.1:(\d+)/.exec(pfOut)?.[1]);
+        const fetchAll = async (path: string) => Buffer.from(await (await fetch(`http://127.0.0.1:${port}${path}`)).arrayBuffer());
+        const [a, b, idx] = await Promise.all([fetchAll('/big'), fetchAll('/big'), fetchAll('/index.html')]);
+        assert.deepEqual([a.length, b.length, a.equals(b), idx.toString()], [1536 * 1024, 1536 * 1024, true, '<h1>walkthrough</h1>\n']);
+      } finally {
+        pf.kill();
+      }
+
+      const ex2 = await k(['explain', 'pod.spec.containers.livenessProbe.periodSeconds']);
+      assert.equal(ex2.code, 0, ex2.err);
+      assert.match(ex2.out, /How often \(in seconds\) to perform the probe\. Default to 10 seconds\. Minimum\s+value is 1\./);
+      const d = await k(['delete', 'pod', `walk-${v}`], undefined, 60_000);
+      assert.equal(d.out, `pod "walk-${v}" deleted\n`);
+    });
+  }
+
   test('get -w prints the pod as it changes, and a pod created meanwhile appears', async () => {
     const version = VERSIONS[VERSIONS.length - 1]!;
     const child = spawn(join(KUBECTL_DIR, `kubectl.${version}`), ['get', 'pods', '-w'], { env: { ...process.env, KUBECONFIG: kubeconfig } });
