@@ -181,7 +181,11 @@ export class RemoteEngine implements EngineApi {
         }
       });
     });
-    const body = gracePeriodSeconds !== undefined ? { kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds } : undefined;
+    // A grace period of 0 would remove the pod from the API at once (a forced deletion) and leave
+    // the kubelet's clean-up unobserved: ask for 1 s, which the kubelet's kill uses anyway, so this
+    // resolves only when the containers are gone.
+    const effective = gracePeriodSeconds ?? pod?.spec?.terminationGracePeriodSeconds;
+    const body = effective !== undefined ? { kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds: Math.max(effective, 1) } : undefined;
     const res = await this.conn.json<Pod>('DELETE', `/api/v1/namespaces/${enc(namespace)}/pods/${enc(name)}`, body);
     if (!this.getPod(namespace, name) || this.getPod(namespace, name)?.metadata?.uid !== res.metadata?.uid) return;
     const grace = gracePeriodSeconds ?? pod?.spec?.terminationGracePeriodSeconds ?? 30;

@@ -3,7 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { removeLabContainers, sleep, stopLabServer } from './engine-helpers.js';
@@ -168,7 +168,7 @@ describe('ConfigMaps and Secrets through the command line', () => {
       assert.deepEqual(
         [first, again, changed].map((r) => [r.code, r.err, r.out]),
         [
-          [0, 'configmap/cli-cm created\nsecret/cli-secret created\n', ''],
+          [0, `podlab: starting the lab server for ${lab}\nconfigmap/cli-cm created\nsecret/cli-secret created\n`, ''],
           [0, 'configmap/cli-cm unchanged\nsecret/cli-secret unchanged\n', ''],
           [0, 'configmap/cli-cm configured\nsecret/cli-secret unchanged\n', ''],
         ],
@@ -329,6 +329,68 @@ describe('the lab server keeps managing what the commands started', () => {
     assert.equal(r.status, 1);
     assert.match(r.stderr, /^error: Cannot connect to Docker at \/nonexistent\/docker\.sock: .*Start Docker/);
     assert.equal(r.stderr.trim().split('\n').length, 1);
+  });
+});
+
+describe('the lab server: serve, status, stop, kubeconfig, and a server killed mid-start', () => {
+  test('one server per state directory; kill -9 while a pod starts, the next server adopts it without duplicates; stop leaves containers and a new server adopts them with their uid', async () => {
+    const lab = mkdtempSync(join(tmpdir(), 'podlab-test-cli-server-'));
+    const e2 = () => ({ ...env(), PODLAB_STATE_DIR: lab });
+    const pl = (args: string[]) => {
+      const r = spawnSync(process.execPath, [cli, ...args], { env: e2(), encoding: 'utf8', timeout: 90_000 });
+      return { code: r.status, out: r.stdout, err: r.stderr };
+    };
+    const kubectl = (args: string[]) => {
+      const r = spawnSync('/usr/lib/google-cloud-sdk/bin/kubectl.1.33', args, { env: { ...process.env, KUBECONFIG: join(lab, 'server', 'kubeconfig') }, encoding: 'utf8', timeout: 60_000 });
+      return { code: r.status, out: r.stdout, err: r.stderr };
+    };
+    try {
+      assert.deepEqual(pl(['status']), { code: 3, out: `no lab server runs for ${lab}\n`, err: '' });
+      const kc = pl(['kubeconfig']);
+      assert.deepEqual([kc.code, kc.out, kc.err], [0, `${join(lab, 'server', 'kubeconfig')}\n`, `podlab: starting the lab server for ${lab}\n`]);
+      const second = pl(['serve']);
+      assert.deepEqual([second.code, second.err], [1, `podlab serve: a lab server already runs for ${lab} (podlab status says where; podlab stop stops it)\n`]);
+      const st = JSON.parse(pl(['status', '--json']).out) as { running: boolean; pid: number; pods: number };
+      assert.deepEqual([st.running, st.pods], [true, 0]);
+
+      const f = file('killed.yaml', pod('cli-killed', '  terminationGracePeriodSeconds: 1\n  initContainers:\n    - name: wait\n      image: busybox:1.35\n      command: ["sleep", "2"]\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sleep", "3600"]\n'));
+      assert.equal(kubectl(['apply', '-f', f]).code, 0);
+      await sleep(1000);
+      process.kill(st.pid, 'SIGKILL');
+      await sleep(300);
+      // The next command starts a new server, which adopts the pod and finishes starting it.
+      const deadline = Date.now() + 60_000;
+      let row = '';
+      while (Date.now() < deadline) {
+        row = pl(['get', 'cli-killed']).out;
+        if (/cli-killed\s+1\/1\s+Running\s+0/.test(row)) break;
+        await sleep(500);
+      }
+      assert.match(row, /cli-killed\s+1\/1\s+Running\s+0\s/);
+      const uid = JSON.parse(pl(['get', 'cli-killed', '-o', 'json']).out).metadata.uid as string;
+      const names = () => execFileSync('docker', ['ps', '-a', '--filter', `label=io.kubernetes.pod.uid=${uid}`, '--format', '{{.Label "io.kubernetes.container.name"}}'], { encoding: 'utf8' }).split('\n').filter(Boolean).sort();
+      assert.deepEqual(names(), ['POD', 'app', 'wait']);
+
+      assert.deepEqual(pl(['stop']).out, `lab server for ${lab} stopped (containers left as they are)\n`);
+      assert.equal(pl(['status']).code, 3);
+      assert.deepEqual(names(), ['POD', 'app', 'wait']);
+      const again = JSON.parse(pl(['get', 'cli-killed', '-o', 'json']).out) as { metadata: { uid: string }; status: { phase: string } };
+      assert.deepEqual([again.metadata.uid, again.status.phase], [uid, 'Running']);
+      assert.deepEqual(names(), ['POD', 'app', 'wait']);
+
+      const merged = join(lab, 'merged-config');
+      writeFileSync(merged, '# my clusters\napiVersion: v1\nkind: Config\nclusters:\n- name: other\n  cluster:\n    server: https://10.0.0.1\ncontexts:\n- name: other\n  context:\n    cluster: other\n    user: other\nusers:\n- name: other\n  user:\n    token: x\ncurrent-context: other\n');
+      assert.equal(pl(['kubeconfig', '--merge', '--file', merged]).out, `added the podlab context in ${merged} (kubectl --context podlab ...)\n`);
+      const ctx = spawnSync('/usr/lib/google-cloud-sdk/bin/kubectl.1.33', ['--kubeconfig', merged, 'config', 'get-contexts', '-o', 'name'], { encoding: 'utf8' });
+      assert.deepEqual(ctx.stdout.split('\n').filter(Boolean).sort(), ['other', 'podlab']);
+      const viaMerged = spawnSync('/usr/lib/google-cloud-sdk/bin/kubectl.1.33', ['--kubeconfig', merged, '--context', 'podlab', 'get', 'pods', '-o', 'name'], { encoding: 'utf8' });
+      assert.equal(viaMerged.stdout, 'pod/cli-killed\n', viaMerged.stderr);
+      assert.match(readFileSync(merged, 'utf8'), /^# my clusters\n/);
+    } finally {
+      await stopLabServer(lab);
+      removeLabContainers(lab);
+      rmSync(lab, { recursive: true, force: true });
+    }
   });
 });
 
