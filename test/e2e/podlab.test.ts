@@ -6,7 +6,8 @@
 import { test, describe, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, existsSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { stopServer } from '../../src/client/launch.js';
 import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import {
@@ -142,6 +143,7 @@ spec:
 `;
 
 const allPodNames = [
+  'e2e-from-kubectl',
   'e2e-unready',
   'e2e-no-cm',
   'e2e-no-cm-vol',
@@ -175,6 +177,8 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
       await screenshot(s, 'final').catch(() => undefined);
       await s.close();
     }
+    // The extension started the lab server in the background; it outlives the window, as for a user.
+    await stopServer(process.env.PODLAB_STATE_DIR!).catch(() => undefined);
     removeLabContainers(allPodNames);
   });
 
@@ -371,6 +375,27 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     await waitFor(() => labContainers([two!.name]).length === 0, 60000, 'every container of the pod to be removed');
     await showPodLabView(s.page);
     await waitFor(async () => !(await treeRows(s.page)).some((r) => r.startsWith(`pod ${two!.name} `)), 15000, 'the pod to leave the tree');
+  });
+
+  test('a pod created with the real kubectl appears in the tree at once, Running, and leaves it when kubectl deletes it', { skip: !engineReady }, async () => {
+    // The extension is a client of the lab server; kubectl reaches the same server through its kubeconfig.
+    const stateDir = process.env.PODLAB_STATE_DIR!;
+    const kubeconfig = path.join(stateDir, 'server', 'kubeconfig');
+    await waitFor(() => existsSync(kubeconfig), 30000, 'the lab server (started by the extension) to write its kubeconfig');
+    const kubectl = (args: string[], input?: string) => spawnSync('/usr/lib/google-cloud-sdk/bin/kubectl.1.33', args, { env: { ...process.env, KUBECONFIG: kubeconfig }, input, encoding: 'utf8', timeout: 60000 });
+    const manifest = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: e2e-from-kubectl\nspec:\n  terminationGracePeriodSeconds: 1\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sleep", "3600"]\n';
+    const applied = kubectl(['apply', '-f', '-'], manifest);
+    assert.equal(applied.stdout, 'pod/e2e-from-kubectl created\n', applied.stderr);
+    await showPodLabView(s.page);
+    const rows = await waitFor(async () => {
+      const r = await treeRows(s.page);
+      return r.some((x) => x.startsWith('pod e2e-from-kubectl Running')) ? r : undefined;
+    }, 30000, 'the kubectl-created pod Running in the tree');
+    log(`tree: ${rows.join(' | ')}`);
+    await screenshot(s, 'tree-pod-from-kubectl');
+    const deleted = kubectl(['delete', 'pod', 'e2e-from-kubectl']);
+    assert.equal(deleted.stdout, 'pod "e2e-from-kubectl" deleted\n', deleted.stderr);
+    await waitFor(async () => !(await treeRows(s.page)).some((r) => r.startsWith('pod e2e-from-kubectl ')), 15000, 'the pod to leave the tree');
   });
 
   const multi = podsOf('multi-doc.yaml');
