@@ -554,6 +554,7 @@ async function logs(argv: string[]): Promise<number> {
     container: { type: 'string', short: 'c' },
     previous: { type: 'boolean', short: 'p' },
     tail: { type: 'string' },
+    follow: { type: 'boolean', short: 'f' },
     namespace: { type: 'string', short: 'n' },
   });
   if (positionals.length !== 1) throw new UsageError('logs takes exactly one pod NAME');
@@ -575,6 +576,16 @@ async function logs(argv: string[]): Promise<number> {
       container = cs[0]?.name ?? '';
     }
     const tail = values.tail === undefined ? undefined : Number(values.tail);
+    if (values.follow) {
+      // Streams until the container stops, or until SIGINT/SIGTERM (exit 0 either way, as kubectl).
+      await new Promise<void>((resolve, reject) => {
+        const stop = () => resolve();
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+        engine.followLogs(ns, positionals[0]!, container!, (l) => io.out(`${l}\n`), { previous: !!values.previous, tail, onEnd: stop }).catch(reject);
+      });
+      return 0;
+    }
     const lines = await engine.logs(ns, positionals[0]!, container, { previous: !!values.previous, tail });
     for (const l of lines) io.out(`${l}\n`);
     return 0;

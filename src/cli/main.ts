@@ -11,7 +11,7 @@ Usage:
                   [--sandbox-image IMAGE] [--backoff-initial SECONDS] [--backoff-max SECONDS] [--nodes FILE] [--step]
   podlab get [pods|configmaps|secrets] [NAME...] [-o json|wide] [-n NAMESPACE]
   podlab describe [pod|configmap|secret] NAME... [-n NAMESPACE]
-  podlab logs NAME [-c CONTAINER] [--previous] [--tail N] [-n NAMESPACE]
+  podlab logs NAME [-c CONTAINER] [--previous] [--tail N] [-f] [-n NAMESPACE]
   podlab delete [pod|configmap|secret] NAME...|--all [--grace-period SECONDS] [-n NAMESPACE]
   podlab validate FILE... [--json]
   podlab serve [--port N] [--sandbox-image IMAGE] [--backoff-initial SECONDS] [--backoff-max SECONDS] [--nodes FILE]

@@ -285,6 +285,13 @@ describe('the lab server keeps managing what the commands started', () => {
     assert.match(desc.out, /^Name:\s+cli-adopt$/m);
     assert.match(desc.out, /Started\s+.*Started container app/);
     assert.deepEqual(podlab(['logs', 'cli-adopt']).out.trim(), 'hello-adopt');
+    // logs -f streams from the server until interrupted.
+    const follow = spawn(process.execPath, [cli, 'logs', 'cli-adopt', '-f'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let followed = '';
+    follow.stdout.on('data', (d: Buffer) => (followed += d.toString()));
+    await waitOutput(() => followed.includes('hello-adopt\n'), 15_000);
+    follow.kill('SIGINT');
+    assert.equal(await exitCode(follow), 0);
 
     // A new `podlab run` of the same manifest attaches instead of failing.
     const again = spawn(process.execPath, [cli, 'run', f, '--until', 'Running', '--json'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
