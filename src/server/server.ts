@@ -20,8 +20,8 @@ import { openapiResponse } from './openapi.js';
 import { acceptsTable, objectTable, parseIncludeObject, tableWatchEvent, toTable, type IncludeObject, type TableKind } from './tables.js';
 import * as S from './status.js';
 import { applyPatch, patchTypeOf, PatchError } from './patch.js';
-import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from './selectors.js';
-import { WatchCache, filterEvent, initialEvents, bookmark } from './watch-cache.js';
+import { parseFieldSelector, parseLabelSelector } from './selectors.js';
+import { WatchCache, filterEvent, matchesFilter, bookmark, nextBookmarkTime, type WatchFilter } from './watch-cache.js';
 import { ApiError, badRequest, notFound, parseBody, Registry, RESOURCES, type FieldValidation, type ResourceInfo } from './resources.js';
 import { LAB_GROUP, LAB_VERSION } from './lab-api.js';
 import { handleRemoteCommand, parseStreamQuery } from './remotecommand.js';
@@ -34,7 +34,7 @@ export interface LabServerOptions {
   now?: () => number;
 }
 
-type Filter = { namespace?: string; label?: ReturnType<typeof parseLabelSelector>; field?: ReturnType<typeof parseFieldSelector>; kind: Kind };
+type Filter = WatchFilter & { kind: Kind };
 
 interface Ctx {
   req: IncomingMessage;
@@ -75,7 +75,7 @@ export class LabServer {
     this.cache = new WatchCache();
     const store = opts.engine.store;
     for (const k of ['Pod', 'Event', 'Node', 'ConfigMap', 'Secret', 'Namespace'] as const) this.cache.seed(k, store.list(k), Number(store.currentResourceVersion()));
-    this.sub = store.watch((e) => this.cache.record(e));
+    this.sub = store.watch((e) => void this.cache.record(e));
     const { certPem, keyPem } = opts.credentials;
     this.https = createServer({ cert: certPem, key: keyPem, minVersion: 'TLSv1.2' }, (req, res) => void this.handle(req, res));
     this.https.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => void this.upgrade(req, socket, head));
@@ -250,15 +250,11 @@ export class LabServer {
     const q = ctx.url.searchParams;
     const label = q.get('labelSelector') ? parseLabelSelector(q.get('labelSelector')!) : undefined;
     const field = q.get('fieldSelector') ? parseFieldSelector(info.kind, q.get('fieldSelector')!) : undefined;
-    return { kind: info.kind, ...(ns !== undefined ? { namespace: ns } : {}), ...(label ? { label } : {}), ...(field ? { field } : {}) };
+    return { kind: info.kind, ...(ns !== undefined ? { namespace: ns } : {}), ...(label ? { labelSelector: label } : {}), ...(field ? { fieldSelector: field } : {}) };
   }
 
   private matches(f: Filter, o: object): boolean {
-    const md = (o as { metadata?: { namespace?: string; labels?: Record<string, string> } }).metadata;
-    if (f.namespace !== undefined && (md?.namespace ?? '') !== f.namespace) return false;
-    if (f.label && !matchesLabels(f.label, md?.labels ?? {})) return false;
-    if (f.field && !matchesFields(f.kind, f.field, o)) return false;
-    return true;
+    return matchesFilter(f.kind, f, o);
   }
 
   private async collection(ctx: Ctx, info: ResourceInfo, ns: string | undefined): Promise<void> {
@@ -483,46 +479,67 @@ export class LabServer {
 
   // ---- watch -------------------------------------------------------------------------------
 
-  /** The events a watch request gets: the initial ones (or Expired), then live ones, each filtered. */
-  private startWatch(ctx: { url: URL }, info: ResourceInfo, filter: Filter, send: (type: string, object: object) => boolean, done: () => void): () => void {
-    const q = ctx.url.searchParams;
-    const rv = q.get('resourceVersion') ?? '';
+  /**
+   * Where a watch request starts: its initial events (or the failure). Computed before the
+   * response starts, since an invalid resourceVersion fails the request itself.
+   */
+  private watchStart(url: URL, info: ResourceInfo, filter: Filter) {
+    const q = url.searchParams;
+    const start = this.cache.initialEvents(info.kind, q.get('resourceVersion') ?? '', this.registry.list(info, filter.namespace), filter, {
+      ...(q.has('sendInitialEvents') ? { sendInitialEvents: q.get('sendInitialEvents') === 'true' } : {}),
+      allowWatchBookmarks: q.get('allowWatchBookmarks') === 'true',
+    });
+    if ('error' in start && !start.inStream) throw new ApiError(start.status);
+    return start;
+  }
+
+  /** Streams a watch: the initial events (or an ERROR event), then live ones, filtered; bookmarks; the timeout. */
+  private startWatch(url: URL, info: ResourceInfo, filter: Filter, start: ReturnType<LabServer['watchStart']>, send: (type: string, object: object) => boolean, done: () => void): () => void {
+    const q = url.searchParams;
     const bookmarks = q.get('allowWatchBookmarks') === 'true';
-    const timeout = q.get('timeoutSeconds') ? Number(q.get('timeoutSeconds')) * 1000 : 30 * 60 * 1000;
-    const matcher = (o: object) => this.matches(filter, o);
-    const current = this.registry.list(info, filter.namespace);
-    const init = initialEvents(info.kind, rv, current, this.cache, matcher) as { type: string; object: object }[] | { expired: true; status: object };
+    const timeoutMs = q.get('timeoutSeconds') ? Number(q.get('timeoutSeconds')) * 1000 : 30 * 60 * 1000;
+    const deadline = this.now() + timeoutMs;
     let closed = false;
+    let bm: NodeJS.Timeout | undefined;
+    let live: { dispose(): void } | undefined;
     const stop = () => {
       if (closed) return;
       closed = true;
-      live.dispose();
+      live?.dispose();
       clearTimeout(timer);
-      clearInterval(bm);
+      clearTimeout(bm);
       this.closers.delete(stop);
       done();
     };
-    const live = this.opts.engine.store.watch((e: WatchEvent) => {
-      if (closed || e.kind !== info.kind) return;
-      const prev = this.cache.previousOf(e);
-      const out = filterEvent(e, prev, matcher);
-      if (out && !send(out.type, out.object)) stop();
-    });
-    const timer = setTimeout(stop, timeout);
-    const bm = bookmarks ? setInterval(() => send('BOOKMARK', bookmark(info.kind, this.opts.engine.store.currentResourceVersion()) as object), 60_000) : undefined;
+    const timer = setTimeout(stop, timeoutMs);
     this.closers.add(stop);
-    if (!Array.isArray(init)) {
-      send('ERROR', init.status);
+    if ('error' in start) {
+      send('ERROR', start.status.body);
       stop();
       return stop;
     }
-    for (const ev of init) if (!send(ev.type, ev.object)) return stop;
+    for (const ev of start.events) if (!send(ev.type, ev.object)) return (stop(), stop);
+    live = this.cache.subscribe((e) => {
+      if (closed || e.kind !== info.kind || e.resourceVersion <= start.after) return;
+      const out = filterEvent(e, e.prevObject, filter);
+      if (out && !send(out.type, out.object)) stop();
+    });
+    const scheduleBookmark = () => {
+      const at = nextBookmarkTime(this.now(), deadline);
+      if (at === undefined || closed) return;
+      bm = setTimeout(() => {
+        send('BOOKMARK', bookmark(info.kind, this.opts.engine.store.currentResourceVersion()));
+        scheduleBookmark();
+      }, at - this.now());
+    };
+    if (bookmarks) scheduleBookmark();
     return stop;
   }
 
   private watch(ctx: Ctx, info: ResourceInfo, filter: Filter): void {
     const tv = acceptsTable(ctx.req.headers.accept);
     const includeObject = this.includeObject(ctx);
+    const start = this.watchStart(ctx.url, info, filter);
     ctx.res.writeHead(200, { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
     ctx.res.flushHeaders();
     const send = (type: string, object: object): boolean => {
@@ -532,7 +549,7 @@ export class LabServer {
       ctx.res.write(`${JSON.stringify(ev)}\n`);
       return true;
     };
-    const stop = this.startWatch(ctx, info, filter, send, () => ctx.res.end());
+    const stop = this.startWatch(ctx.url, info, filter, start, send, () => ctx.res.end());
     ctx.req.socket.once('close', stop);
   }
 
@@ -669,13 +686,14 @@ export class LabServer {
         const info = RESOURCES[rest[0] ?? ''];
         if (info && rest.length === 1) {
           const filter = this.filterOf({ req, res: undefined as unknown as ServerResponse, url, method: 'GET' }, info, ns);
+          const start = this.watchStart(url, info, filter);
           return this.wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
             const send = (type: string, object: object) => {
               if (ws.readyState !== ws.OPEN) return false;
               ws.send(JSON.stringify({ type, object: type === 'ERROR' || type === 'BOOKMARK' ? object : this.present(info.kind, object) }));
               return true;
             };
-            const stop = this.startWatch({ url }, info, filter, send, () => ws.close());
+            const stop = this.startWatch(url, info, filter, start, send, () => ws.close());
             ws.on('close', stop);
           });
         }
