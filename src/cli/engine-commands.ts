@@ -11,6 +11,7 @@ import { DEFAULT_NODE_NAME } from '../engine/engine.js';
 import type { RemoteEngine } from '../client/remote-engine.js';
 import { connectLab, kubeconfig, serve, status, stop, type ServerFlags } from './server-commands.js';
 import { ApiStatusError } from '../client/connection.js';
+import { exec, portForwardCommand } from './stream-commands.js';
 import type { ConfigObject, ConfigObjectKind, EngineSettings, WatchEvent } from '../engine/api.js';
 import { configMapCells, CONFIGMAP_COLUMNS, formatTable, podCells, POD_COLUMNS, POD_WIDE_COLUMNS, SECRET_COLUMNS, secretCells, StreamingTable, translateTimestampSince } from '../engine/printer.js';
 import { describePod } from '../engine/describe.js';
@@ -87,6 +88,10 @@ export async function runCommand(cmd: string, argv: string[]): Promise<number> {
         return await status(argv, io);
       case 'kubeconfig':
         return await kubeconfig(argv, io);
+      case 'exec':
+        return await exec(argv, io, () => connect({}));
+      case 'port-forward':
+        return await portForwardCommand(argv, io, () => connect({}));
     }
     throw new UsageError(`unknown command "${cmd}"`);
   } catch (e) {

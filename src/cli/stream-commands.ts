@@ -1,0 +1,87 @@
+// `podlab exec` and `podlab port-forward`: kubectl's commands of the same names for users without
+// kubectl, over the lab server's streaming subresources (src/client/streams.ts).
+import { parseArgs } from 'node:util';
+import type { AddressInfo } from 'node:net';
+import { execInteractive, portForward } from '../client/streams.js';
+import type { RemoteEngine } from '../client/remote-engine.js';
+import { UsageError } from './args.js';
+
+type Io = { out: (s: string) => void; err: (s: string) => void };
+
+/** The pod's container kubectl would pick: -c, else the default-container annotation, else the first (with kubectl's note). */
+function pickContainer(engine: RemoteEngine, ns: string, pod: string, container: string | undefined, io: Io): string {
+  const p = engine.getPod(ns, pod);
+  if (!p) throw Object.assign(new Error(`pods "${pod}" not found`), { notFound: true });
+  if (container) return container;
+  const names = (p.spec?.containers ?? []).map((c) => c.name);
+  const annotated = p.metadata?.annotations?.['kubectl.kubernetes.io/default-container'];
+  if (annotated && names.includes(annotated)) return annotated;
+  if (names.length > 1) io.err(`Defaulted container "${names[0]}" out of: ${names.join(', ')}\n`);
+  return names[0] ?? '';
+}
+
+/** `podlab exec POD [-c C] [-i] [-t] -- COMMAND [ARGS...]`: exit code of the command. */
+export async function exec(argv: string[], io: Io, connect: () => Promise<RemoteEngine>): Promise<number> {
+  const dash = argv.indexOf('--');
+  if (dash < 0) throw new UsageError('exec needs a command after --, e.g. podlab exec POD -- sh');
+  const command = argv.slice(dash + 1);
+  if (!command.length) throw new UsageError('you must specify at least one command for the container');
+  const { values, positionals } = parseArgs({
+    args: argv.slice(0, dash),
+    options: { container: { type: 'string', short: 'c' }, stdin: { type: 'boolean', short: 'i' }, tty: { type: 'boolean', short: 't' }, namespace: { type: 'string', short: 'n' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (positionals.length !== 1) throw new UsageError('exec takes exactly one pod NAME');
+  const ns = values.namespace ?? 'default';
+  const engine = await connect();
+  try {
+    let container: string;
+    try {
+      container = pickContainer(engine, ns, positionals[0]!, values.container, io);
+    } catch (e) {
+      io.err(`Error from server (NotFound): ${(e as Error).message}\n`);
+      return 1;
+    }
+    const tty = !!values.tty && !!process.stdin.isTTY;
+    if (values.tty && !process.stdin.isTTY) io.err('Unable to use a TTY - input is not a terminal or the right kind of file\n');
+    try {
+      return await execInteractive(engine.conn, ns, positionals[0]!, container, command, { stdin: !!values.stdin, tty }, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+    } catch (e) {
+      io.err(`error: ${(e as Error).message}\n`);
+      return 1;
+    }
+  } finally {
+    await engine.close();
+  }
+}
+
+/** `podlab port-forward POD [LOCAL:]REMOTE`: forwards until SIGINT/SIGTERM. */
+export async function portForwardCommand(argv: string[], io: Io, connect: () => Promise<RemoteEngine>): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, options: { namespace: { type: 'string', short: 'n' } }, allowPositionals: true, strict: true });
+  if (positionals.length !== 2) throw new UsageError('port-forward takes a pod NAME and a port: [LOCAL:]REMOTE (LOCAL empty or 0 picks a free port)');
+  const m = /^(\d*):?(\d+)$/.exec(positionals[1]!);
+  const spec = positionals[1]!.includes(':') ? /^(\d*):(\d+)$/.exec(positionals[1]!) : m && [m[0], m[2], m[2]];
+  if (!spec) throw new UsageError(`invalid port specification "${positionals[1]}"`);
+  const local = spec[1] === '' ? 0 : Number(spec[1]);
+  const remote = Number(spec[2]);
+  const ns = values.namespace ?? 'default';
+  const name = positionals[0]!.replace(/^pods?\//, '');
+  const engine = await connect();
+  let server;
+  try {
+    server = await portForward(engine.conn, ns, name, local, remote, (l) => io.err(`${l}\n`));
+  } catch (e) {
+    await engine.close();
+    io.err(`error: ${(e as Error).message}\n`);
+    return 1;
+  }
+  io.out(`Forwarding from 127.0.0.1:${(server.address() as AddressInfo).port} -> ${remote}\n`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  server.close();
+  await engine.close();
+  return 0;
+}

@@ -1,0 +1,137 @@
+// The client side of exec and port-forward for `podlab exec` and `podlab port-forward` (for users
+// without kubectl), over the lab server's WebSocket protocols: v5.channel.k8s.io for exec (one
+// byte of channel before each message: 0 stdin, 1 stdout, 2 stderr, 3 the final Status, 4 resize,
+// 255 close), and the v4 channel protocol for port-forward (channels 2i data and 2i+1 error per
+// port, each opened by the port as a little-endian uint16) — client-go's remotecommand and
+// portforward websocket clients are the upstream counterparts.
+import { createServer, type Server, type Socket } from 'node:net';
+import WebSocket from 'ws';
+import type { LabConnection } from './connection.js';
+
+const enc = encodeURIComponent;
+
+function socketUrl(conn: LabConnection, path: string): string {
+  return `wss://${new URL(conn.creds.server).host}${path}`;
+}
+
+function open(conn: LabConnection, path: string, protocols: string[]): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(socketUrl(conn, path), protocols, { ca: conn.creds.ca, headers: { Authorization: `Bearer ${conn.creds.token}` } });
+    ws.once('open', () => resolve(ws));
+    ws.once('unexpected-response', (_req, res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => {
+        let message = body.trim();
+        try {
+          message = (JSON.parse(body) as { message?: string }).message ?? message;
+        } catch {
+          // plain text
+        }
+        reject(new Error(message || `HTTP ${res.statusCode}`));
+      });
+    });
+    ws.once('error', reject);
+  });
+}
+
+export interface ExecIo {
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?(raw: boolean): void };
+  stdout: NodeJS.WritableStream & { columns?: number; rows?: number; on?(ev: 'resize', f: () => void): unknown };
+  stderr: NodeJS.WritableStream;
+}
+
+/** Runs a command in a container, streaming stdin/stdout/stderr; resolves with its exit code. */
+export async function execInteractive(conn: LabConnection, namespace: string, pod: string, container: string, command: string[], opts: { stdin: boolean; tty: boolean }, io: ExecIo): Promise<number> {
+  const q = new URLSearchParams({ container, stdout: 'true', stderr: opts.tty ? 'false' : 'true', stdin: String(opts.stdin), tty: String(opts.tty) });
+  for (const c of command) q.append('command', c);
+  const ws = await open(conn, `/api/v1/namespaces/${enc(namespace)}/pods/${enc(pod)}/exec?${q}`, ['v5.channel.k8s.io']);
+  const frame = (ch: number, data: Buffer | string) => Buffer.concat([Buffer.from([ch]), Buffer.isBuffer(data) ? data : Buffer.from(data)]);
+  return new Promise((resolve, reject) => {
+    let status: { status?: string; message?: string; details?: { causes?: { reason?: string; message?: string }[] } } | undefined;
+    const cleanups: (() => void)[] = [];
+    if (opts.tty && io.stdout.columns) {
+      const resize = () => ws.readyState === ws.OPEN && ws.send(frame(4, JSON.stringify({ Width: io.stdout.columns, Height: io.stdout.rows })));
+      resize();
+      io.stdout.on?.('resize', resize);
+    }
+    if (opts.stdin && io.stdin) {
+      const stdin = io.stdin;
+      if (opts.tty && stdin.isTTY && stdin.setRawMode) {
+        stdin.setRawMode(true);
+        cleanups.push(() => stdin.setRawMode?.(false));
+      }
+      const onData = (d: Buffer) => ws.readyState === ws.OPEN && ws.send(frame(0, d));
+      const onEnd = () => ws.readyState === ws.OPEN && ws.send(Buffer.from([255, 0]));
+      stdin.on('data', onData);
+      stdin.on('end', onEnd);
+      cleanups.push(() => {
+        stdin.off('data', onData);
+        stdin.off('end', onEnd);
+        (stdin as NodeJS.ReadableStream & { pause?(): void }).pause?.();
+      });
+      stdin.resume();
+    }
+    ws.on('message', (data: Buffer) => {
+      const ch = data[0];
+      const payload = data.subarray(1);
+      if (ch === 1) io.stdout.write(payload);
+      else if (ch === 2) io.stderr.write(payload);
+      else if (ch === 3) status = JSON.parse(payload.toString('utf8')) as typeof status;
+    });
+    ws.on('error', (e) => {
+      cleanups.forEach((c) => c());
+      reject(e);
+    });
+    ws.on('close', () => {
+      cleanups.forEach((c) => c());
+      if (!status || status.status === 'Success') return resolve(0);
+      const code = status.details?.causes?.find((c) => c.reason === 'ExitCode')?.message;
+      if (code !== undefined) return resolve(Number(code));
+      reject(new Error(status.message ?? 'exec failed'));
+    });
+  });
+}
+
+/**
+ * Listens on 127.0.0.1:localPort (0: any) and forwards each connection to the pod's port through
+ * its own WebSocket. Resolves with the listening server (its address says the port).
+ */
+export async function portForward(conn: LabConnection, namespace: string, pod: string, localPort: number, remotePort: number, log: (line: string) => void): Promise<Server> {
+  const path = `/api/v1/namespaces/${enc(namespace)}/pods/${enc(pod)}/portforward?ports=${remotePort}`;
+  // Fail early (pod not found, no IP) rather than at the first connection.
+  (await open(conn, path, ['v4.channel.k8s.io'])).close();
+  const server = createServer((sock: Socket) => {
+    void open(conn, path, ['v4.channel.k8s.io']).then(
+      (ws) => {
+        const seen = new Set<number>();
+        ws.on('message', (data: Buffer) => {
+          const ch = data[0]!;
+          let payload = data.subarray(1);
+          // The first message of each channel is the port.
+          if (!seen.has(ch)) {
+            seen.add(ch);
+            payload = payload.subarray(2);
+          }
+          if (payload.length === 0) return;
+          if (ch === 0) sock.write(payload);
+          else if (ch === 1) log(`error forwarding port ${remotePort}: ${payload.toString('utf8')}`);
+        });
+        sock.on('data', (d: Buffer) => ws.readyState === ws.OPEN && ws.send(Buffer.concat([Buffer.from([0]), d])));
+        sock.on('close', () => ws.close());
+        sock.on('error', () => ws.close());
+        ws.on('close', () => sock.end());
+        ws.on('error', () => sock.destroy());
+      },
+      (e: Error) => {
+        log(`error forwarding port ${remotePort}: ${e.message}`);
+        sock.destroy();
+      },
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(localPort, '127.0.0.1', () => resolve());
+  });
+  return server;
+}
