@@ -24,6 +24,7 @@ import { parseFieldSelector, parseLabelSelector } from './selectors.js';
 import { WatchCache, filterEvent, matchesFilter, bookmark, nextBookmarkTime, type WatchFilter } from './watch-cache.js';
 import { ApiError, badRequest, notFound, parseBody, Registry, RESOURCES, type FieldValidation, type ResourceInfo } from './resources.js';
 import { LAB_GROUP, LAB_VERSION } from './lab-api.js';
+import { decodeProtobufBody, isProtobuf } from './protobuf.js';
 import { handleRemoteCommand, parseStreamQuery } from './remotecommand.js';
 import { handlePortForward } from './portforward.js';
 
@@ -121,7 +122,7 @@ export class LabServer {
     try {
       const refused = this.refuse(req);
       if (refused) return this.sendJson(res, refused.code, refused.body);
-      if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method)) ctx.body = await readBody(req);
+      if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method)) ctx.body = bodyText(await readBody(req), req.headers['content-type'] ?? '');
       await this.route(ctx);
     } catch (e) {
       this.sendError(res, e);
@@ -705,7 +706,20 @@ export class LabServer {
   }
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+/**
+ * A request body as JSON text: kubectl ≥ 1.32 sends some bodies as protobuf (create configmap,
+ * secret, namespace; auth can-i; DeleteOptions), decoded here into the JSON it stands for.
+ */
+function bodyText(body: Buffer, contentType: string): string {
+  if (!isProtobuf(contentType)) return body.toString('utf8');
+  try {
+    return JSON.stringify(decodeProtobufBody(body).object);
+  } catch (e) {
+    throw new ApiError(S.badRequest(`the object provided is unrecognized: ${(e as Error).message}`));
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -718,7 +732,7 @@ function readBody(req: IncomingMessage): Promise<string> {
       }
       chunks.push(c);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
