@@ -4,6 +4,8 @@
 //     calls, and by the engine in-process (its own work, without Node's start-up) — with ratios.
 //  2. Validation (bench/validate.ts, when present).
 //  3. The cost of probing (bench/probes.ts): the engine's CPU per probe run.
+//  4. The lab server (bench/server.ts): `podlab run` with the server running, 100 pods, 20 kubectl
+//     watchers, Docker event → watch latency, memory over create/delete cycles.
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -143,6 +145,10 @@ async function main(): Promise<void> {
   if (!process.env.BENCH_SKIP_PROBES) {
     const { benchProbes } = await import('./probes.js');
     await benchProbes();
+  }
+  if (!process.env.BENCH_SKIP_SERVER) {
+    const { benchServer } = await import('./server.js');
+    await benchServer();
   }
 }
 

@@ -2,7 +2,10 @@
 // dockerode -> docker-modem -> ssh2 carries optional native addons (cpu-features, sshcrypto.node);
 // both are loaded inside try/catch by ssh2 and only matter for ssh:// Docker hosts, so they stay external.
 import { build } from 'esbuild';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+
+// `podlab --version` and `podlab status` say the package's version.
+const versionDefine = { __PODLAB_VERSION__: JSON.stringify(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version) };
 
 // dockerode loads gRPC and protobuf at start-up for BuildKit builds only; Pod Lab never builds
 // images, so its session module is replaced by a stub (scripts/stubs) in the bundles.
@@ -39,7 +42,7 @@ const jobs = [
     outdir: 'dist',
     // `podlab validate` must not load Docker code: the engine commands are a separate bundle.
     external: [...nodeExternal, './podlab-engine.js'],
-    define: { __PODLAB_BUNDLED__: 'true' },
+    define: { __PODLAB_BUNDLED__: 'true', ...versionDefine },
     banner: { js: '#!/usr/bin/env node' },
   }),
   build({
@@ -50,6 +53,7 @@ const jobs = [
     entryPoints: { 'podlab-engine': 'src/cli/engine-commands.ts' },
     outdir: 'dist',
     external: nodeExternal,
+    define: versionDefine,
   }),
 ];
 if (existsSync('src/extension/extension.ts')) {

@@ -377,6 +377,8 @@ describe('the lab server: serve, status, stop, kubeconfig, and a server killed m
       const uid = JSON.parse(pl(['get', 'cli-killed', '-o', 'json']).out).metadata.uid as string;
       const names = () => execFileSync('docker', ['ps', '-a', '--filter', `label=io.kubernetes.pod.uid=${uid}`, '--format', '{{.Label "io.kubernetes.container.name"}}'], { encoding: 'utf8' }).split('\n').filter(Boolean).sort();
       assert.deepEqual(names(), ['POD', 'app', 'wait']);
+      const ex = spawnSync(process.execPath, [cli, 'exec', 'cli-killed', '-i', '--', 'sh', '-c', 'cat; echo to-stderr >&2; exit 4'], { env: e2(), input: 'via stdin\n', encoding: 'utf8', timeout: 60_000 });
+      assert.deepEqual([ex.status, ex.stdout, ex.stderr], [4, 'via stdin\n', 'to-stderr\n']);
 
       assert.deepEqual(pl(['stop']).out, `lab server for ${lab} stopped (containers left as they are)\n`);
       assert.equal(pl(['status']).code, 3);

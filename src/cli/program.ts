@@ -1,0 +1,336 @@
+// The `podlab` command line's top level, with commander: the commands, their dispatch, `--version`,
+// and the help of each (`podlab COMMAND --help`, `podlab help [COMMAND]`). Counterpart of kubectl's
+// root command (staging/src/k8s.io/kubectl/pkg/cmd/cmd.go, NewKubectlCommand) and the help of its
+// subcommands. A command's own flags stay parsed, strictly, by the command (engine-commands.ts,
+// server-commands.ts, validate.ts): commander hands the raw arguments on, so every usage error keeps
+// its text (`error: <message>`, exit 2). The options listed here are the help's; test/unit/cli-program
+// checks them against those parsers. No engine code is loaded here: commands go to `handlers`.
+import { Command, CommanderError, Help, Option } from 'commander';
+
+/** `podlab`, `podlab help` and `podlab --help`: the overview of every command. */
+export const USAGE = `podlab: run and inspect Kubernetes pods on the local Docker, the way the kubelet would.
+
+Usage:
+  podlab run FILE [--json] [--until Running|Ready|Succeeded|Failed|Terminal] [--timeout SECONDS] [--rm]
+                  [--sandbox-image IMAGE] [--backoff-initial SECONDS] [--backoff-max SECONDS] [--nodes FILE] [--step]
+  podlab get [pods|configmaps|secrets] [NAME...] [-o json|wide] [-n NAMESPACE]
+  podlab describe [pod|configmap|secret] NAME... [-n NAMESPACE]
+  podlab logs NAME [-c CONTAINER] [--previous] [--tail N] [-f] [-n NAMESPACE]
+  podlab delete [pod|configmap|secret] NAME...|--all [--grace-period SECONDS] [-n NAMESPACE]
+  podlab exec NAME [-c CONTAINER] [-i] [-t] [-n NAMESPACE] -- COMMAND [ARG...]
+  podlab port-forward NAME [LOCAL:]REMOTE [-n NAMESPACE]
+  podlab validate FILE... [--json]
+  podlab serve [--port N] [--sandbox-image IMAGE] [--backoff-initial SECONDS] [--backoff-max SECONDS] [--nodes FILE]
+  podlab stop
+  podlab status [--json]
+  podlab kubeconfig [--merge [--file FILE]]
+  podlab COMMAND --help | podlab help [COMMAND] | podlab --version
+
+run creates a file's ConfigMaps, Secrets and Pods in file order (ConfigMaps and Secrets as
+kubectl apply does: created, configured or unchanged). A bare NAME is a pod; TYPE/NAME works too
+(cm is short for configmap). delete --all removes the lab's pods, ConfigMaps and Secrets.
+Exit codes: 0 done, 1 failed or not found, 2 usage or invalid manifest, 124 timeout, 130 interrupted.
+
+One lab server per state directory owns the pods and serves the Kubernetes API on 127.0.0.1; every
+other command (and the VS Code extension) is its client and starts it in the background when none
+runs. KUBECONFIG=$(podlab kubeconfig) kubectl get pods works against it. podlab stop stops it
+(containers stay; the next server adopts them).
+
+Docker: DOCKER_HOST or /var/run/docker.sock. State (the store, events, termination messages,
+ConfigMaps and Secrets, the server's credentials): PODLAB_STATE_DIR.
+`;
+
+/** The commands served by the engine bundle (dist/podlab-engine.js, engine-commands.ts `runCommand`). */
+export const ENGINE_COMMANDS = ['run', 'get', 'describe', 'logs', 'delete', 'exec', 'port-forward', 'serve', 'stop', 'status', 'kubeconfig'] as const;
+export type EngineCommandName = (typeof ENGINE_COMMANDS)[number];
+export type CommandName = EngineCommandName | 'validate';
+
+/** One option as its help lists it: commander's flags syntax (`-o, --output <format>`), one line of description. */
+export interface OptionHelp {
+  flags: string;
+  description: string;
+  choices?: readonly string[];
+  default?: string | number;
+}
+
+/** One command's help: `podlab NAME SYNOPSIS`, a summary for lists, a description, its options. */
+export interface CommandHelp {
+  name: CommandName;
+  synopsis: string;
+  summary: string;
+  description: string;
+  options: readonly OptionHelp[];
+}
+
+const NAMESPACE: OptionHelp = { flags: '-n, --namespace <namespace>', description: 'the namespace', default: 'default' };
+const SERVER_SETTINGS =
+  'Server settings apply when this command starts the lab server; a running server with other settings is reported (podlab stop first to change them).';
+
+/** Every command, in the order of USAGE. */
+export const COMMANDS: readonly CommandHelp[] = [
+  {
+    name: 'run',
+    synopsis: 'FILE [options]',
+    summary: "create a file's ConfigMaps, Secrets and Pods and follow the pods",
+    description: `Validate FILE as the API server would, then create its ConfigMaps and Secrets (as kubectl apply does: created, configured or unchanged) and its Pods in file order, and print a line per pod change and the pods' events until --until is reached (a pod left running by an earlier run of the same file is re-attached). Exit 0 when reached, 1 when it no longer can be, 2 for an invalid manifest, 124 on --timeout, 130 after SIGINT/SIGTERM (the pods are deleted gracefully first). ${SERVER_SETTINGS}`,
+    options: [
+      { flags: '--json', description: 'print the pods and events as JSON lines' },
+      { flags: '--until <condition>', description: 'wait for this (Terminal: every pod finished)', choices: ['Running', 'Ready', 'Succeeded', 'Failed', 'Terminal'], default: 'Terminal' },
+      { flags: '--timeout <seconds>', description: 'give up after this long, exit 124' },
+      { flags: '--rm', description: 'delete what this run created before exiting' },
+      { flags: '--sandbox-image <image>', description: 'the pod sandbox (pause) image (server setting)' },
+      { flags: '--backoff-initial <seconds>', description: 'first crash-loop back-off delay (server setting)' },
+      { flags: '--backoff-max <seconds>', description: 'crash-loop back-off cap (server setting)' },
+      { flags: '--nodes <file>', description: 'YAML file of v1 Nodes to use (server setting)' },
+      { flags: '--step', description: 'pause before each init container until Enter' },
+    ],
+  },
+  {
+    name: 'get',
+    synopsis: '[pods|configmaps|secrets] [NAME...] [options]',
+    summary: "list pods, ConfigMaps or Secrets in kubectl's columns",
+    description:
+      "List the lab's pods (or ConfigMaps, or Secrets) in kubectl's columns, or the objects named. A bare NAME is a pod; TYPE/NAME works too (cm is short for configmap, po for pod). Exit 1 when a named object is not found.",
+    options: [{ flags: '-o, --output <format>', description: "kubectl's JSON, or the wide table", choices: ['json', 'wide'] }, NAMESPACE],
+  },
+  {
+    name: 'describe',
+    synopsis: '[pod|configmap|secret] NAME... [options]',
+    summary: 'show objects in detail with their events, as kubectl describe',
+    description:
+      "Show the objects named in detail with their events, as kubectl describe does (a Secret's sizes, never its values). A TYPE without NAMEs describes every object of that kind. Exit 1 when an object is not found.",
+    options: [NAMESPACE],
+  },
+  {
+    name: 'logs',
+    synopsis: 'NAME [options]',
+    summary: "print the logs of a pod's container",
+    description: "Print the logs of a pod's container: its only container, or the one -c names.",
+    options: [
+      { flags: '-c, --container <name>', description: 'the container (needed when the pod has several)' },
+      { flags: '-p, --previous', description: "the container's previous attempt" },
+      { flags: '--tail <lines>', description: 'only the last lines' },
+      { flags: '-f, --follow', description: 'stream the logs until the container stops' },
+      NAMESPACE,
+    ],
+  },
+  {
+    name: 'delete',
+    synopsis: '[pod|configmap|secret] NAME...|--all [options]',
+    summary: 'delete pods, ConfigMaps or Secrets',
+    description:
+      'Delete the objects named (pods terminate gracefully, in parallel), or with --all every lab pod, ConfigMap and Secret of the namespace (of TYPE only, when given). Exit 1 when an object is not found.',
+    options: [
+      { flags: '--all', description: 'all pods, ConfigMaps and Secrets (or of TYPE)' },
+      { flags: '--grace-period <seconds>', description: "time to stop (default: the pod's own)" },
+      NAMESPACE,
+    ],
+  },
+  {
+    name: 'exec',
+    synopsis: 'NAME [options] -- COMMAND [ARG...]',
+    summary: 'run a command in a container of a pod',
+    description: "Run a command in a running container of a pod (the first container when -c is not given, with kubectl's \"Defaulted container\" note), as kubectl exec does; exits with the command's exit code.",
+    options: [
+      { flags: '-c, --container <name>', description: 'the container' },
+      { flags: '-i, --stdin', description: "pass this terminal's stdin to the command" },
+      { flags: '-t, --tty', description: 'allocate a terminal (with -i, an interactive shell)' },
+      { flags: '-n, --namespace <ns>', description: 'the namespace (default: default)' },
+    ],
+  },
+  {
+    name: 'port-forward',
+    synopsis: 'NAME [LOCAL:]REMOTE [options]',
+    summary: "forward a local port to a pod's port",
+    description: "Listen on 127.0.0.1:LOCAL (a free port when LOCAL is empty or 0) and forward each connection to the pod's port REMOTE, as kubectl port-forward does, until interrupted.",
+    options: [{ flags: '-n, --namespace <ns>', description: 'the namespace (default: default)' }],
+  },
+  {
+    name: 'validate',
+    synopsis: 'FILE... [options]',
+    summary: 'validate manifests as the API server would, without Docker',
+    description:
+      'Validate the files as the API server would, and warn about fields the lab cannot honour, printing file:line:column: severity: message. Loads no Docker code. Exit 0 when valid, 1 on errors, 2 when a file cannot be read.',
+    options: [{ flags: '--json', description: 'print the problems as one JSON array' }],
+  },
+  {
+    name: 'serve',
+    synopsis: '[options]',
+    summary: "run the state directory's lab server in the foreground",
+    description:
+      'Run the lab server of the state directory (PODLAB_STATE_DIR) in the foreground until SIGINT/SIGTERM: it owns the pods and serves the Kubernetes API on 127.0.0.1. Every other command starts it in the background when none runs. Its containers stay when it stops.',
+    options: [
+      { flags: '--port <port>', description: "port on 127.0.0.1 (default: last run's, or any)" },
+      { flags: '--sandbox-image <image>', description: 'the pod sandbox (pause) image', default: 'registry.k8s.io/pause:3.10' },
+      { flags: '--backoff-initial <seconds>', description: 'first crash-loop back-off delay', default: 10 },
+      { flags: '--backoff-max <seconds>', description: 'crash-loop back-off cap', default: 300 },
+      { flags: '--nodes <file>', description: 'v1 Nodes YAML file (default: one like the host)' },
+    ],
+  },
+  {
+    name: 'stop',
+    synopsis: '',
+    summary: "stop the state directory's lab server",
+    description: "Stop the state directory's lab server. Its containers stay as they are; the next server adopts them.",
+    options: [],
+  },
+  {
+    name: 'status',
+    synopsis: '[options]',
+    summary: 'whether the lab server runs, where, and how many pods it has',
+    description: "Whether the state directory's lab server runs, where, since when, and how many pods it manages. Exit 0 when it runs, 3 when none does.",
+    options: [{ flags: '--json', description: 'print it as one JSON object' }],
+  },
+  {
+    name: 'kubeconfig',
+    synopsis: '[--merge [--file FILE]]',
+    summary: "the lab's kubeconfig, for kubectl",
+    description:
+      "Print the path of the lab's kubeconfig (starting the lab server when none runs), as in KUBECONFIG=$(podlab kubeconfig) kubectl get pods; with --merge, add its podlab context to your kubeconfig instead (the first file of KUBECONFIG, else ~/.kube/config; other contexts stay).",
+    options: [
+      { flags: '--merge', description: 'add the podlab context to your kubeconfig' },
+      { flags: '--file <file>', description: 'with --merge: the kubeconfig file to change' },
+    ],
+  },
+];
+
+const HELP_OPTION: OptionHelp = { flags: '-h, --help', description: 'print this help' };
+
+export interface CliIo {
+  out: (s: string) => void;
+  err: (s: string) => void;
+}
+
+/** Where the commands go; `engine` loads the engine bundle, so `validate` never does. */
+export interface CliHandlers {
+  validate: (argv: string[]) => Promise<number>;
+  engine: (cmd: EngineCommandName, argv: string[]) => Promise<number>;
+}
+
+export interface CliOptions {
+  version: string;
+  /** Width the help is wrapped to; by default the terminal's (80 when not a terminal). */
+  helpWidth?: number;
+}
+
+const toOption = (o: OptionHelp): Option => {
+  const opt = new Option(o.flags, o.description);
+  if (o.choices) opt.choices(o.choices);
+  if (o.default !== undefined) opt.default(o.default);
+  return opt;
+};
+
+const HELP_FLAGS = new Set(['-h', '--help']);
+
+/** `-h`/`--help` among a command's arguments, before any `--` (after it, arguments are operands). */
+export function helpRequested(args: readonly string[]): boolean {
+  for (const a of args) {
+    if (a === '--') return false;
+    if (HELP_FLAGS.has(a)) return true;
+  }
+  return false;
+}
+
+/**
+ * Runs `podlab ARGV` and returns its exit code. The first argument decides: a command (its raw
+ * arguments go on to it), `-h`/`--help`/`help [COMMAND]` (exit 0), `-V`/`--version` (exit 0),
+ * nothing (the usage, exit 2), anything else (`podlab: unknown command "x"`, exit 2).
+ */
+export async function runCli(argv: readonly string[], io: CliIo, handlers: CliHandlers, opts: CliOptions): Promise<number> {
+  const args = [...argv];
+  let code: number | undefined;
+  const program = new Command('podlab');
+  const commands = new Map<string, Command>();
+  const optionsOf = new Map<Command, Option[]>();
+
+  // The top level when the first argument is not a command: help, nothing, or an unknown command.
+  const topLevel = (): number => {
+    const first = args[0];
+    if (first === undefined) {
+      io.out(USAGE);
+      return 2;
+    }
+    if (HELP_FLAGS.has(first)) {
+      io.out(USAGE);
+      return 0;
+    }
+    io.err(`podlab: unknown command "${first}"\n\n${USAGE}`);
+    return 2;
+  };
+
+  program
+    .enablePositionalOptions()
+    // Parsing stops at the first argument that is not -h/-V: only the first argument decides.
+    .passThroughOptions()
+    .helpCommand(false)
+    .helpOption(false)
+    .addOption(new Option('-h, --help', 'print the usage'))
+    .version(opts.version, '-V, --version', 'print the version of podlab')
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.out(s),
+      writeErr: (s) => io.err(s),
+      ...(opts.helpWidth !== undefined ? { getOutHelpWidth: () => opts.helpWidth!, getErrHelpWidth: () => opts.helpWidth! } : {}),
+    })
+    .configureHelp({
+      // The root's help is USAGE; a command's is commander's, over the options its own parser takes.
+      formatHelp: (cmd: Command, helper: Help) => (cmd.parent ? Help.prototype.formatHelp.call(helper, cmd, helper) : USAGE),
+      commandUsage: (cmd: Command) => ['podlab', cmd.name(), cmd.usage()].filter(Boolean).join(' '),
+      visibleOptions: (cmd: Command) => optionsOf.get(cmd) ?? [],
+    })
+    .action(() => {
+      code = topLevel();
+    });
+
+  for (const spec of COMMANDS) {
+    const cmd = program
+      .command(spec.name)
+      .usage(spec.synopsis)
+      .summary(spec.summary)
+      .description(spec.description)
+      .helpOption(false)
+      .allowUnknownOption()
+      .allowExcessArguments()
+      .action(async () => {
+        // Reached from `podlab -h run` or `podlab -- run` too (commander drops the `--`): not the command.
+        if (args[0] !== spec.name) code = topLevel();
+        else if (helpRequested(args.slice(1))) {
+          io.out(cmd.helpInformation());
+          code = 0;
+        } else code = spec.name === 'validate' ? await handlers.validate(args.slice(1)) : await handlers.engine(spec.name, args.slice(1));
+      });
+    optionsOf.set(cmd, [...spec.options, HELP_OPTION].map(toOption));
+    commands.set(spec.name, cmd);
+  }
+
+  const help = program
+    .command('help')
+    .usage('[COMMAND]')
+    .summary('print the usage, or a command\'s help')
+    .description("Print the usage, or the help of COMMAND: its synopsis, a description and its options.")
+    .helpOption(false)
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(() => {
+      if (args[0] !== 'help') code = topLevel();
+      else {
+        const target = commands.get(args[1] ?? '');
+        io.out(target ? target.helpInformation() : USAGE);
+        code = 0;
+      }
+    });
+  optionsOf.set(help, []);
+  commands.set('help', help);
+
+  try {
+    await program.parseAsync(args, { from: 'user' });
+  } catch (e) {
+    if (!(e instanceof CommanderError)) throw e;
+    // --version (and any help commander prints itself) exits 0; anything else is a usage error,
+    // which commander has printed as `error: <message>`.
+    return e.exitCode === 0 ? 0 : 2;
+  }
+  return code ?? 2;
+}

@@ -1,0 +1,225 @@
+// The `podlab` top level (src/cli/program.ts, commander): dispatch with the raw arguments, help,
+// --version, unknown commands and their exit codes, with fake command handlers (no Docker, no
+// engine). And the help's options checked against the options the commands' own parsers take
+// (engine-commands.ts, server-commands.ts), read from their source with the TypeScript compiler.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { Option } from 'commander';
+import { COMMANDS, ENGINE_COMMANDS, USAGE, helpRequested, runCli } from '../../src/cli/program.js';
+
+interface Result {
+  code: number;
+  out: string;
+  err: string;
+  calls: unknown[];
+}
+
+/** `podlab ARGV` with handlers that record their calls and exit with `handlerCode`. */
+async function podlab(argv: string[], handlerCode = 0): Promise<Result> {
+  const r: Result = { code: -1, out: '', err: '', calls: [] };
+  r.code = await runCli(
+    argv,
+    { out: (s) => (r.out += s), err: (s) => (r.err += s) },
+    {
+      validate: async (args) => (r.calls.push(['validate', args]), handlerCode),
+      engine: async (cmd, args) => (r.calls.push([cmd, args]), handlerCode),
+    },
+    { version: '1.2.3-test', helpWidth: 80 },
+  );
+  return r;
+}
+
+const usage = (code: number): Result => ({ code, out: USAGE, err: '', calls: [] });
+const unknown = (cmd: string): Result => ({ code: 2, out: '', err: `podlab: unknown command "${cmd}"\n\n${USAGE}`, calls: [] });
+
+describe('podlab dispatches on its first argument', () => {
+  const cases: [string, string[], Result][] = [
+    ['no argument prints the usage on stdout and exits 2', [], usage(2)],
+    ['help prints the usage and exits 0', ['help'], usage(0)],
+    ['--help prints the usage and exits 0', ['--help'], usage(0)],
+    ['-h prints the usage and exits 0, whatever follows', ['-h', 'run', 'x.yaml'], usage(0)],
+    ['help of an unknown command prints the usage and exits 0', ['help', 'bogus'], usage(0)],
+    ['an unknown command is refused with the usage on stderr, exit 2', ['bogus'], unknown('bogus')],
+    ['an unknown flag in first place is an unknown command', ['--bogus'], unknown('--bogus')],
+    ['a help flag after an unknown first argument does not rescue it', ['--bogus', '-h'], unknown('--bogus')],
+    ['--version after an unknown command is not read', ['foo', '--version'], unknown('foo')],
+    ['a lone -- is an unknown command', ['--'], unknown('--')],
+    ['a command after -- is not run', ['--', 'run', 'x.yaml'], unknown('--')],
+    ['attach is not a podlab command', ['attach', 'p'], unknown('attach')],
+    ['version is not a command (--version is)', ['version'], unknown('version')],
+    ['commands are case-sensitive', ['Run', 'x.yaml'], unknown('Run')],
+    ['--version prints the version and exits 0', ['--version'], { code: 0, out: '1.2.3-test\n', err: '', calls: [] }],
+    ['-V prints the version and exits 0', ['-V'], { code: 0, out: '1.2.3-test\n', err: '', calls: [] }],
+    ['run gets its raw arguments, flags and all, in order', ['run', 'x.yaml', '--until', 'Ready', '--json', '--rm'], { code: 0, out: '', err: '', calls: [['run', ['x.yaml', '--until', 'Ready', '--json', '--rm']]] }],
+    ['run without FILE still goes to run, which says what is missing', ['run'], { code: 0, out: '', err: '', calls: [['run', []]] }],
+    ['an unknown flag goes on to the command, whose parser refuses it', ['get', '--bogus'], { code: 0, out: '', err: '', calls: [['get', ['--bogus']]] }],
+    ['--version after a command belongs to the command', ['run', '--version'], { code: 0, out: '', err: '', calls: [['run', ['--version']]] }],
+    ['-- and what follows reach the command unchanged', ['get', '-n', 'x', '--', '--help'], { code: 0, out: '', err: '', calls: [['get', ['-n', 'x', '--', '--help']]] }],
+    ['short flags and values in one argument reach the command unchanged', ['logs', 'web', '-pf', '-cinit', '--tail=5'], { code: 0, out: '', err: '', calls: [['logs', ['web', '-pf', '-cinit', '--tail=5']]] }],
+    ['describe, delete, serve, stop, status and kubeconfig go to the engine', ['delete', 'cm/a', '--grace-period', '0'], { code: 0, out: '', err: '', calls: [['delete', ['cm/a', '--grace-period', '0']]] }],
+    ['stop goes to the engine with its arguments', ['stop'], { code: 0, out: '', err: '', calls: [['stop', []]] }],
+    ['validate goes to the validator, never to the engine', ['validate', 'a.yaml', '--json', 'b.yaml'], { code: 0, out: '', err: '', calls: [['validate', ['a.yaml', '--json', 'b.yaml']]] }],
+    ['validate passes unknown flags on to the validator', ['validate', '--bogus'], { code: 0, out: '', err: '', calls: [['validate', ['--bogus']]] }],
+  ];
+  for (const [name, argv, want] of cases) test(name, async () => assert.deepEqual(await podlab(argv), want));
+
+  const codes: [string, number][] = [
+    ['a failure (1)', 1],
+    ['a usage error or an invalid manifest (2)', 2],
+    ['status without a server (3)', 3],
+    ['a timeout (124)', 124],
+    ['an interruption (130)', 130],
+  ];
+  for (const [name, code] of codes) {
+    test(`the command's exit code is podlab's: ${name}`, async () => {
+      assert.deepEqual(await podlab(['status'], code), { code, out: '', err: '', calls: [['status', []]] });
+      assert.deepEqual(await podlab(['validate', 'f'], code), { code, out: '', err: '', calls: [['validate', ['f']]] });
+    });
+  }
+});
+
+describe('a command\'s help', () => {
+  test('status --help prints its synopsis, description and options on stdout, exit 0, running nothing', async () => {
+    assert.deepEqual(await podlab(['status', '--help']), {
+      code: 0,
+      out: [
+        'Usage: podlab status [options]',
+        '',
+        "Whether the state directory's lab server runs, where, since when, and how many",
+        'pods it manages. Exit 0 when it runs, 3 when none does.',
+        '',
+        'Options:',
+        '  --json      print it as one JSON object',
+        '  -h, --help  print this help',
+        '',
+      ].join('\n'),
+      err: '',
+      calls: [],
+    });
+  });
+
+  test('stop --help has no stray space after the command name', async () => {
+    assert.deepEqual(await podlab(['stop', '--help']), {
+      code: 0,
+      out: ['Usage: podlab stop', '', "Stop the state directory's lab server. Its containers stay as they are; the next", 'server adopts them.', '', 'Options:', '  -h, --help  print this help', ''].join('\n'),
+      err: '',
+      calls: [],
+    });
+  });
+
+  const optionTerms = (help: string): string[] =>
+    help
+      .slice(help.indexOf('\nOptions:\n') + '\nOptions:\n'.length)
+      .split('\n')
+      .filter((l) => /^ {2}-/.test(l))
+      .map((l) => l.trim().split(/ {2,}/)[0]!);
+
+  for (const spec of COMMANDS) {
+    test(`${spec.name} --help, -h and help ${spec.name} print the same help, listing every option of ${spec.name}`, async () => {
+      const long = await podlab([spec.name, '--help']);
+      const usageLine = `Usage: podlab ${spec.name}${spec.synopsis ? ` ${spec.synopsis}` : ''}\n`;
+      assert.deepEqual(
+        { code: long.code, first: long.out.slice(0, usageLine.length), options: optionTerms(long.out), err: long.err, calls: long.calls },
+        { code: 0, first: usageLine, options: [...spec.options.map((o) => o.flags), '-h, --help'], err: '', calls: [] },
+      );
+      assert.deepEqual(await podlab([spec.name, '-h']), long);
+      assert.deepEqual(await podlab(['help', spec.name]), long);
+      // A help flag anywhere before `--` wins over the command's other arguments.
+      assert.deepEqual(await podlab([spec.name, 'x', '--bogus', '-h']), long);
+    });
+  }
+});
+
+describe('helpRequested: -h or --help before any --', () => {
+  const cases: [string, string[], boolean][] = [
+    ['no arguments ask for nothing', [], false],
+    ['-h asks for help', ['-h'], true],
+    ['--help after operands and flags asks for help', ['x', '-o', 'json', '--help'], true],
+    ['--help after -- is an operand', ['--', '--help'], false],
+    ['-h after -- is an operand', ['x', '--', '-h'], false],
+    ['a flag that only starts like help is not help', ['--helpful', '-hx'], false],
+  ];
+  for (const [name, args, want] of cases) test(name, () => assert.equal(helpRequested(args), want));
+});
+
+describe('the help agrees with the commands and their parsers', () => {
+  test('USAGE lists the commands of COMMANDS, in order; all but validate are the engine\'s', () => {
+    const listed = [...new Set([...USAGE.matchAll(/^ {2}podlab ([a-z-]+)/gm)].map((m) => m[1]))];
+    assert.deepEqual(
+      { listed, engine: COMMANDS.map((c) => c.name).filter((n) => n !== 'validate') },
+      { listed: COMMANDS.map((c) => c.name), engine: [...ENGINE_COMMANDS] },
+    );
+  });
+
+  /** The options of every `parse(argv, {...})` / `parseArgs({ options: {...} })` call in a function of a file. */
+  function parserOptions(file: string): Map<string, string[]> {
+    const src = ts.createSourceFile(file, readFileSync(join(__dirname, '../../src/cli', file), 'utf8'), ts.ScriptTarget.ES2022, true);
+    const byFunction = new Map<string, string[]>();
+    const optionsLiteral = (call: ts.CallExpression): ts.ObjectLiteralExpression | undefined => {
+      const callee = call.expression.getText(src);
+      if (callee === 'parse' && call.arguments[1] && ts.isObjectLiteralExpression(call.arguments[1])) return call.arguments[1];
+      if (callee === 'parseArgs' && call.arguments[0] && ts.isObjectLiteralExpression(call.arguments[0])) {
+        const p = call.arguments[0].properties.find((q) => q.name?.getText(src) === 'options');
+        if (p && ts.isPropertyAssignment(p) && ts.isObjectLiteralExpression(p.initializer)) return p.initializer;
+      }
+      return undefined;
+    };
+    const visit = (node: ts.Node, fn: string | undefined): void => {
+      if (ts.isFunctionDeclaration(node) && node.name) fn = node.name.text;
+      if (fn && ts.isCallExpression(node)) {
+        const lit = optionsLiteral(node);
+        for (const p of lit?.properties ?? []) {
+          if (!ts.isPropertyAssignment(p) || !ts.isObjectLiteralExpression(p.initializer)) continue;
+          const config = p.initializer;
+          const field = (k: string) => {
+            const f = config.properties.find((q) => q.name?.getText(src) === k);
+            return f && ts.isPropertyAssignment(f) && ts.isStringLiteral(f.initializer) ? f.initializer.text : undefined;
+          };
+          const name = ts.isStringLiteral(p.name) ? p.name.text : p.name.getText(src);
+          const short = field('short');
+          byFunction.set(fn, [...(byFunction.get(fn) ?? []), `${short ? `-${short}, ` : ''}--${name}${field('type') === 'string' ? ' <value>' : ''}`]);
+        }
+      }
+      ts.forEachChild(node, (c) => visit(c, fn));
+    };
+    visit(src, undefined);
+    return byFunction;
+  }
+
+  test('every command lists exactly the flags, short flags and value-taking flags its parser takes', () => {
+    const engine = parserOptions('engine-commands.ts');
+    const server = parserOptions('server-commands.ts');
+    const streams = parserOptions('stream-commands.ts');
+    const parsed: Record<string, string[] | undefined> = {
+      run: engine.get('run'),
+      get: engine.get('get'),
+      describe: engine.get('describe'),
+      logs: engine.get('logs'),
+      delete: engine.get('del'),
+      exec: streams.get('exec'),
+      'port-forward': streams.get('portForwardCommand'),
+      serve: server.get('serve'),
+      stop: server.get('stop') ?? [],
+      status: server.get('status'),
+      kubeconfig: server.get('kubeconfig'),
+      // validate.ts reads its arguments by hand: --json is its one flag.
+      validate: ['--json'],
+    };
+    const key = (flags: string[] | undefined) => [...(flags ?? ['(no parser found)'])].sort();
+    const listed = Object.fromEntries(
+      COMMANDS.map((c) => [
+        c.name,
+        key(
+          c.options.map((o) => {
+            const opt = new Option(o.flags);
+            return `${opt.short ? `${opt.short}, ` : ''}${opt.long}${opt.required ? ' <value>' : ''}`;
+          }),
+        ),
+      ]),
+    );
+    assert.deepEqual(listed, Object.fromEntries(COMMANDS.map((c) => [c.name, key(parsed[c.name])])));
+  });
+});
