@@ -40,6 +40,13 @@ const WATCHED_PODS = Number(process.env.BENCH_SERVER_WATCHED_PODS ?? 20);
 const LATENCY_SAMPLES = Number(process.env.BENCH_SERVER_LATENCY_SAMPLES ?? 20);
 const CYCLES = Number(process.env.BENCH_SERVER_CYCLES ?? 1000);
 const REAL_CYCLES = Number(process.env.BENCH_SERVER_REAL_CYCLES ?? 100);
+/**
+ * Node flags for the lab servers (passed to the `podlab kubeconfig` that starts them; a client
+ * hands its own flags to the server it starts). With `--trace-gc` part 5 also prints the live heap
+ * after the last full GC; `--trace-gc --max-old-space-size=48` makes full GCs frequent, which tells
+ * a leak (that heap grows) from garbage V8 has not collected yet (only RSS grows).
+ */
+const SERVER_NODE_FLAGS = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 /** A node no lab has: a pod bound to it stays Pending, so a create/delete cycle never reaches Docker. */
 const NO_SUCH_NODE = 'bench-no-such-node';
 
@@ -150,6 +157,19 @@ function benchContainers(tag: string): string[] {
   return execFileSync('docker', ['ps', '-aq', '--filter', `label=io.podlab.bench=${tag}`], { encoding: 'utf8' }).split('\n').filter(Boolean);
 }
 
+/** With --trace-gc in the server's flags: the heap (MB) after its last full GC (Mark-Compact), from its log. */
+function heapAfterFullGc(stateDir: string): string {
+  if (!SERVER_NODE_FLAGS.includes('--trace-gc')) return '';
+  let log = '';
+  try {
+    log = readFileSync(join(stateDir, 'server', 'server.log'), 'utf8');
+  } catch {
+    return '';
+  }
+  const all = [...log.matchAll(/Mark-Compact [\d.]+ \([\d.]+\) -> ([\d.]+) \(/g)];
+  return all.length ? ` (heap ${all[all.length - 1]![1]} after full GC #${all.length})` : ' (no full GC yet)';
+}
+
 // ---- a lab, and a watch on its pods -----------------------------------------------------------
 
 interface Lab {
@@ -180,7 +200,7 @@ async function withLab(part: string, fn: (lab: Lab) => Promise<void>): Promise<v
   const prefix = `bs${randomBytes(3).toString('hex')}-`;
   let conn: LabConnection | undefined;
   try {
-    const kc = await runProcess(process.execPath, [CLI, 'kubeconfig'], env);
+    const kc = await runProcess(process.execPath, [...SERVER_NODE_FLAGS, CLI, 'kubeconfig'], env);
     if (kc.code !== 0) throw new Error(`podlab kubeconfig exited ${kc.code}: ${kc.stderr.trim()}`);
     const ep = readEndpoint(stateDir);
     if (!ep) throw new Error(`no endpoint file in ${stateDir}`);
@@ -641,13 +661,14 @@ async function benchCycles(lab: Lab): Promise<void> {
 
   // a) Pending-only pods: bound to a node no lab has, so only the API, the store and the watch
   //    cache work; create, then delete with gracePeriodSeconds 0.
-  const curve: string[] = [`0: ${rssMiB(lab.pid).toFixed(1)}`];
+  const point = (n: number) => `${n}: ${rssMiB(lab.pid).toFixed(1)}${heapAfterFullGc(lab.stateDir)}`;
+  const curve: string[] = [point(0)];
   const t0 = performance.now();
   for (const i of range(CYCLES)) {
     const name = `${lab.prefix}pending-${i}`;
     await lab.conn.json('POST', '/api/v1/namespaces/default/pods', podDoc(name, ['main'], { nodeName: NO_SUCH_NODE }));
     await del(name);
-    if ((i + 1) % 100 === 0) curve.push(`${i + 1}: ${rssMiB(lab.pid).toFixed(1)}`);
+    if ((i + 1) % 100 === 0) curve.push(point(i + 1));
   }
   const pendingMs = performance.now() - t0;
   await sleep(1000);
@@ -661,7 +682,7 @@ async function benchCycles(lab: Lab): Promise<void> {
   //    (racing the kubelet's start), odd ones once Succeeded.
   if (REAL_CYCLES <= 0) return;
   const watch = await PodWatch.start(lab.conn);
-  const realCurve: string[] = [`0: ${rssMiB(lab.pid).toFixed(1)}`];
+  const realCurve: string[] = [point(0)];
   const t1 = performance.now();
   try {
     for (const i of range(REAL_CYCLES)) {
@@ -671,7 +692,7 @@ async function benchCycles(lab: Lab): Promise<void> {
       await lab.conn.json('POST', '/api/v1/namespaces/default/pods', pod);
       if (i % 2 === 1) await watch.until(() => watch.pods.get(name)?.status?.phase === 'Succeeded', 60_000, `${name} Succeeded`);
       await del(name);
-      if ((i + 1) % 20 === 0) realCurve.push(`${i + 1}: ${rssMiB(lab.pid).toFixed(1)}`);
+      if ((i + 1) % 20 === 0) realCurve.push(point(i + 1));
     }
   } finally {
     watch.dispose();
@@ -683,7 +704,7 @@ async function benchCycles(lab: Lab): Promise<void> {
   const settleMs = performance.now() - t2;
   const realLeft = { pods: await count('/api/v1/pods'), events: await count('/api/v1/events'), containers: podContainers(lab.prefix).length, dirs: podStateDirs(lab.stateDir).length };
   console.log(`     b) ${REAL_CYCLES} real pods (restartPolicy Never, command ["true"]), half deleted right after the create, half once Succeeded; gracePeriodSeconds 0; ${(realMs / REAL_CYCLES).toFixed(0)} ms per cycle`);
-  console.log(`        RSS after N cycles: ${realCurve.join(', ')}; after the clean-up settled: ${rssMiB(lab.pid).toFixed(1)}`);
+  console.log(`        RSS after N cycles: ${realCurve.join(', ')}; after the clean-up settled: ${point(REAL_CYCLES).replace(/^\d+: /, '')}`);
   console.log(`        clean-up ${settled ? `settled ${settleMs.toFixed(0)} ms after the last delete` : 'did NOT settle within 60 s'}; left: ${realLeft.pods} pods in the API, ${realLeft.containers} containers, ${realLeft.dirs} pod state dirs (${realLeft.events} events kept, as the API server keeps them for an hour)`);
 }
 
