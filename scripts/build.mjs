@@ -52,6 +52,17 @@ const jobs = [
     target: 'node20',
     entryPoints: { 'podlab-engine': 'src/cli/engine-commands.ts' },
     outdir: 'dist',
+    // The client commands: the server (engine, Docker, certificates) is a bundle of its own.
+    external: [...nodeExternal, './podlab-server.js'],
+    define: { __PODLAB_BUNDLED__: 'true', ...versionDefine },
+  }),
+  build({
+    ...common,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    entryPoints: { 'podlab-server': 'src/cli/serve-command.ts' },
+    outdir: 'dist',
     external: nodeExternal,
     define: versionDefine,
   }),

@@ -7,9 +7,9 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { ConfigMap, Event as KEvent, Node, Pod, Secret } from 'kubernetes-types/core/v1';
 import { parseAllDocuments } from 'yaml';
 import { resolve as resolvePath } from 'node:path';
-import { DEFAULT_NODE_NAME } from '../engine/engine.js';
+import { DEFAULT_NODE_NAME } from '../engine/node.js';
 import type { RemoteEngine } from '../client/remote-engine.js';
-import { connectLab, kubeconfig, serve, status, stop, type ServerFlags } from './server-commands.js';
+import { connectLab, kubeconfig, status, stop, type ServerBundle, type ServerFlags } from './server-commands.js';
 import { ApiStatusError } from '../client/connection.js';
 import { exec, portForwardCommand } from './stream-commands.js';
 import type { ConfigObject, ConfigObjectKind, EngineSettings, WatchEvent } from '../engine/api.js';
@@ -57,6 +57,15 @@ export function readNodes(file: string): Node[] {
 
 type Engine = RemoteEngine;
 
+declare const __PODLAB_BUNDLED__: boolean | undefined;
+
+/** The server side (serve, kubeconfig merge): bundled apart, loaded only by the commands that need it. */
+function loadServerBundle(): ServerBundle {
+  if (typeof __PODLAB_BUNDLED__ !== 'undefined' && __PODLAB_BUNDLED__) return require('./podlab-server.js') as ServerBundle;
+  // A computed specifier keeps esbuild from pulling the server into this bundle.
+  return require(['.', 'serve-command.js'].join('/')) as ServerBundle;
+}
+
 /** The lab server's engine API (a server is started in the background when none runs). */
 async function connect(settings: Partial<EngineSettings>, nodesFile?: string): Promise<Engine> {
   const flags: ServerFlags = {};
@@ -81,13 +90,13 @@ export async function runCommand(cmd: string, argv: string[]): Promise<number> {
       case 'delete':
         return await del(argv);
       case 'serve':
-        return await serve(argv, io, readNodes);
+        return await loadServerBundle().serve(argv, io, readNodes);
       case 'stop':
         return await stop(io);
       case 'status':
         return await status(argv, io);
       case 'kubeconfig':
-        return await kubeconfig(argv, io);
+        return await kubeconfig(argv, io, loadServerBundle);
       case 'exec':
         return await exec(argv, io, () => connect({}));
       case 'port-forward':

@@ -3,19 +3,17 @@
 // the engine API over it (src/client/remote-engine.ts).
 import { parseArgs } from 'node:util';
 import type { EngineSettings } from '../engine/api.js';
-import { defaultStateDir } from '../engine/engine.js';
-import { connectDocker } from '../runtime/docker/docker-runtime.js';
-import { traceRuntime } from '../runtime/trace.js';
+import { defaultStateDir } from '../shared/state-dir.js';
 import { ensureServer, runningServer, serverLog, stopServer, type ServerCommand } from '../client/launch.js';
 import { LabConnection, readLabKubeconfig } from '../client/connection.js';
 import { RemoteEngine } from '../client/remote-engine.js';
-import { LockedError } from '../server/lock.js';
-import { startLabServer } from '../server/serve.js';
-import { mergeKubeconfig } from '../server/credentials.js';
 import { humanDuration } from '../engine/printer.js';
 import { UsageError } from './args.js';
 
 type Io = { out: (s: string) => void; err: (s: string) => void };
+
+/** The server side of the CLI (dist/podlab-server.js): `serve`, and the kubeconfig merge. Loaded only when needed. */
+export type ServerBundle = typeof import('./serve-command.js');
 
 declare const __PODLAB_VERSION__: string | undefined;
 export const PODLAB_VERSION = typeof __PODLAB_VERSION__ !== 'undefined' ? __PODLAB_VERSION__ : 'dev';
@@ -72,58 +70,6 @@ const seconds = (v: string | undefined, flag: string): number | undefined => {
   return n;
 };
 
-/** `podlab serve`: the lab server in the foreground until SIGINT/SIGTERM. */
-export async function serve(argv: string[], io: Io, readNodes: (file: string) => EngineSettings['nodes']): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { port: { type: 'string' }, 'sandbox-image': { type: 'string' }, 'backoff-initial': { type: 'string' }, 'backoff-max': { type: 'string' }, nodes: { type: 'string' } },
-    strict: true,
-  });
-  const settings: Partial<EngineSettings> = {};
-  if (values['sandbox-image']) settings.sandboxImage = values['sandbox-image'];
-  const bi = seconds(values['backoff-initial'], '--backoff-initial');
-  const bm = seconds(values['backoff-max'], '--backoff-max');
-  if (bi !== undefined) settings.backoffInitialMs = bi * 1000;
-  if (bm !== undefined) settings.backoffMaxMs = bm * 1000;
-  if (values.nodes) settings.nodes = readNodes(values.nodes);
-  const port = values.port !== undefined ? Number(values.port) : undefined;
-  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new UsageError(`--port must be a port number, got "${values.port}"`);
-  const stateDir = defaultStateDir();
-  const log = (l: string) => io.err(`${new Date().toISOString()} ${l}\n`);
-  const docker = await connectDocker({});
-  const runtime = process.env.PODLAB_TRACE ? traceRuntime(docker, (l) => log(`[runtime] ${l}`)) : docker;
-  let running;
-  try {
-    running = await startLabServer({ stateDir, settings, runtime, port, version: PODLAB_VERSION, log: process.env.PODLAB_DEBUG ? log : () => undefined });
-  } catch (e) {
-    runtime.close();
-    if (e instanceof LockedError) {
-      io.err(`podlab serve: ${e.message}\n`);
-      return 1;
-    }
-    throw e;
-  }
-  log(`lab server for ${stateDir} on https://127.0.0.1:${running.endpoint.port} (pid ${process.pid}); kubeconfig ${running.endpoint.kubeconfig}`);
-  return new Promise<number>((resolve) => {
-    let stopping = false;
-    const stop = (sig: string) => {
-      if (stopping) return;
-      stopping = true;
-      log(`${sig}: stopping; containers stay as they are`);
-      void running.stop().then(
-        () => resolve(0),
-        (e: Error) => {
-          log(`stopping: ${e.message}`);
-          resolve(1);
-        },
-      );
-    };
-    process.on('SIGINT', () => stop('SIGINT'));
-    process.on('SIGTERM', () => stop('SIGTERM'));
-    process.on('SIGHUP', () => stop('SIGHUP'));
-  });
-}
-
 /** `podlab stop` */
 export async function stop(io: Io): Promise<number> {
   const stateDir = defaultStateDir();
@@ -166,7 +112,7 @@ export async function status(argv: string[], io: Io): Promise<number> {
 }
 
 /** `podlab kubeconfig [--merge [FILE]]`: the lab kubeconfig's path, or the podlab context merged into ~/.kube/config. */
-export async function kubeconfig(argv: string[], io: Io): Promise<number> {
+export async function kubeconfig(argv: string[], io: Io, server: () => ServerBundle): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { merge: { type: 'boolean' }, file: { type: 'string' } }, strict: true });
   const stateDir = defaultStateDir();
   const ep = await ensureServer(stateDir, serverCommand({}), { onStart: () => io.err(`podlab: starting the lab server for ${stateDir}\n`) });
@@ -175,7 +121,7 @@ export async function kubeconfig(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   const target = values.file ?? process.env.KUBECONFIG?.split(':')[0] ?? `${process.env.HOME ?? ''}/.kube/config`;
-  const r = mergeKubeconfig(target, ep.kubeconfig);
+  const r = server().mergeKubeconfig(target, ep.kubeconfig);
   io.out(`${r.added ? 'added' : 'updated'} the podlab context in ${r.path} (kubectl --context podlab ...)\n`);
   return 0;
 }

@@ -201,7 +201,7 @@ describe('the help agrees with the commands and their parsers', () => {
       delete: engine.get('del'),
       exec: streams.get('exec'),
       'port-forward': streams.get('portForwardCommand'),
-      serve: server.get('serve'),
+      serve: parserOptions('serve-command.ts').get('serve'),
       stop: server.get('stop') ?? [],
       status: server.get('status'),
       kubeconfig: server.get('kubeconfig'),
