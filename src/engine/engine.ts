@@ -18,7 +18,7 @@ import { Scheduler } from './scheduler/scheduler.js';
 import { Kubelet, readArchivedAttempts, readRuntimePod, removePodFromRuntime } from './kubelet/kubelet.js';
 import { defaultNode, DEFAULT_NODE_NAME } from './node.js';
 import { adoptFromRuntime } from './checkpoint.js';
-import { StoreJournal } from './journal.js';
+import { EVENT_TTL_MS, StoreJournal } from './journal.js';
 import { applyPodDefaults } from '../validation/defaults.js';
 import { mutableCopy } from './mutable.js';
 import { PodUIDLabel } from '../shared/labels.js';
@@ -96,6 +96,19 @@ export class Engine implements EngineApi {
     this.startConfigObjects();
     this.scheduler = new Scheduler(this.store, this.recorder, this.clock);
     this.kubelet = this.newKubelet();
+    this.sweepEvents();
+  }
+
+  private sweepTimer?: { cancel(): void };
+
+  /** The API server's event TTL (etcd leases): an event leaves the store an hour after its last occurrence. */
+  private sweepEvents(): void {
+    const now = this.clock.now();
+    for (const e of this.store.list('Event')) {
+      const t = Date.parse(e.lastTimestamp ?? e.eventTime ?? e.metadata?.creationTimestamp ?? '');
+      if (Number.isFinite(t) && now - t >= EVENT_TTL_MS) this.store.delete('Event', e.metadata?.namespace, e.metadata?.name ?? '');
+    }
+    this.sweepTimer = this.clock.setTimeout(() => this.sweepEvents(), 60_000);
   }
 
   /** The lab's nodes as configured now: kept (uid, creation time) when unchanged in name, replaced otherwise. */
@@ -390,6 +403,7 @@ export class Engine implements EngineApi {
   }
 
   async close(): Promise<void> {
+    this.sweepTimer?.cancel();
     this.configObjects?.dispose();
     this.scheduler?.dispose();
     this.kubelet?.dispose();

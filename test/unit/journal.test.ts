@@ -64,3 +64,19 @@ test('a torn last line is skipped and events past the TTL are dropped at load', 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a running lab drops events an hour after their last occurrence, as the API server\'s event TTL does, with a DELETED watch event', async () => {
+  const { fakeLab } = await import('../support/fake-engine.js');
+  const lab = await fakeLab();
+  try {
+    const t0 = lab.clock.now();
+    lab.engine.store.create('Event', { metadata: { name: 'old.1', namespace: 'default' }, involvedObject: { kind: 'Pod', name: 'x' }, reason: 'Started', lastTimestamp: new Date(t0).toISOString() });
+    lab.engine.store.create('Event', { metadata: { name: 'new.1', namespace: 'default' }, involvedObject: { kind: 'Pod', name: 'x' }, reason: 'Started', lastTimestamp: new Date(t0 + 30 * 60_000).toISOString() });
+    const deleted: string[] = [];
+    lab.engine.watch((e) => e.kind === 'Event' && e.type === 'DELETED' && deleted.push(e.object.metadata?.name ?? ''));
+    await lab.clock.advanceAsync(EVENT_TTL_MS + 2 * 60_000);
+    assert.deepEqual({ deleted, left: lab.engine.store.list('Event').map((e) => e.metadata?.name) }, { deleted: ['old.1'], left: ['new.1'] });
+  } finally {
+    await lab.close();
+  }
+});
