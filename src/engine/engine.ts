@@ -415,6 +415,6 @@ export class Engine implements EngineApi {
 }
 
 function waitingReason(pod: Pod, container: string): string {
-  const all = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
+  const all = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? []), ...(pod.status?.ephemeralContainerStatuses ?? [])];
   return all.find((s) => s.name === container)?.state?.waiting?.reason ?? 'ContainerCreating';
 }

@@ -113,6 +113,11 @@ export interface ContainerConfig {
   stdinOnce?: boolean;
   /** Join the sandbox's PID namespace (shareProcessNamespace). */
   sharePid?: boolean;
+  /**
+   * NamespaceMode TARGET: join the PID namespace of this container (by runtime ID), as an
+   * ephemeral container with a targetContainerName does. Wins over `sharePid`; ignored with hostPID.
+   */
+  pidTargetId?: string;
   privileged?: boolean;
   runAsUser?: number;
   runAsGroup?: number;

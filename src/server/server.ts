@@ -27,6 +27,7 @@ import { LAB_GROUP, LAB_VERSION } from './lab-api.js';
 import { decodeProtobufBody, isProtobuf } from './protobuf.js';
 import { handleRemoteCommand, parseStreamQuery } from './remotecommand.js';
 import { handlePortForward } from './portforward.js';
+import { patchEphemeralContainers, updateEphemeralContainers } from './ephemeral.js';
 
 export interface LabServerOptions {
   engine: Engine;
@@ -383,6 +384,13 @@ export class LabServer {
     if (info.kind === 'Pod') {
       if (sub === 'binding' && ctx.method === 'POST') return this.sendJson(ctx.res, 201, this.registry.bind(ns, name, ctx.body ?? ''));
       if (sub === 'log' && ctx.method === 'GET') return this.podLog(ctx, ns, name);
+      if (sub === 'ephemeralcontainers') {
+        if (ctx.method === 'GET') return this.sendJson(ctx.res, 200, this.present('Pod', this.registry.get(info, ns, name)));
+        const next = ctx.method === 'PUT' ? (ctx.body ?? '') : ctx.method === 'PATCH' ? patchEphemeralContainers(this.opts.engine, ns, name, ctx.body ?? '', ctx.req.headers['content-type'] ?? '') : undefined;
+        if (next === undefined) throw new ApiError(S.routeMethodNotAllowed());
+        const { object, warnings } = await updateEphemeralContainers(this.opts.engine, ns, name, next, { fieldValidation: this.fieldValidation(ctx), dryRun: this.dryRun(ctx) });
+        return this.sendWritten(ctx, 200, 'Pod', object, warnings);
+      }
       if (sub === 'exec' || sub === 'attach' || sub === 'portforward') {
         throw badRequest(`Upgrade request required`);
       }

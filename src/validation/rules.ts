@@ -4,6 +4,7 @@
 import type { Pod, PodSpec } from 'kubernetes-types/core/v1';
 import type { FieldErr } from './errors.js';
 import { imageWhitespace, validateInitContainers, validateRegularContainers, type PodCtx } from './rules/containers.js';
+import { validateEphemeralContainers } from './ephemeral.js';
 import { envWarnings } from './rules/env.js';
 import { metadataWarnings, validateMetadata, validatePodAnnotations } from './rules/metadata.js';
 import { portWarnings, validateHostNetworkPorts } from './rules/ports.js';
@@ -24,7 +25,7 @@ function validatePodSpec(pod: Pod): FieldErr[] {
   const claims = validateResourceClaims(spec);
   out.push(...volErrs, ...claims.errs);
   const ctx: PodCtx = { spec, volumes, claimNames: claims.names, grace: spec.terminationGracePeriodSeconds, hostUsers: spec.hostUsers !== false };
-  out.push(...validateRegularContainers(ctx), ...validateInitContainers(ctx));
+  out.push(...validateRegularContainers(ctx), ...validateInitContainers(ctx), ...validateEphemeralContainers(ctx));
   out.push(...validatePodResources(spec, claims.names));
   out.push(...validateHostNetworkPorts(spec));
   out.push(...validateRestartAndDNSPolicy(spec));

@@ -28,6 +28,8 @@ export interface PodActions {
   initContainersToStart: number[];
   /** Indices into spec.containers, in spec order. */
   containersToStart: number[];
+  /** Indices into spec.ephemeralContainers, in spec order: those never started (they are never restarted). */
+  ephemeralContainersToStart: number[];
   /** Container instances to kill, by id. */
   containersToKill: Map<string, ContainerToKill>;
 }
@@ -176,6 +178,7 @@ export function computePodActions(pod: Pod, s: RuntimePodStatus, probes: ProbeRe
     attempt: sb.attempt,
     initContainersToStart: [],
     containersToStart: [],
+    ephemeralContainersToStart: [],
     containersToKill: new Map(),
   };
   const containers = pod.spec?.containers ?? [];
@@ -207,6 +210,12 @@ export function computePodActions(pod: Pod, s: RuntimePodStatus, probes: ProbeRe
     a.containersToStart = toStart;
     return a;
   }
+
+  // Ephemeral containers may be started even if initialization is not yet complete; one that
+  // has an instance (running or exited) is never started again.
+  (pod.spec?.ephemeralContainers ?? []).forEach((c, i) => {
+    if (!findContainerStatus(s, c.name)) a.ephemeralContainersToStart.push(i);
+  });
 
   const initialized = computeInitContainerActions(pod, s, probes, a);
   if (a.killPod || !initialized) return a;

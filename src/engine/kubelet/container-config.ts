@@ -82,11 +82,11 @@ export function containerMounts(pod: Pod, c: Container, paths: Pick<HostPaths, '
   );
 }
 
-export type ContainerKind = 'init' | 'sidecar' | 'app';
+export type ContainerKind = 'init' | 'sidecar' | 'app' | 'ephemeral';
 
 export function containerKind(pod: Pod, name: string): ContainerKind {
   const init = (pod.spec?.initContainers ?? []).find((c) => c.name === name);
-  if (!init) return 'app';
+  if (!init) return (pod.spec?.ephemeralContainers ?? []).some((c) => c.name === name) ? 'ephemeral' : 'app';
   return isRestartableInit(init) ? 'sidecar' : 'init';
 }
 
@@ -96,6 +96,8 @@ export function generateContainerConfig(
   restartCount: number,
   facts: PodRuntimeFacts,
   paths: HostPaths,
+  /** An ephemeral container's target (the runtime ID of the targetContainerName's newest instance). */
+  pidTargetId?: string,
 ): ContainerConfig {
   const env = resolveEnv(pod, c, facts, paths.lookup);
   const { command, args } = expandCommand(c, env.map((kv) => ({ name: kv.key, value: kv.value })));
@@ -137,6 +139,8 @@ export function generateContainerConfig(
     stdin: !!c.stdin,
     stdinOnce: !!c.stdinOnce,
     sharePid: !!pod.spec?.shareProcessNamespace,
+    // NamespaceMode TARGET replaces only the container's own PID namespace (not the pod's or the host's).
+    ...(pidTargetId && !pod.spec?.shareProcessNamespace && !pod.spec?.hostPID ? { pidTargetId } : {}),
     privileged: !!sc.privileged,
     runAsUser: sc.runAsUser ?? psc.runAsUser,
     runAsGroup: sc.runAsGroup ?? psc.runAsGroup,

@@ -5,13 +5,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { Container, Pod } from 'kubernetes-types/core/v1';
+import type { Container, EphemeralContainer, Pod } from 'kubernetes-types/core/v1';
 import type { PodSandboxConfig } from '../../runtime/cri.js';
 import type { HookRun } from '../api.js';
 import { formatPod } from '../events.js';
 import { goDuration } from './backoff.js';
 import { isRestartableInit, type KillReason } from './actions.js';
 import { ContainerConfigError, generateContainerConfig, type PodRuntimeFacts } from './container-config.js';
+import { targetContainerId } from './ephemeral.js';
 import { ensureImageExists } from './images.js';
 import { hashContainer } from './hash.js';
 import { runLifecycleHandler } from './lifecycle-handlers.js';
@@ -96,7 +97,13 @@ export interface StartInputs {
  * startContainer. Returns true when the container runs (and its postStart hook succeeded).
  * Failures go to the reason cache (the status's Waiting reason) with the kubelet's events.
  */
-export async function startContainer(ctx: PodSyncContext, st: LifecycleState, c: Container, inp: StartInputs): Promise<boolean> {
+export async function startContainer(
+  ctx: PodSyncContext,
+  st: LifecycleState,
+  c: Container,
+  inp: StartInputs,
+  ephemeral?: Pick<EphemeralContainer, 'targetContainerName'>,
+): Promise<boolean> {
   const { pod } = ctx;
   const deps = ctx.k.deps;
   const rt = deps.runtime;
@@ -133,6 +140,9 @@ export async function startContainer(ctx: PodSyncContext, st: LifecycleState, c:
   // Step 2: create the container.
   const prev = inp.rs.containers.find((x) => x.name === c.name);
   const restartCount = prev ? prev.restartCount + 1 : 0;
+  // An ephemeral container's target: the PID namespace it joins (getTargetID).
+  const target = targetContainerId(ephemeral, inp.rs);
+  if (target && 'error' in target) return fail('CreateContainerConfigError', target.error, target.error);
   let id: string;
   try {
     const dir = join(podDir(deps.settings.stateDir, pod.metadata?.uid ?? ''), 'containers', c.name);
@@ -144,7 +154,7 @@ export async function startContainer(ctx: PodSyncContext, st: LifecycleState, c:
       terminationMessageFile: msgFile,
       etcHostsFile: inp.etcHostsFile,
       lookup: ctx.k.lookup,
-    });
+    }, target?.id);
     id = await rt.createContainer(inp.sandboxId, config, inp.sbConfig);
   } catch (e) {
     const msg = (e as Error).message;

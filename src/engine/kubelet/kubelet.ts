@@ -31,6 +31,8 @@ export class Kubelet implements Disposable, KubeletShared {
   readonly volumes: VolumeManager;
   readonly lookup: ObjectLookup;
   private readonly workers = new Map<string, PodWorker>();
+  /** How many ephemeral containers each pod's spec had when last seen (a new one needs a sync). */
+  private readonly ephemeralSeen = new Map<string, number>();
   private readonly subs: Disposable[] = [];
   private relistTimer?: Timer;
   private closed = false;
@@ -74,6 +76,7 @@ export class Kubelet implements Disposable, KubeletShared {
             if (this.workers.get(uid) === w) this.workers.delete(uid);
             this.prober.removePod(uid);
             this.hookRuns.delete(uid);
+            this.ephemeralSeen.delete(uid);
           };
           // Removed from the API before the worker finished it (forced deletion): kill first.
           if (w && !w.terminated) void w.killRemoved(e.object).then(forget, (err: Error) => (deps.log(`${w.key}: kill on removal: ${err.message}`), forget()));
@@ -81,9 +84,13 @@ export class Kubelet implements Disposable, KubeletShared {
           return;
         }
         if (!this.runsOnLabNode(e.object) || !deps.owns(uid)) return;
-        // Our own status writes come back here: only new pods and deletions need a sync.
+        // Our own status writes come back here: only new pods, deletions and added ephemeral
+        // containers (the pods/ephemeralcontainers subresource) need a sync.
         const known = this.workers.has(uid);
-        if (!known || e.object.metadata?.deletionTimestamp) this.worker(e.object).trigger();
+        const ephemeral = e.object.spec?.ephemeralContainers?.length ?? 0;
+        const added = ephemeral !== (this.ephemeralSeen.get(uid) ?? 0);
+        this.ephemeralSeen.set(uid, ephemeral);
+        if (!known || added || e.object.metadata?.deletionTimestamp) this.worker(e.object).trigger();
       }),
       deps.runtime.onEvent((e) => {
         // PLEG: only container lifecycle changes wake a pod (not the exec sessions of probes and hooks).

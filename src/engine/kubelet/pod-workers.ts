@@ -7,12 +7,13 @@ import { existsSync, rmSync } from 'node:fs';
 import type { Container, Pod, PodStatus } from 'kubernetes-types/core/v1';
 import type { ContainerStatus as CriContainerStatus, Disposable } from '../../runtime/cri.js';
 import type { PodDebugInfo } from '../api.js';
-import { containerFieldPath, podRef } from '../events.js';
+import { podRef } from '../events.js';
 import type { Timer } from '../clock.js';
 import * as L from '../../shared/labels.js';
 import { computePodActions, isRestartableInit } from './actions.js';
 import { DeadlineExceededMessage, DeadlineExceededReason, pastActiveDeadline, untilActiveDeadline } from './active-deadline.js';
 import { backoffKey, killContainersInPod } from './container-lifecycle.js';
+import { kubeletFieldPath } from './ephemeral.js';
 import type { KubeletShared, PodSyncContext } from './context.js';
 import { readRuntimePod, removePodFromRuntime } from './runtime-status.js';
 import { NODE_IP, podDir } from './sandbox.js';
@@ -140,7 +141,7 @@ export class PodWorker implements Disposable, SyncPodState {
       key: this.key,
       reasons: this.reasons,
       event: (type, reason, message, container) => {
-        const ref = podRef(pod, container ? containerFieldPath(pod, container) : undefined);
+        const ref = podRef(pod, container ? kubeletFieldPath(pod, container) : undefined);
         this.d.recorder.record(ref, type, reason, message, { component: 'kubelet', host: pod.spec?.nodeName });
       },
       wakeIn: (ms) => this.wakeIn(ms),

@@ -16,6 +16,7 @@ import { parseQuantity } from '../../validation/quantity.js';
 import { podSandboxChanged, shouldContainerBeRestarted } from './actions.js';
 import type { KContainerStatus, ProbeState, ReasonCache, RuntimePodStatus } from './types.js';
 import { findContainerStatus } from './types.js';
+import { ephemeralContainerSpec } from './ephemeral.js';
 
 export type PodPhase = 'Pending' | 'Running' | 'Succeeded' | 'Failed';
 
@@ -522,5 +523,9 @@ export function generatePodStatus(input: StatusInput): PodStatus {
   if (init.length > 0) status.initContainerStatuses = init.map(ordered);
   status.containerStatuses = regular.map(ordered);
   status.qosClass = podQOSClass(pod);
+  // Ephemeral containers: converted like regular containers (sorted by name), but no prober flags
+  // (ready stays false, no `started`) and no effect on phase, conditions or READY.
+  const ephemeral = (spec?.ephemeralContainers ?? []).map(ephemeralContainerSpec);
+  if (ephemeral.length > 0) status.ephemeralContainerStatuses = convertContainerStatuses(input, ephemeral, old.ephemeralContainerStatuses ?? [], false).map(ordered);
   return status;
 }

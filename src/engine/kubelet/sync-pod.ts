@@ -9,6 +9,7 @@ import type { Mount, PodSandboxConfig } from '../../runtime/cri.js';
 import type { MountedVolume } from './volumes/index.js';
 import { isRestartableInit, type PodActions } from './actions.js';
 import { evictContainers } from './container-gc.js';
+import { ephemeralContainerSpec } from './ephemeral.js';
 import { killContainer, killContainersInPod, startContainer, SYNC_ERROR_RETRY_MS, type LifecycleState } from './container-lifecycle.js';
 import type { PodRuntimeFacts } from './container-config.js';
 import type { PodSyncContext } from './context.js';
@@ -92,8 +93,15 @@ export async function syncPod(ctx: PodSyncContext, st: SyncPodState, rs: Runtime
   const current = a.createSandbox ? { ...rs, containers: rs.containers.filter((c) => !inits.some((i) => i.name === c.name)) } : rs;
   const inputs = { rs: current, sandboxId, sbConfig, facts, volumes: d.volumes, etcHostsFile };
 
-  // Step 5 (ephemeral containers) is not offered by the lab. Step 6: init containers, strictly in
-  // order; a regular init container's failure ends the sync, a sidecar's does not.
+  // Step 5: ephemeral containers, before the init containers so that a debug container starts even
+  // while an init container fails (in practice the pod has started: they cannot be set at
+  // create). Each is started once and never restarted; a failure does not end the sync.
+  for (const i of a.ephemeralContainersToStart) {
+    const ec = pod.spec?.ephemeralContainers?.[i];
+    if (ec) await startContainer(ctx, st, ephemeralContainerSpec(ec), inputs, ec);
+  }
+  // Step 6: init containers, strictly in order; a regular init container's failure ends the sync,
+  // a sidecar's does not.
   for (const i of a.initContainersToStart) {
     const c = inits[i]!;
     if (!isRestartableInit(c) && st.stepHold(c)) return 'waiting';

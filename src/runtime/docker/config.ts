@@ -113,6 +113,7 @@ export function containerCreateOptions(
     RestartPolicy: { Name: 'no' },
   };
   if (sandboxConfig.hostPID) hostConfig.PidMode = 'host';
+  else if (config.pidTargetId) hostConfig.PidMode = `container:${config.pidTargetId}`;
   else if (config.sharePid) hostConfig.PidMode = ns;
   if (sandboxConfig.hostNetwork) hostConfig.UTSMode = 'host';
   if (binds.length > 0) hostConfig.Binds = binds;

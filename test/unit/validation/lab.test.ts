@@ -207,13 +207,12 @@ describe('lab warnings, one family at a time', () => {
   ];
   for (const [name, mutate, want] of cases) test(name, () => assert.deepEqual(labOf(mutate), want));
 
-  test('ephemeral containers are refused by the API server at create and warned by the lab', () => {
+  test('ephemeral containers are refused by the API server at create (they are added through the ephemeralcontainers subresource)', () => {
     const ps = validateText(yamlOf(podWith((p) => (p.spec.ephemeralContainers = [{ name: 'dbg', image: 'busybox:1.35' }])))).problems;
     assert.deepEqual(
       ps.map((p) => [p.severity, p.field, p.type, p.detail]),
       [
         ['error', 'spec.ephemeralContainers', 'Forbidden', 'cannot be set on create'],
-        ['warning', 'spec.ephemeralContainers', 'Lab warning', d('PodSpec.ephemeralContainers')],
       ],
     );
   });
