@@ -35,6 +35,14 @@ export interface ResourceArgs {
 const kindOf = (type: string): ResourceKind | undefined => RESOURCE_ALIASES[type.toLowerCase()];
 
 /** Splits `get|describe|delete` arguments into a kind and the objects they name. */
+/** A `--flag SECONDS` value: a non-negative number, or a usage error naming the flag. */
+export function seconds(v: string | undefined, flag: string): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`${flag} must be a non-negative number of seconds, got "${v}"`);
+  return n;
+}
+
 export function parseResourceArgs(positionals: readonly string[]): ResourceArgs {
   if (positionals.length === 0) return { targets: [] };
   if (positionals.some((p) => p.includes('/'))) {

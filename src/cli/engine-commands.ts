@@ -19,7 +19,7 @@ import { describeConfigMap, describeSecret } from '../engine/describe-config.js'
 import { InvalidError, kindLower, normalizeConfigObject, planApply } from '../engine/config-objects.js';
 import { validateText, invalidObjectMessage, type ValidatedDocument, type LabObject } from '../validation/index.js';
 import { RuntimeError } from '../runtime/cri.js';
-import { UsageError, kubectlJson, kubectlList, parseResourceArgs, type ResourceKind, type ResourceTarget } from './args.js';
+import { UsageError, seconds, kubectlJson, kubectlList, parseResourceArgs, type ResourceKind, type ResourceTarget } from './args.js';
 
 type Out = { out: (s: string) => void; err: (s: string) => void };
 const io: Out = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) };
@@ -28,13 +28,6 @@ export { UsageError };
 
 const UNTIL = ['Running', 'Ready', 'Succeeded', 'Failed', 'Terminal'] as const;
 type Until = (typeof UNTIL)[number];
-
-function seconds(v: string | undefined, flag: string): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0) throw new UsageError(`${flag} must be a non-negative number of seconds, got "${v}"`);
-  return n;
-}
 
 /** Reads v1 Node documents for --nodes. */
 export function readNodes(file: string): Node[] {

@@ -8,19 +8,12 @@ import { connectDocker } from '../runtime/docker/docker-runtime.js';
 import { traceRuntime } from '../runtime/trace.js';
 import { LockedError } from '../server/lock.js';
 import { startLabServer } from '../server/serve.js';
-import { UsageError } from './args.js';
+import { UsageError, seconds } from './args.js';
 import { PODLAB_VERSION } from './server-commands.js';
 
 export { mergeKubeconfig } from '../server/credentials.js';
 
 type Io = { out: (s: string) => void; err: (s: string) => void };
-
-const seconds = (v: string | undefined, flag: string): number | undefined => {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0) throw new UsageError(`${flag} must be a non-negative number of seconds, got "${v}"`);
-  return n;
-};
 
 /** `podlab serve`: the lab server in the foreground until SIGINT/SIGTERM. */
 export async function serve(argv: string[], io: Io, readNodes: (file: string) => EngineSettings['nodes']): Promise<number> {

@@ -8,7 +8,6 @@ import { ensureServer, runningServer, serverLog, stopServer, type ServerCommand 
 import { LabConnection, readLabKubeconfig } from '../client/connection.js';
 import { RemoteEngine } from '../client/remote-engine.js';
 import { humanDuration } from '../engine/printer.js';
-import { UsageError } from './args.js';
 
 type Io = { out: (s: string) => void; err: (s: string) => void };
 
@@ -62,13 +61,6 @@ export async function connectLab(io: Io, flags: ServerFlags = {}, wantNodes?: st
   }
   return engine;
 }
-
-const seconds = (v: string | undefined, flag: string): number | undefined => {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0) throw new UsageError(`${flag} must be a non-negative number of seconds, got "${v}"`);
-  return n;
-};
 
 /** `podlab stop` */
 export async function stop(io: Io): Promise<number> {
