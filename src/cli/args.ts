@@ -4,7 +4,12 @@
 // resource type (`pods`, `configmaps`/`cm`, `secrets`, singular or plural) selects that kind;
 // `TYPE/NAME` arguments name objects of several kinds; a bare NAME is a pod (Pod Lab's shorthand).
 
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** A usage error, also when thrown by the separately bundled server side (another copy of the class). */
+export const isUsageError = (e: unknown): e is UsageError => e instanceof Error && e.name === 'UsageError';
 
 export type ResourceKind = 'Pod' | 'ConfigMap' | 'Secret';
 

@@ -19,7 +19,7 @@ import { describeConfigMap, describeSecret } from '../engine/describe-config.js'
 import { InvalidError, kindLower, normalizeConfigObject, planApply } from '../engine/config-objects.js';
 import { validateText, invalidObjectMessage, type ValidatedDocument, type LabObject } from '../validation/index.js';
 import { RuntimeError } from '../runtime/cri.js';
-import { UsageError, seconds, kubectlJson, kubectlList, parseResourceArgs, type ResourceKind, type ResourceTarget } from './args.js';
+import { UsageError, isUsageError, seconds, kubectlJson, kubectlList, parseResourceArgs, type ResourceKind, type ResourceTarget } from './args.js';
 
 type Out = { out: (s: string) => void; err: (s: string) => void };
 const io: Out = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) };
@@ -97,7 +97,7 @@ export async function runCommand(cmd: string, argv: string[]): Promise<number> {
     }
     throw new UsageError(`unknown command "${cmd}"`);
   } catch (e) {
-    if (e instanceof UsageError) {
+    if (isUsageError(e)) {
       io.err(`error: ${e.message}\n`);
       return 2;
     }

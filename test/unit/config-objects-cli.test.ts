@@ -47,3 +47,11 @@ describe('kubectl -o json output', () => {
     );
   });
 });
+
+test('a usage error thrown by the separately bundled server side (another copy of the class) is still a usage error', async () => {
+  const { isUsageError, UsageError } = await import('../../src/cli/args.js');
+  class OtherBundleUsageError extends Error {
+    override name = 'UsageError';
+  }
+  assert.deepEqual([isUsageError(new UsageError('x')), isUsageError(new OtherBundleUsageError('x')), isUsageError(new Error('x'))], [true, true, false]);
+});
