@@ -325,6 +325,61 @@ export class RemoteEngine implements EngineApi {
     }
   }
 
+  watchDebug(namespace: string, name: string, listener: (info: PodDebugInfo | undefined) => void): Disposable {
+    let disposed = false;
+    let last: string | undefined;
+    let stream: { dispose(): void } | undefined;
+    let retry: NodeJS.Timeout | undefined;
+    const deliver = (info: PodDebugInfo | undefined) => {
+      const json = JSON.stringify(info ?? null);
+      if (disposed || json === last) return;
+      last = json;
+      try {
+        listener(info);
+      } catch {
+        // a listener's failure is not the engine's
+      }
+    };
+    const path = `/apis/${LAB_GROUP_VERSION}/namespaces/${enc(namespace)}/poddebugs?watch=true&fieldSelector=${enc(`metadata.name=${name}`)}`;
+    const open = async () => {
+      if (disposed || this.closed) return;
+      try {
+        const s = await this.conn.stream(
+          path,
+          (line) => {
+            const ev = JSON.parse(line) as { type: string; object: PodDebugInfo & { kind?: string; apiVersion?: string; metadata?: object } };
+            if (ev.type === 'DELETED') return deliver(undefined);
+            const { kind: _k, apiVersion: _a, metadata: _m, ...info } = ev.object;
+            deliver(info as PodDebugInfo);
+          },
+          () => {
+            // The server went away or ended the watch: reconnect (the state comes first again).
+            this.streams.delete(s);
+            if (!disposed && !this.closed) retry = setTimeout(() => void open(), 1000);
+          },
+        );
+        if (disposed) return s.dispose();
+        stream = s;
+        this.streams.add(s);
+        // The server sends nothing for a pod that does not exist (yet).
+        if (last === undefined && !this.getPod(namespace, name)) deliver(undefined);
+      } catch {
+        if (!disposed && !this.closed) retry = setTimeout(() => void open(), 1000);
+      }
+    };
+    void open();
+    return {
+      dispose: () => {
+        disposed = true;
+        clearTimeout(retry);
+        if (stream) {
+          this.streams.delete(stream);
+          stream.dispose();
+        }
+      },
+    };
+  }
+
   async attemptLogs(containerId: string, tail?: number): Promise<string[]> {
     const r = await this.conn.request('GET', `/apis/${LAB_GROUP_VERSION}/attemptlogs/${enc(containerId)}${tail !== undefined ? `?tailLines=${tail}` : ''}`);
     return r.body ? r.body.replace(/\n$/, '').split('\n') : [];

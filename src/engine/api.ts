@@ -132,6 +132,13 @@ export interface EngineApi {
   /** Follows the container's log (from `tail` lines back); `onEnd` when the container stops. */
   followLogs(namespace: string, name: string, container: string, onLine: (line: string) => void, opts?: { previous?: boolean; tail?: number; timestamps?: boolean; onEnd?: () => void }): Promise<Disposable>;
   debugInfo(namespace: string, name: string): Promise<PodDebugInfo | undefined>;
+  /**
+   * The pod's PodDebugInfo now, then again whenever the kubelet changes it (a container created,
+   * started or exited, a back-off timer, step mode's wait, a probe or hook run), coalesced and
+   * without repeats; `undefined` while no pod of that name exists. Follows a new pod of the same
+   * name. The lab server serves it as a watch of `poddebugs`.
+   */
+  watchDebug(namespace: string, name: string, listener: (info: PodDebugInfo | undefined) => void): Disposable;
   /** Logs of one attempt by container id (for the attempt selector). */
   attemptLogs(containerId: string, tail?: number): Promise<string[]>;
   exec(namespace: string, name: string, container: string, cmd: string[]): Promise<{ exitCode: number; stdout: string; stderr: string }>;

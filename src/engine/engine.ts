@@ -59,6 +59,7 @@ export class Engine implements EngineApi {
   kubelet?: Kubelet;
   private readonly pullListeners = new Set<(p: PullProgress & { pod: string }) => void>();
   private readonly stepListeners = new Set<(podKey: string, container: string) => void>();
+  private readonly debugListeners = new Set<(uid: string) => void>();
   private journal?: StoreJournal;
   private readonly subs: Disposable[] = [];
   private readonly log: (line: string) => void;
@@ -138,6 +139,7 @@ export class Engine implements EngineApi {
       onPullProgress: (p) => this.pullListeners.forEach((l) => l(p)),
       owns: () => true,
       onStepWaiting: (key, container) => this.stepListeners.forEach((l) => l(key, container)),
+      onDebugChanged: (uid) => this.debugListeners.forEach((l) => l(uid)),
       random: this.opts.random,
     });
   }
@@ -349,6 +351,60 @@ export class Engine implements EngineApi {
       stepWaitingFor: w?.debugState().stepWaitingFor,
       probes: this.kubelet?.prober.history(pod.metadata?.uid ?? '') ?? [],
       hooks: [...(this.kubelet?.hookRuns.get(pod.metadata?.uid ?? '') ?? [])].map((h) => ({ ...h })),
+    };
+  }
+
+  watchDebug(namespace: string, name: string, listener: (info: PodDebugInfo | undefined) => void): Disposable {
+    let closed = false;
+    let busy = false;
+    let dirty = true;
+    let last: string | undefined;
+    // One read at a time: changes that arrive during a read make one more read, so a burst of
+    // kubelet changes costs one or two runtime round trips, and nothing is missed.
+    const pump = async () => {
+      if (busy || closed) return;
+      busy = true;
+      try {
+        while (dirty && !closed) {
+          dirty = false;
+          let info: PodDebugInfo | undefined;
+          try {
+            info = await this.debugInfo(namespace, name);
+          } catch (e) {
+            this.log(`debug watch of ${namespace}/${name}: ${(e as Error).message}`);
+            continue;
+          }
+          const json = JSON.stringify(info ?? null);
+          if (closed || json === last) continue;
+          last = json;
+          try {
+            listener(info);
+          } catch {
+            // a listener's failure is not the engine's
+          }
+        }
+      } finally {
+        busy = false;
+      }
+    };
+    const poke = () => {
+      dirty = true;
+      void pump();
+    };
+    const onChange = (uid: string) => {
+      if (uid && uid === this.store.get('Pod', namespace, name)?.metadata?.uid) poke();
+    };
+    this.debugListeners.add(onChange);
+    const sub = this.store.watch((e) => {
+      if (e.kind === 'Pod' && e.type !== 'MODIFIED' && e.object.metadata?.name === name && (e.object.metadata?.namespace ?? 'default') === namespace) poke();
+    });
+    poke();
+    return {
+      dispose: () => {
+        closed = true;
+        this.debugListeners.delete(onChange);
+        sub.dispose();
+      },
     };
   }
 

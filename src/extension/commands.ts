@@ -162,7 +162,6 @@ async function runPod(s: Services, arg: unknown, all: unknown, stepModeRun: bool
       await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Pod Lab: deleting pod ${ref.name}` }, () => engine.deletePod(ref.namespace, ref.name));
     }
     const created = await engine.createPod(structuredClone(pod), { stepMode });
-    if (stepMode && created.metadata?.uid) s.lab.stepPods.add(created.metadata.uid);
     s.lab.log(`pod ${refKey(ref)} created from ${vscode.workspace.asRelativePath(file)}${stepMode ? ' (step mode)' : ''}`);
     await s.showPanel(ref.namespace, ref.name);
     void vscode.window.setStatusBarMessage(`$(play) Pod Lab: pod ${ref.name} created`, 4000);
@@ -334,41 +333,4 @@ async function reconnect(s: Services): Promise<void> {
     if (c === 'Retry') await reconnect(s);
     if (c === 'Show Log') s.lab.out.show(true);
   }
-}
-
-/** Step mode: offer Continue in a notification whenever a pod started in step mode pauses. */
-export function watchStepMode(s: Services): void {
-  const announced = new Map<string, string>();
-  let busy = false;
-  s.lab.push(
-    s.lab.onDidChangePods(async () => {
-      const engine = s.lab.engineIfStarted;
-      if (!engine || busy || s.lab.stepPods.size === 0) return;
-      busy = true;
-      try {
-        for (const p of engine.listPods()) {
-          const uid = p.metadata?.uid ?? '';
-          if (!s.lab.stepPods.has(uid)) continue;
-          const ns = p.metadata?.namespace ?? 'default';
-          const name = p.metadata?.name ?? '';
-          const info = await engine.debugInfo(ns, name).catch(() => undefined);
-          const waiting = info?.stepWaitingFor;
-          if (!waiting) {
-            announced.delete(uid);
-            continue;
-          }
-          if (announced.get(uid) === waiting) continue;
-          announced.set(uid, waiting);
-          void vscode.window
-            .showInformationMessage(`Pod Lab step mode (a lab feature): pod "${name}" is paused before init container "${waiting}".`, 'Continue', 'Show Lifecycle')
-            .then((c) => {
-              if (c === 'Continue') engine.continueStep(ns, name);
-              if (c === 'Show Lifecycle') void s.showPanel(ns, name);
-            });
-        }
-      } finally {
-        busy = false;
-      }
-    }),
-  );
 }

@@ -3,7 +3,8 @@
 // the view and the status bar — and makes no Docker call. The engine starts on first use.
 import * as vscode from 'vscode';
 import { Lab } from './lab.js';
-import { registerCommands, watchStepMode, type Services } from './commands.js';
+import { registerCommands, type Services } from './commands.js';
+import { StepModeWatch, announceHeld } from './step-mode.js';
 import { registerLanguageFeatures } from './language.js';
 import { registerTree } from './tree.js';
 import { registerStatusBar } from './statusBar.js';
@@ -18,13 +19,15 @@ export function activate(context: vscode.ExtensionContext): { lab: Lab } {
   const l = new Lab(context);
   lab = l;
   const diags = registerLanguageFeatures(l);
-  const tree = registerTree(l);
+  let services: Services | undefined;
+  const steps = new StepModeWatch(l, announceHeld((ns, name) => services?.showPanel(ns, name)));
+  const tree = registerTree(l, steps);
   const docs = new LabDocuments(l);
   const shells = new Shells(l);
   l.onDispose(() => shells.dispose());
   let panel: { show(namespace: string, name: string): void; dispose(): void } | undefined;
   l.onDispose(() => panel?.dispose());
-  const services: Services = {
+  services = {
     lab: l,
     diags,
     docs,
@@ -40,7 +43,6 @@ export function activate(context: vscode.ExtensionContext): { lab: Lab } {
   };
   registerCommands(services);
   registerStatusBar(l);
-  watchStepMode(services);
   // once connected: pull progress notifications
   let pulls: vscode.Disposable | undefined;
   l.push(

@@ -23,8 +23,6 @@ export class Lab implements vscode.Disposable {
   /** Fired (debounced) when lab pods or their events change. */
   private readonly podsEmitter = new vscode.EventEmitter<void>();
   private podsTimer: NodeJS.Timeout | undefined;
-  /** Pods started in step mode by this window (uid → true), so we can offer Continue. */
-  readonly stepPods = new Set<string>();
   private readonly extraDisposeHooks: (() => void | Promise<void>)[] = [];
 
   readonly onDidChangeState = this.stateEmitter.event;

@@ -3,6 +3,7 @@
 // a state icon, reason, exit code and restart count. The tree provider only maps it to TreeItems.
 import type { Pod, Container, ContainerStatus } from 'kubernetes-types/core/v1';
 import { podStatusText, readyText, restartsText, humanDuration } from '../engine/printer.js';
+import { LAB_ANNOTATIONS } from '../server/lab-api.js';
 
 export type ContainerKind = 'init' | 'sidecar' | 'app';
 export type Tone = 'ok' | 'progress' | 'warn' | 'error' | 'done' | 'idle';
@@ -212,4 +213,14 @@ export function lensTitles(pod: Pod | undefined, now: number): { summary?: strin
   const restarts = restartsText(pod, now);
   const rc = restarts.startsWith('0') ? '' : ` · ${restarts} restarts`;
   return { summary: `${status} · ${ready}${rc}`, actions: ['delete', 'lifecycle'] };
+}
+
+/** Pods the debug watch should follow: step mode on (annotation or the lab's setting) and not finished. */
+export function stepModePods(pods: readonly Pod[], labStepMode: boolean): Pod[] {
+  return pods.filter((p) => {
+    const on = p.metadata?.annotations?.[LAB_ANNOTATIONS.stepMode];
+    const stepMode = on === undefined ? labStepMode : on === 'true';
+    const phase = p.status?.phase;
+    return stepMode && !p.metadata?.deletionTimestamp && phase !== 'Succeeded' && phase !== 'Failed';
+  });
 }

@@ -2,6 +2,7 @@
 // engine's watch (debounced by Lab). Opening the view connects to Docker.
 import * as vscode from 'vscode';
 import type { Lab } from './lab.js';
+import type { StepModeWatch } from './step-mode.js';
 import { buildPodRows, type PodRow, type GroupRow, type ContainerRow, type Tone } from './podModel.js';
 
 export type PodNode = { type: 'pod'; row: PodRow };
@@ -27,14 +28,17 @@ export class PodTree implements vscode.TreeDataProvider<LabNode> {
   private readonly emitter = new vscode.EventEmitter<LabNode | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
   private rows: PodRow[] = [];
-  private stepWaiting = new Map<string, string>();
   private ageTimer: NodeJS.Timeout | undefined;
   private visible = false;
 
-  constructor(private readonly lab: Lab) {
+  constructor(
+    private readonly lab: Lab,
+    private readonly steps: StepModeWatch,
+  ) {
     lab.push(
       this.emitter,
-      lab.onDidChangePods(() => void this.refresh()),
+      lab.onDidChangePods(() => this.refresh()),
+      steps.onDidChange(() => this.refresh()),
       lab.onDidChangeState(() => this.emitter.fire(undefined)),
     );
     lab.onDispose(() => {
@@ -53,18 +57,7 @@ export class PodTree implements vscode.TreeDataProvider<LabNode> {
     }
   }
 
-  async refresh(): Promise<void> {
-    const engine = this.lab.engineIfStarted;
-    if (engine) {
-      const waiting = new Map<string, string>();
-      for (const p of engine.listPods()) {
-        const uid = p.metadata?.uid;
-        if (!uid || !this.lab.stepPods.has(uid)) continue;
-        const info = await engine.debugInfo(p.metadata?.namespace ?? 'default', p.metadata?.name ?? '').catch(() => undefined);
-        if (info?.stepWaitingFor) waiting.set(uid, info.stepWaitingFor);
-      }
-      this.stepWaiting = waiting;
-    }
+  refresh(): void {
     this.emitter.fire(undefined);
   }
 
@@ -118,13 +111,13 @@ export class PodTree implements vscode.TreeDataProvider<LabNode> {
     // opening the view connects to Docker (lazily, never during activation)
     const engine = this.lab.engineIfStarted ?? (await this.lab.getEngine().catch(() => undefined));
     if (!engine) return [];
-    this.rows = buildPodRows(engine.listPods(), Date.now(), this.stepWaiting);
+    this.rows = buildPodRows(engine.listPods(), Date.now(), this.steps.held);
     return this.rows.map((row) => ({ type: 'pod' as const, row }));
   }
 }
 
-export function registerTree(lab: Lab): PodTree {
-  const tree = new PodTree(lab);
+export function registerTree(lab: Lab, steps: StepModeWatch): PodTree {
+  const tree = new PodTree(lab, steps);
   const view = vscode.window.createTreeView('podlab.pods', { treeDataProvider: tree, showCollapseAll: true });
   tree.setVisible(view.visible);
   lab.push(

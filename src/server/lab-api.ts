@@ -5,6 +5,9 @@
 //   GET  /apis/lab.podlab.dev/v1alpha1/namespaces/{ns}/poddebugs/{pod}        the PodDebug of a pod:
 //        every attempt of every container (with the archive of removed ones), the sandboxes, the
 //        kubelet's back-off timers, step mode's waiting init container, probe runs, hook runs
+//   GET  /apis/lab.podlab.dev/v1alpha1/namespaces/{ns}/poddebugs?watch=true&fieldSelector=metadata.name={pod}
+//        a watch of it (JSON lines as any watch): ADDED, MODIFIED on each change, DELETED when the
+//        pod goes; not resumable (no history: a reconnecting client gets the current state first)
 //   POST /apis/lab.podlab.dev/v1alpha1/namespaces/{ns}/poddebugs/{pod}/continue   step mode: start
 //        the init container the kubelet holds
 //   POST /apis/lab.podlab.dev/v1alpha1/namespaces/{ns}/poddebugs/{pod}/restart?container=C
@@ -35,7 +38,7 @@ export function labResources(): object {
     apiVersion: 'v1',
     groupVersion: LAB_GROUP_VERSION,
     resources: [
-      { name: 'poddebugs', singularName: 'poddebug', namespaced: true, kind: 'PodDebug', verbs: ['get'] },
+      { name: 'poddebugs', singularName: 'poddebug', namespaced: true, kind: 'PodDebug', verbs: ['get', 'watch'] },
       { name: 'poddebugs/continue', singularName: '', namespaced: true, kind: 'PodDebug', verbs: ['create'] },
       { name: 'poddebugs/restart', singularName: '', namespaced: true, kind: 'PodDebug', verbs: ['create'] },
     ],

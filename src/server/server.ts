@@ -612,6 +612,11 @@ export class LabServer {
       ctx.req.socket.once('close', stop);
       return;
     }
+    if (segs[0] === 'namespaces' && segs[2] === 'poddebugs' && segs.length === 3 && ctx.method === 'GET') {
+      const watch = ctx.url.searchParams.get('watch');
+      if (watch !== 'true' && watch !== '1') throw badRequest('poddebugs are read one pod at a time (GET .../poddebugs/NAME) or watched (?watch=true&fieldSelector=metadata.name=NAME)');
+      return this.watchPodDebug(ctx, segs[1]!);
+    }
     if (segs[0] === 'namespaces' && segs[2] === 'poddebugs' && segs[3]) {
       const ns = segs[1]!;
       const name = segs[3];
@@ -632,6 +637,42 @@ export class LabServer {
       }
     }
     throw routeNotFound();
+  }
+
+  /**
+   * A watch of one pod's PodDebug (fieldSelector metadata.name=NAME): ADDED with its state, then
+   * MODIFIED on every change the kubelet makes, DELETED when the pod goes, ADDED again for a new
+   * pod of that name. Not resumable: there is no history, so resourceVersion is ignored and a
+   * client that reconnects gets the current state first.
+   */
+  private watchPodDebug(ctx: Ctx, namespace: string): void {
+    const selector = ctx.url.searchParams.get('fieldSelector') ?? '';
+    const m = /^metadata\.name==?([^,=]+)$/.exec(selector);
+    if (!m) throw badRequest(`watching poddebugs needs fieldSelector=metadata.name=<pod>, got ${JSON.stringify(selector)}`);
+    const name = m[1]!;
+    const q = ctx.url.searchParams;
+    const timeoutMs = q.get('timeoutSeconds') ? Number(q.get('timeoutSeconds')) * 1000 : 30 * 60 * 1000;
+    ctx.res.writeHead(200, { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+    ctx.res.flushHeaders();
+    let present = false;
+    let rv = 0;
+    const sub = this.opts.engine.watchDebug(namespace, name, (info) => {
+      if (ctx.res.destroyed) return;
+      const type = !info ? 'DELETED' : present ? 'MODIFIED' : 'ADDED';
+      if (!info && !present) return;
+      present = !!info;
+      const object = { kind: 'PodDebug', apiVersion: `${LAB_GROUP}/${LAB_VERSION}`, metadata: { name, namespace, resourceVersion: String(++rv) }, ...info };
+      ctx.res.write(`${JSON.stringify({ type, object })}\n`);
+    });
+    const stop = () => {
+      sub.dispose();
+      clearTimeout(timer);
+      this.closers.delete(stop);
+      ctx.res.end();
+    };
+    const timer = setTimeout(stop, timeoutMs);
+    this.closers.add(stop);
+    ctx.req.socket.once('close', stop);
   }
 
   // ---- upgrades: exec, attach, port-forward, watch over WebSocket ---------------------------------

@@ -30,10 +30,12 @@ function recordHook(ctx: PodSyncContext, run: HookRun): (error?: string, timedOu
   list.push(run);
   if (list.length > MAX_HOOK_RUNS) list.splice(0, list.length - MAX_HOOK_RUNS);
   ctx.k.hookRuns.set(uid, list);
+  ctx.k.deps.onDebugChanged?.(uid);
   return (error, timedOut) => {
     run.finishedAt = ctx.k.deps.clock.now();
     if (error !== undefined) run.error = error;
     if (timedOut) run.timedOut = true;
+    ctx.k.deps.onDebugChanged?.(uid);
   };
 }
 
@@ -74,6 +76,7 @@ function inBackOff(ctx: PodSyncContext, st: LifecycleState, c: Container, rs: Ru
     ctx.reasons.set(c.name, {
       reason: 'CrashLoopBackOff',
       message: `back-off ${goDuration(delay)} restarting failed container=${c.name} pod=${formatPod(pod)}`,
+      backoff: { delayMs: delay, until: last.finishedAt + delay },
     });
     ctx.wakeIn(last.finishedAt + delay - now + 5);
     return true;

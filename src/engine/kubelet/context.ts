@@ -23,6 +23,11 @@ export interface KubeletDeps {
   owns: (uid: string) => boolean;
   /** Step mode: the worker holds `container` of pod `key` (namespace/name) until continueStep. */
   onStepWaiting?: (key: string, container: string) => void;
+  /**
+   * The lab's debug state of the pod (PodDebugInfo: attempts, sandboxes, back-off timers, step
+   * wait, probe and hook runs) may have changed; coalesced by the engine's debug watches.
+   */
+  onDebugChanged?: (uid: string) => void;
   /** Randomness (probe workers' initial sleep); tests inject a fixed one. */
   random?: () => number;
 }

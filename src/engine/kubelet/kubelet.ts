@@ -51,6 +51,7 @@ export class Kubelet implements Disposable, KubeletShared {
       onEvent: (pod, type, reason, message, name) => deps.recorder.record(podRef(pod, containerFieldPath(pod, name)), type, reason, message, host(pod)),
       onLivenessOrStartupVerdict: (uid) => this.workers.get(uid)?.trigger(),
       onReadinessChanged: (uid) => this.workers.get(uid)?.trigger(),
+      onRun: (uid) => deps.onDebugChanged?.(uid),
     });
     this.volumes = new VolumeManager({
       stateDir: deps.settings.stateDir,
@@ -94,7 +95,10 @@ export class Kubelet implements Disposable, KubeletShared {
       }),
       deps.runtime.onEvent((e) => {
         // PLEG: only container lifecycle changes wake a pod (not the exec sessions of probes and hooks).
-        if (e.podUid && e.action !== 'other') this.workers.get(e.podUid)?.trigger();
+        if (e.podUid && e.action !== 'other') {
+          this.workers.get(e.podUid)?.trigger();
+          deps.onDebugChanged?.(e.podUid);
+        }
       }),
     );
     for (const p of deps.store.list('Pod')) if (this.runsOnLabNode(p) && deps.owns(p.metadata?.uid ?? '')) this.worker(p).trigger();

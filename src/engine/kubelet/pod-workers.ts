@@ -35,6 +35,8 @@ export class PodWorker implements Disposable, SyncPodState {
   /** Step mode: init container name → approved to start (per attempt). */
   private readonly approved = new Set<string>();
   private stepWaiting?: string;
+  /** debugState() after the last sync, as JSON. */
+  private lastDebugState = '';
   readonly skipBackoff = new Set<string>();
   readonly failedAt = new Map<string, number>();
   sandboxRetryAt = 0;
@@ -85,6 +87,7 @@ export class PodWorker implements Disposable, SyncPodState {
           this.d.log(`sync of ${this.key} failed: ${(e as Error).message}`);
           this.wakeIn(SYNC_ERROR_RETRY_MS);
         }
+        this.noteDebugState();
       } while (this.again && !this.disposed);
       this.running = undefined;
     })();
@@ -301,13 +304,21 @@ export class PodWorker implements Disposable, SyncPodState {
     });
   }
 
+  /** Tells the debug watches when a sync changed the back-off timers or the step wait. */
+  private noteDebugState(): void {
+    const now = JSON.stringify(this.debugState());
+    if (now === this.lastDebugState) return;
+    this.lastDebugState = now;
+    this.d.onDebugChanged?.(this.uid);
+  }
+
   debugState(): Pick<PodDebugInfo, 'backoff' | 'stepWaitingFor'> {
     const pod = this.pod();
     const backoff: PodDebugInfo['backoff'] = {};
     if (pod) {
       for (const c of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) {
-        const e = this.k.crashBackoff.entry(backoffKey(pod, c));
-        if (e && this.reasons.get(c.name)?.reason === 'CrashLoopBackOff') backoff[c.name] = { until: this.wakeAt, delayMs: e.backoffMs };
+        const r = this.reasons.get(c.name);
+        if (r?.reason === 'CrashLoopBackOff' && r.backoff) backoff[c.name] = { until: r.backoff.until, delayMs: r.backoff.delayMs };
       }
     }
     return { backoff, stepWaitingFor: this.stepWaiting };

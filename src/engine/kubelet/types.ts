@@ -44,6 +44,8 @@ export interface StartFailure {
   /** CrashLoopBackOff, ErrImagePull, ImagePullBackOff, ErrImageNeverPull, CreateContainerError, RunContainerError, … */
   reason: string;
   message: string;
+  /** CrashLoopBackOff: the back-off's delay and when it ends (epoch ms), for the lab's debug view. */
+  backoff?: { delayMs: number; until: number };
 }
 export type ReasonCache = ReadonlyMap<string, StartFailure>;
 

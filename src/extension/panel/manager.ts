@@ -1,6 +1,7 @@
 // The lifecycle panels: one WebviewPanel per pod, beside the editor. The host subscribes to the
-// engine's watch for the pod and its events (plus debugInfo), coalesces updates to at most about
-// ten posts a second, and logs the latency from an engine event to the webview's `rendered`
+// engine's watch for the pod and its events and to the pod's debug watch (the lab API's
+// poddebugs: attempts, back-off timers, step wait, probe and hook runs; nothing is polled),
+// coalesces updates to at most about ten posts a second, and logs the latency from an engine event to the webview's `rendered`
 // acknowledgement. The view model is built by the pure code in model.ts / feed.ts.
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
@@ -19,8 +20,6 @@ import { flushDelay } from './model.js';
 /** At most one post per this many milliseconds (about ten a second). */
 /** At most ten posts in any second. */
 const MAX_POSTS_PER_SECOND = 10;
-/** Debug info (attempts, back-off timers, step-mode wait) can change without a pod update: re-read it this often while visible. */
-const DEBUG_POLL_MS = 1000;
 /** Latency target from an engine event to the painted panel. */
 const LATENCY_TARGET_MS = 100;
 
@@ -69,10 +68,9 @@ class PodPanel {
   private readonly disposeListeners: (() => void)[] = [];
   private engine: EngineApi | undefined;
   private watch: { dispose(): void } | undefined;
+  private debugWatch: { dispose(): void } | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private poll: NodeJS.Timeout | undefined;
   private flushing = false;
-  private needDebug = true;
   /** The webview is loaded and listening (it said `ready`); hidden webviews are destroyed. */
   private webviewReady = false;
   /** When the recent posts went out (performance.now()), for pacing. */
@@ -135,12 +133,10 @@ class PodPanel {
       const pod = engine.getPod(this.namespace, this.name);
       const uid = pod?.metadata?.uid;
       this.feed.seed(pod ? { type: 'ADDED', kind: 'Pod', object: pod } : undefined, uid ? engine.listEvents({ uid }) : [], Date.now());
-      this.needDebug = true;
-      this.poll = setInterval(() => {
-        if (!this.panel.visible) return;
-        this.needDebug = true;
+      this.debugWatch = engine.watchDebug(this.namespace, this.name, (info) => {
+        this.feed.setDebug(info);
         this.schedule();
-      }, DEBUG_POLL_MS);
+      });
       this.schedule();
     } catch (err) {
       this.log(`lifecycle ${this.key}: cannot reach the engine: ${errorText(err)}`);
@@ -153,7 +149,6 @@ class PodPanel {
 
   private onWatch(e: WatchEvent): void {
     if (!this.feed.onWatch(e, Date.now(), performance.now())) return;
-    if (e.kind === 'Pod') this.needDebug = true;
     this.schedule();
   }
 
@@ -171,9 +166,6 @@ class PodPanel {
     if (this.flushing || this.disposed || !this.engine) return;
     this.flushing = true;
     try {
-      // What the watch brought goes out first; the runtime detail (every attempt, back-off timers),
-      // which needs a round trip to Docker, follows in the next update. That keeps Docker's own
-      // latency off the path from an engine event to the panel.
       if (this.webviewReady && !this.disposed) {
         const msg = this.feed.next(Date.now());
         if (msg) {
@@ -181,14 +173,6 @@ class PodPanel {
           this.recentPosts = [...this.recentPosts.filter((x) => x > t - 1000), t];
           this.post(msg);
           if (msg.type === 'snapshot') this.panel.title = `Pod ${this.name}`;
-        }
-      }
-      if (this.needDebug && !this.disposed) {
-        this.needDebug = false;
-        try {
-          this.feed.setDebug(await this.engine.debugInfo(this.namespace, this.name));
-        } catch (err) {
-          this.log(`lifecycle ${this.key}: debug info unavailable: ${errorText(err)}`);
         }
       }
     } finally {
@@ -272,8 +256,8 @@ class PodPanel {
     if (this.disposed) return;
     this.disposed = true;
     if (this.timer) clearTimeout(this.timer);
-    if (this.poll) clearInterval(this.poll);
     this.watch?.dispose();
+    this.debugWatch?.dispose();
     for (const d of this.disposables) d.dispose();
     this.panel.dispose();
     for (const fn of this.disposeListeners) fn();

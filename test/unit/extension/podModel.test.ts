@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from 'kubernetes-types/core/v1';
-import { buildPodRows, containerTone, lensTitles } from '../../../src/extension/podModel.js';
+import { buildPodRows, containerTone, lensTitles, stepModePods } from '../../../src/extension/podModel.js';
 
 const now = Date.UTC(2024, 0, 1, 12, 0, 0);
 const t = (s: number) => new Date(now - s * 1000).toISOString().replace('.000Z', 'Z');
@@ -93,4 +93,21 @@ test('the CodeLens offers Run for a pod not in the lab, and its state with Delet
   const l = lensTitles(crashingInitPod(), now);
   assert.deepEqual(l.actions, ['delete', 'lifecycle']);
   assert.match(l.summary!, /^Init:CrashLoopBackOff · 0\/2 · 3 \(10s ago\) restarts$/);
+});
+
+test('step mode is followed for pods with the annotation, or without it when the lab runs in step mode, until they finish', () => {
+  const pod = (name: string, annotation: string | undefined, extra: Partial<Pod> = {}): Pod => ({
+    metadata: { name, ...(annotation !== undefined ? { annotations: { 'lab.podlab.dev/step-mode': annotation } } : {}), ...extra.metadata },
+    status: extra.status,
+  });
+  const pods = [
+    pod('on', 'true'),
+    pod('off', 'false'),
+    pod('plain', undefined),
+    pod('done', 'true', { status: { phase: 'Succeeded' } }),
+    pod('failed', 'true', { status: { phase: 'Failed' } }),
+    pod('leaving', 'true', { metadata: { name: 'leaving', deletionTimestamp: t(1) } }),
+  ];
+  const names = (labStepMode: boolean) => stepModePods(pods, labStepMode).map((p) => p.metadata?.name);
+  assert.deepEqual({ lab: names(false), labInStepMode: names(true) }, { lab: ['on'], labInStepMode: ['on', 'plain'] });
 });

@@ -73,6 +73,8 @@ export interface ProberManagerOptions {
   runProbe?: ProbeRunner;
   /** Probe runs kept per worker (default 100). */
   historyLimit?: number;
+  /** A probe run was added to the pod's history. */
+  onRun?(uid: string): void;
   /** When the kubelet started (default: when the manager was created). */
   startedAt?: number;
 }
@@ -432,6 +434,7 @@ export class ProberManager {
     if (!h) return;
     h.runs.push(run);
     if (h.runs.length > this.historyLimit) h.runs.splice(0, h.runs.length - this.historyLimit);
+    this.opts.onRun?.(w.entry.uid);
   }
 
   /** The container ran before this kubelet started (kubeletRestartGracePeriod). */

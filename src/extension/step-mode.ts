@@ -1,0 +1,90 @@
+// Step mode in the extension (a Pod Lab feature, no upstream counterpart): which pods the kubelet
+// holds before an init container, from the lab API's poddebugs watch of each step-mode pod (the
+// annotation lab.podlab.dev/step-mode, whoever created the pod: this window, the CLI or kubectl).
+// The tree shows the pause; a notification offers Continue once per held init container.
+import * as vscode from 'vscode';
+import type { EngineApi } from '../engine/api.js';
+import { stepModePods } from './podModel.js';
+import type { Lab } from './lab.js';
+
+export class StepModeWatch implements vscode.Disposable {
+  /** pod uid → the init container held, for pods being held now. */
+  private readonly waiting = new Map<string, string>();
+  private readonly watches = new Map<string, { dispose(): void }>();
+  /** The engine the watches were opened on (a reconnect brings another). */
+  private engine: EngineApi | undefined;
+  private readonly emitter = new vscode.EventEmitter<void>();
+  /** Fired when a pod starts or stops being held. */
+  readonly onDidChange = this.emitter.event;
+
+  constructor(
+    private readonly lab: Lab,
+    private readonly onHeld: (engine: EngineApi, namespace: string, name: string, container: string) => void,
+  ) {
+    lab.push(this, lab.onDidChangePods(() => this.sync()));
+  }
+
+  waitingFor(uid: string): string | undefined {
+    return this.waiting.get(uid);
+  }
+
+  get held(): ReadonlyMap<string, string> {
+    return this.waiting;
+  }
+
+  private sync(): void {
+    const engine = this.lab.engineIfStarted;
+    if (engine !== this.engine) {
+      for (const w of this.watches.values()) w.dispose();
+      this.watches.clear();
+      this.engine = engine;
+      if (this.waiting.size) {
+        this.waiting.clear();
+        this.emitter.fire();
+      }
+    }
+    if (!engine) return;
+    const wanted = new Map(stepModePods(engine.listPods(), engine.settings.stepMode).map((p) => [p.metadata?.uid ?? '', p] as const));
+    for (const [uid, w] of this.watches) {
+      if (wanted.has(uid)) continue;
+      w.dispose();
+      this.watches.delete(uid);
+      if (this.waiting.delete(uid)) this.emitter.fire();
+    }
+    for (const [uid, pod] of wanted) {
+      if (!uid || this.watches.has(uid)) continue;
+      const ns = pod.metadata?.namespace ?? 'default';
+      const name = pod.metadata?.name ?? '';
+      this.watches.set(
+        uid,
+        engine.watchDebug(ns, name, (info) => {
+          if (info && info.uid !== uid) return;
+          const now = info?.stepWaitingFor;
+          if (now === this.waiting.get(uid)) return;
+          if (now) this.waiting.set(uid, now);
+          else this.waiting.delete(uid);
+          this.emitter.fire();
+          if (now) this.onHeld(engine, ns, name, now);
+        }),
+      );
+    }
+  }
+
+  dispose(): void {
+    for (const w of this.watches.values()) w.dispose();
+    this.watches.clear();
+    this.emitter.dispose();
+  }
+}
+
+/** The notification offering Continue when a step-mode pod is held. */
+export function announceHeld(showPanel: (namespace: string, name: string) => unknown) {
+  return (engine: EngineApi, namespace: string, name: string, container: string): void => {
+    void vscode.window
+      .showInformationMessage(`Pod Lab step mode (a lab feature): pod "${name}" is paused before init container "${container}".`, 'Continue', 'Show Lifecycle')
+      .then((c) => {
+        if (c === 'Continue') engine.continueStep(namespace, name);
+        if (c === 'Show Lifecycle') void showPanel(namespace, name);
+      });
+  };
+}
