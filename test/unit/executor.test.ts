@@ -146,6 +146,27 @@ test('a sandbox that cannot be created is retried every 10 s, with one FailedCre
   await lab.close();
 });
 
+test('a dead sandbox whose re-creation fails is announced once per real attempt: SandboxChanged before each try, none on the syncs in between', async () => {
+  const lab = await fakeLab();
+  lab.rt.programs.set('app', { exitAfterMs: 3600_000, exitCode: 0 });
+  await lab.engine.createPod(podOf({ containers: [{ name: 'app' }] }));
+  await lab.clock.advanceAsync(3 * sec);
+  // The sandbox dies behind the kubelet's back (as when dockerd stops it); its re-creation fails once.
+  const sb = (await lab.rt.listPodSandbox())[0]!;
+  await lab.rt.stopPodSandbox(sb.id);
+  lab.rt.failNext('runPodSandbox', new Error('daemon is shutting down'));
+  const t = lab.clock.now();
+  // The relist wakes the worker at 10 s and 20 s; the failed creation is retried 10 s after it.
+  await lab.clock.advanceAsync(25 * sec);
+  assert.deepEqual(lab.rt.trace(['runPodSandbox'], t), ['runPodSandbox POD @7000', 'runPodSandbox POD @17000']);
+  assert.deepEqual(
+    lab.events().filter((e) => /sandbox/i.test(e)),
+    ['SandboxChanged: Pod sandbox changed, it will be killed and re-created. (x2)', 'FailedCreatePodSandBox: Failed to create pod sandbox: daemon is shutting down'],
+  );
+  assert.equal(stateOf(lab.pod(), 'app'), 'running');
+  await lab.close();
+});
+
 test('a readiness probe keeps the pod NotReady until it succeeds, with an Unhealthy event per failure', async () => {
   const lab = await fakeLab();
   let healthy = false;

@@ -40,12 +40,14 @@ export async function syncPod(ctx: PodSyncContext, st: SyncPodState, rs: Runtime
   const grace = pod.spec?.terminationGracePeriodSeconds ?? 30;
 
   // Step 1 (computePodActions) is the caller's. Step 2: kill the pod if its sandbox changed.
-  if (a.createSandbox && a.sandboxId) ctx.event('Normal', 'SandboxChanged', 'Pod sandbox changed, it will be killed and re-created.');
   if (a.killPod) {
+    // A failed sandbox creation waits out the pod worker's back-off; the syncs in between do
+    // nothing (upstream's worker does not run SyncPod then), so they announce nothing either.
     if (a.createSandbox && deps.clock.now() < st.sandboxRetryAt) {
       ctx.wakeIn(st.sandboxRetryAt - deps.clock.now());
       return 'waiting';
     }
+    if (a.createSandbox && a.sandboxId) ctx.event('Normal', 'SandboxChanged', 'Pod sandbox changed, it will be killed and re-created.');
     await killContainersInPod(ctx, rs, grace);
     for (const sb of rs.sandboxes) if (sb.state === 'SANDBOX_READY') await rt.stopPodSandbox(sb.id, 10);
     if (!a.createSandbox) return 'podKilled';
