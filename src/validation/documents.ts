@@ -336,7 +336,10 @@ function processDocument(doc: Document.Parsed, chunkText: string, lc: Lines, opt
   const ctx: DecodeCtx = { base: 0, doc, errs, dropped: new Set(), depth: 0 };
   const before = errs.length;
   const decoded = decodeValue(root, labKind, '', labKind, '', '', ctx) as LabObject | undefined;
-  const decodeFailed = errs.length > before;
+  // Unknown and duplicate fields are strict-decoding problems: the object still decodes (without
+  // them), so the API server can create it under fieldValidation Warn or Ignore.
+  const strictOnly = (e: FieldErr) => e.type === 'Unknown field' || (e.type === 'YAML syntax' && e.detail.startsWith('duplicate field '));
+  const decodeFailed = errs.slice(before).some((e) => !strictOnly(e));
   rel.runnable = kindV === labKind && avV === 'v1';
   if (!rel.runnable) rel.skipReason = `not a v1 ${labKind}`;
   if (!decoded) return finish();

@@ -157,6 +157,18 @@ describe('the lab server with the real kubectl', { timeout: 10 * 60 * 1000 }, ()
         assert.match(inv.err, /The Pod "bad" is invalid: spec\.containers\[0\]\.image: Required value/);
       });
 
+      test('an unknown field: refused with --validate=strict (the default), a warning with --validate=warn', async () => {
+        const file = join(stateDir, `typo-${version}.yaml`);
+        writeFileSync(file, 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: typo\nspec:\n  containers:\n    - name: app\n      image: busybox:1.35\n      imagePullPolcy: Never\n');
+        const strict = await k(['create', '--dry-run=server', '-f', file]);
+        assert.deepEqual(
+          { code: strict.code, err: strict.err.trim() },
+          { code: 1, err: `Error from server (BadRequest): error when creating "${file}": Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.containers[0].imagePullPolcy"` },
+        );
+        const warn = await k(['create', '--dry-run=server', '--validate=warn', '-f', file]);
+        assert.deepEqual({ code: warn.code, out: warn.out.trim(), err: warn.err.trim() }, { code: 0, out: 'pod/typo created (server dry run)', err: 'Warning: unknown field "spec.containers[0].imagePullPolcy"' });
+      });
+
       test('create configmap --from-file, then get and delete it', async () => {
         const conf = join(stateDir, 'nginx.conf');
         writeFileSync(conf, 'server { listen 8080; }\n');
