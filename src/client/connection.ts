@@ -6,7 +6,6 @@ import { Agent, request as httpsRequest } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import WebSocket from 'ws';
 
 export interface Credentials {
   server: string;
@@ -139,50 +138,6 @@ export class LabConnection {
         if (!started) reject(e);
       });
       req.end();
-    });
-  }
-
-  /** Runs a command in a container over WebSocket (v5.channel.k8s.io): its output and exit code. */
-  exec(namespace: string, pod: string, container: string, command: string[], timeoutMs = 30_000): Promise<{ exitCode: number; stdout: string; stderr: string }> {
-    const q = new URLSearchParams({ container, stdout: 'true', stderr: 'true' });
-    for (const c of command) q.append('command', c);
-    const url = `wss://${this.base.host}/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(pod)}/exec?${q}`;
-    return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url, ['v5.channel.k8s.io', 'v4.channel.k8s.io'], { ca: this.creds.ca, headers: { Authorization: `Bearer ${this.creds.token}` } });
-      const out: Buffer[] = [];
-      const err: Buffer[] = [];
-      let status: { status?: string; message?: string; details?: { causes?: { reason?: string; message?: string }[] } } | undefined;
-      const timer = setTimeout(() => {
-        ws.terminate();
-        reject(new Error(`exec timed out after ${timeoutMs / 1000}s`));
-      }, timeoutMs);
-      ws.on('message', (data: Buffer) => {
-        const ch = data[0];
-        const payload = data.subarray(1);
-        if (ch === 1) out.push(payload);
-        else if (ch === 2) err.push(payload);
-        else if (ch === 3) status = JSON.parse(payload.toString('utf8')) as typeof status;
-      });
-      ws.on('unexpected-response', (_req, res) => {
-        clearTimeout(timer);
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => reject(statusError({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') })));
-      });
-      ws.on('error', (e) => {
-        clearTimeout(timer);
-        reject(e);
-      });
-      ws.on('close', () => {
-        clearTimeout(timer);
-        let exitCode = 0;
-        if (status && status.status !== 'Success') {
-          const code = status.details?.causes?.find((c) => c.reason === 'ExitCode')?.message;
-          if (code === undefined) return reject(new Error(status.message ?? 'exec failed'));
-          exitCode = Number(code);
-        }
-        resolve({ exitCode, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
-      });
     });
   }
 

@@ -19,6 +19,7 @@ import { InvalidError } from '../engine/config-objects.js';
 import { LAB_ANNOTATIONS, LAB_GROUP_VERSION } from '../server/lab-api.js';
 import type { Endpoint } from '../server/endpoint.js';
 import { ApiStatusError, LabConnection } from './connection.js';
+import { execCollect } from './streams.js';
 
 type CachedKind = 'Pod' | 'Event' | 'Node' | 'ConfigMap' | 'Secret';
 type AnyObj = Pod | KEvent | Node | ConfigMap | Secret;
@@ -386,7 +387,7 @@ export class RemoteEngine implements EngineApi {
   }
 
   exec(namespace: string, name: string, container: string, cmd: string[]): Promise<{ exitCode: number; stdout: string; stderr: string }> {
-    return this.conn.exec(namespace, name, container, cmd);
+    return execCollect(this.conn, namespace, name, container, cmd);
   }
 
   continueStep(namespace: string, name: string): void {

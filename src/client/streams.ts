@@ -5,6 +5,7 @@
 // port, each opened by the port as a little-endian uint16) — client-go's remotecommand and
 // portforward websocket clients are the upstream counterparts.
 import { createServer, type Server, type Socket } from 'node:net';
+import { Writable } from 'node:stream';
 import WebSocket from 'ws';
 import type { LabConnection } from './connection.js';
 
@@ -41,8 +42,16 @@ export interface ExecIo {
   stderr: NodeJS.WritableStream;
 }
 
-/** Runs a command in a container, streaming stdin/stdout/stderr; resolves with its exit code. */
-export async function execInteractive(conn: LabConnection, namespace: string, pod: string, container: string, command: string[], opts: { stdin: boolean; tty: boolean }, io: ExecIo): Promise<number> {
+/** Runs a command in a container, streaming stdin/stdout/stderr; resolves with its exit code (rejects after `timeoutMs`, if given). */
+export async function execInteractive(
+  conn: LabConnection,
+  namespace: string,
+  pod: string,
+  container: string,
+  command: string[],
+  opts: { stdin: boolean; tty: boolean; timeoutMs?: number },
+  io: ExecIo,
+): Promise<number> {
   const q = new URLSearchParams({ container, stdout: 'true', stderr: opts.tty ? 'false' : 'true', stdin: String(opts.stdin), tty: String(opts.tty) });
   for (const c of command) q.append('command', c);
   const ws = await open(conn, `/api/v1/namespaces/${enc(namespace)}/pods/${enc(pod)}/exec?${q}`, ['v5.channel.k8s.io']);
@@ -50,6 +59,14 @@ export async function execInteractive(conn: LabConnection, namespace: string, po
   return new Promise((resolve, reject) => {
     let status: { status?: string; message?: string; details?: { causes?: { reason?: string; message?: string }[] } } | undefined;
     const cleanups: (() => void)[] = [];
+    if (opts.timeoutMs !== undefined) {
+      const timer = setTimeout(() => {
+        cleanups.forEach((c) => c());
+        ws.terminate();
+        reject(new Error(`exec timed out after ${opts.timeoutMs! / 1000}s`));
+      }, opts.timeoutMs);
+      cleanups.push(() => clearTimeout(timer));
+    }
     if (opts.tty && io.stdout.columns) {
       const resize = () => ws.readyState === ws.OPEN && ws.send(frame(4, JSON.stringify({ Width: io.stdout.columns, Height: io.stdout.rows })));
       resize();
@@ -97,6 +114,15 @@ export async function execInteractive(conn: LabConnection, namespace: string, po
  * Listens on 127.0.0.1:localPort (0: any) and forwards each connection to the pod's port through
  * its own WebSocket. Resolves with the listening server (its address says the port).
  */
+/** Runs a command without stdin and collects its output (the EngineApi's exec). */
+export async function execCollect(conn: LabConnection, namespace: string, pod: string, container: string, command: string[], timeoutMs = 30_000): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  const collect = (to: Buffer[]) => new Writable({ write: (c: Buffer, _e, done) => (to.push(Buffer.from(c)), done()) });
+  const exitCode = await execInteractive(conn, namespace, pod, container, command, { stdin: false, tty: false, timeoutMs }, { stdout: collect(out), stderr: collect(err) });
+  return { exitCode, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+}
+
 export async function portForward(conn: LabConnection, namespace: string, pod: string, localPort: number, remotePort: number, log: (line: string) => void): Promise<Server> {
   const path = `/api/v1/namespaces/${enc(namespace)}/pods/${enc(pod)}/portforward?ports=${remotePort}`;
   // Fail early (pod not found, no IP) rather than at the first connection.

@@ -10,7 +10,9 @@ import { spawn } from 'node:child_process';
 import { request } from 'node:https';
 import { connectDocker } from '../../src/runtime/docker/docker-runtime.js';
 import { startLabServer, type RunningServer } from '../../src/server/serve.js';
-import { removeLabContainers } from './engine-helpers.js';
+import { podManifest, removeLabContainers, waitFor } from './engine-helpers.js';
+import { LabConnection } from '../../src/client/connection.js';
+import { RemoteEngine } from '../../src/client/remote-engine.js';
 
 const KUBECTL_DIR = '/usr/lib/google-cloud-sdk/bin';
 const VERSIONS = ['1.27', '1.33'].filter((v) => existsSync(join(KUBECTL_DIR, `kubectl.${v}`)));
@@ -287,5 +289,22 @@ spec:
     assert.match(out, /watched\s+0\/1\s+Pending/);
     assert.match(out, /watched\s+1\/1\s+Running/);
     await kubectlRunner(version, kubeconfig)(['delete', 'pod', 'watched', '--grace-period=1']);
+  });
+
+  test("the shells' client (RemoteEngine) runs a command with exec: stdout, stderr and the exit code apart", async () => {
+    const engine = running.engine;
+    await engine.createPod(podManifest('client-exec', { containers: [{ name: 'app', image: 'busybox:1.35', command: ['sleep', '3600'] }], terminationGracePeriodSeconds: 1 }));
+    await waitFor(engine, 'client-exec', (p) => p.status?.containerStatuses?.[0]?.state?.running !== undefined, 60_000, 'Running');
+    const ca = readFileSync(join(stateDir, 'server', 'credentials', 'ca.crt'), 'utf8');
+    const token = readFileSync(join(stateDir, 'server', 'credentials', 'token'), 'utf8').trim();
+    const remote = await RemoteEngine.connect(new LabConnection({ server: `https://127.0.0.1:${running.endpoint.port}`, ca, token }), running.endpoint, stateDir);
+    try {
+      const r = await remote.exec('default', 'client-exec', 'app', ['sh', '-c', 'echo out; echo err >&2; exit 3']);
+      assert.deepEqual(r, { exitCode: 3, stdout: 'out\n', stderr: 'err\n' });
+      await assert.rejects(remote.exec('default', 'client-exec', 'nope', ['true']), { message: 'container nope is not valid for pod client-exec' });
+    } finally {
+      await remote.close();
+      await engine.deletePod('default', 'client-exec', 0);
+    }
   });
 });
