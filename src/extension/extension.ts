@@ -19,15 +19,14 @@ export function activate(context: vscode.ExtensionContext): { lab: Lab } {
   const l = new Lab(context);
   lab = l;
   const diags = registerLanguageFeatures(l);
-  let services: Services | undefined;
-  const steps = new StepModeWatch(l, announceHeld((ns, name) => services?.showPanel(ns, name)));
+  const steps = new StepModeWatch(l, announceHeld());
   const tree = registerTree(l, steps);
   const docs = new LabDocuments(l);
   const shells = new Shells(l);
   l.onDispose(() => shells.dispose());
   let panel: { show(namespace: string, name: string): void; dispose(): void } | undefined;
   l.onDispose(() => panel?.dispose());
-  services = {
+  const services: Services = {
     lab: l,
     diags,
     docs,

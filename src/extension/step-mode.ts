@@ -1,7 +1,8 @@
 // Step mode in the extension (a Pod Lab feature, no upstream counterpart): which pods the kubelet
 // holds before an init container, from the lab API's poddebugs watch of each step-mode pod (the
 // annotation lab.podlab.dev/step-mode, whoever created the pod: this window, the CLI or kubectl).
-// The tree shows the pause; a notification offers Continue once per held init container.
+// The tree shows the pause; a notification offers Continue while the init container is held and
+// closes by itself when the hold ends (Continue from anywhere, the pod deleted or finished).
 import * as vscode from 'vscode';
 import type { EngineApi } from '../engine/api.js';
 import { stepModePods } from './podModel.js';
@@ -10,6 +11,8 @@ import type { Lab } from './lab.js';
 export class StepModeWatch implements vscode.Disposable {
   /** pod uid → the init container held, for pods being held now. */
   private readonly waiting = new Map<string, string>();
+  /** pod uid → resolves the `released` promise handed to onHeld for the current hold. */
+  private readonly release = new Map<string, () => void>();
   private readonly watches = new Map<string, { dispose(): void }>();
   /** The engine the watches were opened on (a reconnect brings another). */
   private engine: EngineApi | undefined;
@@ -19,7 +22,7 @@ export class StepModeWatch implements vscode.Disposable {
 
   constructor(
     private readonly lab: Lab,
-    private readonly onHeld: (engine: EngineApi, namespace: string, name: string, container: string) => void,
+    private readonly onHeld: (engine: EngineApi, namespace: string, name: string, container: string, released: Promise<void>) => void,
   ) {
     lab.push(this, lab.onDidChangePods(() => this.sync()));
   }
@@ -38,6 +41,7 @@ export class StepModeWatch implements vscode.Disposable {
       for (const w of this.watches.values()) w.dispose();
       this.watches.clear();
       this.engine = engine;
+      for (const uid of [...this.release.keys()]) this.released(uid);
       if (this.waiting.size) {
         this.waiting.clear();
         this.emitter.fire();
@@ -49,6 +53,7 @@ export class StepModeWatch implements vscode.Disposable {
       if (wanted.has(uid)) continue;
       w.dispose();
       this.watches.delete(uid);
+      this.released(uid);
       if (this.waiting.delete(uid)) this.emitter.fire();
     }
     for (const [uid, pod] of wanted) {
@@ -61,30 +66,43 @@ export class StepModeWatch implements vscode.Disposable {
           if (info && info.uid !== uid) return;
           const now = info?.stepWaitingFor;
           if (now === this.waiting.get(uid)) return;
+          this.released(uid);
           if (now) this.waiting.set(uid, now);
           else this.waiting.delete(uid);
           this.emitter.fire();
-          if (now) this.onHeld(engine, ns, name, now);
+          if (now) this.onHeld(engine, ns, name, now, new Promise<void>((r) => this.release.set(uid, r)));
         }),
       );
     }
   }
 
+  private released(uid: string): void {
+    this.release.get(uid)?.();
+    this.release.delete(uid);
+  }
+
   dispose(): void {
+    for (const uid of [...this.release.keys()]) this.released(uid);
     for (const w of this.watches.values()) w.dispose();
     this.watches.clear();
     this.emitter.dispose();
   }
 }
 
-/** The notification offering Continue when a step-mode pod is held. */
-export function announceHeld(showPanel: (namespace: string, name: string) => unknown) {
-  return (engine: EngineApi, namespace: string, name: string, container: string): void => {
-    void vscode.window
-      .showInformationMessage(`Pod Lab step mode (a lab feature): pod "${name}" is paused before init container "${container}".`, 'Continue', 'Show Lifecycle')
-      .then((c) => {
-        if (c === 'Continue') engine.continueStep(namespace, name);
-        if (c === 'Show Lifecycle') void showPanel(namespace, name);
-      });
+/**
+ * The notification while a step-mode pod is held: a progress notification (the only kind an
+ * extension can close) with Continue and Show Lifecycle as command links; it closes when the hold
+ * ends, and its Cancel only dismisses it.
+ */
+export function announceHeld() {
+  return (_engine: EngineApi, namespace: string, name: string, container: string, released: Promise<void>): void => {
+    const arg = encodeURIComponent(JSON.stringify([{ namespace, name }]));
+    void vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Pod Lab step mode (a lab feature): pod "${name}" is paused before init container "${container}".`, cancellable: true },
+      (progress, token) => {
+        progress.report({ message: `[Continue](command:podlab.continueStep?${arg}) · [Show Lifecycle](command:podlab.showLifecycle?${arg})` });
+        return Promise.race([released, new Promise<void>((r) => token.onCancellationRequested(() => r()))]);
+      },
+    );
   };
 }

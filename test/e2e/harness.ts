@@ -258,6 +258,13 @@ export async function clickNotificationButton(page: Page, text: string, button: 
   await toast.locator('.monaco-button', { hasText: button }).first().click();
 }
 
+/** Clicks a link (a command link) in the notification whose message contains `text`. */
+export async function clickNotificationLink(page: Page, text: string, link: string): Promise<void> {
+  const toast = page.locator('.notification-toast', { hasText: text }).first();
+  await toast.waitFor({ timeout: 30000 });
+  await toast.locator('.notification-list-item-message a', { hasText: link }).first().click();
+}
+
 export async function clearNotifications(page: Page): Promise<void> {
   await runCommand(page, 'Notifications: Clear All Notifications').catch(() => undefined);
 }

@@ -21,7 +21,7 @@ import {
   contextMenu,
   contextMenuLabels,
   notifications,
-  clickNotificationButton,
+  clickNotificationLink,
   clearNotifications,
   problems,
   treeRows,
@@ -593,8 +593,10 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     const paused = labContainers([inits!.name]).filter((c) => !/^k8s_POD_/.test(c.name));
     assert.equal(paused.length, 0, `no container started while paused (got ${paused.map((c) => c.name).join(', ')})`);
     await screenshot(s, 'step-mode-paused');
-    await clickNotificationButton(s.page, `paused before init container "${inits!.init[0]}"`, 'Continue');
+    await clickNotificationLink(s.page, `paused before init container "${inits!.init[0]}"`, 'Continue');
     await waitFor(() => labContainers([inits!.name]).some((c) => c.name.startsWith(`k8s_${inits!.init[0]}_`)), 30000, 'the first init container to start after Continue');
+    // The notification ends with its state: the hold before the first init container is over.
+    await waitFor(async () => !(await notifications(s.page)).some((m) => m.includes(`paused before init container "${inits!.init[0]}"`)), 15000, 'the first step-mode notification to close');
     await runCommand(s.page, 'Pod Lab: Delete All Lab Pods');
     await s.page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Delete All' }).click();
     await waitFor(() => labContainers([inits!.name]).length === 0, 60000, 'the pod to be deleted');

@@ -108,3 +108,28 @@ test('a debug watch says when its pod is deleted and follows a new pod of the sa
   assert.deepEqual(w.seen, ['gone', 'no attempts', 'app×1', 'gone', 'no attempts', 'other×1']);
   await lab.close();
 });
+
+test('after Restart now fails again, the back-off shown (delay, end) agrees with the status message and the next restart', async () => {
+  const lab = await fakeLab();
+  lab.rt.programs.set('app', { exitAfterMs: 0, exitCode: 1 });
+  await lab.engine.createPod(podOf({ containers: [{ name: 'app' }] }));
+  await lab.clock.advanceAsync(15 * sec); // starts at 0, 0 and 10 s: now in a 20 s back-off
+  lab.engine.restartNow('default', 'p', 'app');
+  await lab.clock.advanceAsync(1 * sec); // restarted at once, failed again: a 40 s back-off
+  const info = await lab.engine.debugInfo('default', 'p');
+  const last = info!.attempts[info!.attempts.length - 1]!;
+  const message = lab.pod()?.status?.containerStatuses?.[0]?.state?.waiting?.message;
+  const t = lab.clock.now();
+  await lab.clock.advanceAsync(45 * sec);
+  const next = lab.rt.trace(['startContainer'], t);
+  assert.deepEqual(
+    { backoff: info!.backoff, message, next },
+    {
+      backoff: { app: { delayMs: 40_000, until: last.finishedAt! + 40_000 } },
+      message: `back-off 40s restarting failed container=app pod=p_default(${info!.uid})`,
+      // the worker wakes 5 ms after the end, so the back-off has surely passed
+      next: [`startContainer app @${last.finishedAt! + 40_000 - t + 5}`],
+    },
+  );
+  await lab.close();
+});
