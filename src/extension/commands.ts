@@ -10,6 +10,7 @@ import type { Shells } from './shell.js';
 import type { PodTree } from './tree.js';
 import { fileFromArg, pickPod, podFromArg } from './targets.js';
 import { hostAccessOf, refKey, runtimeId, type PodRef } from './manifest.js';
+import { countOf, deleteAllQuestion } from './podModel.js';
 import { docAt, refusal, loadValidator, type DocInfo } from './validator.js';
 
 export interface Services {
@@ -177,6 +178,14 @@ async function deletePod(s: Services, arg: unknown): Promise<void> {
     void vscode.window.showInformationMessage(`Pod Lab: pod "${refKey(ref)}" is not in the lab.`);
     return;
   }
+  if (vscode.workspace.getConfiguration('podlab').get<boolean>('confirmDelete', true)) {
+    const ok = await vscode.window.showWarningMessage(
+      `Delete pod "${refKey(ref)}"?`,
+      { modal: true, detail: 'Its containers get SIGTERM and their grace period to stop. (The setting podlab.confirmDelete turns this question off.)' },
+      'Delete',
+    );
+    if (ok !== 'Delete') return;
+  }
   await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Pod Lab: deleting pod ${ref.name} (graceful)` }, () =>
     engine.deletePod(ref.namespace, ref.name),
   );
@@ -191,12 +200,13 @@ async function deleteAll(s: Services): Promise<void> {
     void vscode.window.showInformationMessage('Pod Lab: there are no lab pods.');
     return;
   }
-  const ok = await vscode.window.showWarningMessage(`Delete all ${pods.length} lab pod(s)?`, { modal: true, detail: pods.map((p) => p.metadata?.name).join(', ') }, 'Delete All');
+  const q = deleteAllQuestion(pods.map((p) => p.metadata?.name ?? ''));
+  const ok = await vscode.window.showWarningMessage(q.message, { modal: true, detail: q.detail }, 'Delete All');
   if (ok !== 'Delete All') return;
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Pod Lab: deleting ${pods.length} pod(s)` }, () =>
+  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Pod Lab: deleting ${countOf(pods.length, 'pod')}` }, () =>
     Promise.all(pods.map((p) => engine.deletePod(p.metadata?.namespace ?? 'default', p.metadata?.name ?? ''))),
   );
-  s.lab.log(`deleted ${pods.length} pod(s)`);
+  s.lab.log(`deleted ${countOf(pods.length, 'pod')}`);
 }
 
 async function showLifecycle(s: Services, arg: unknown): Promise<void> {

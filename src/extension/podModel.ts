@@ -198,7 +198,8 @@ export function podRow(pod: Pod, now: number, stepWaitingFor?: string): PodRow {
     age,
     icon,
     tone,
-    description: `${stepWaitingFor ? 'Paused (step mode) · ' : ''}${status} · ${ready} · ${restarts} · ${age}`,
+    // kubectl's columns, each named: a bare "0" (RESTARTS) reads as nothing
+    description: `${stepWaitingFor ? 'Paused (step mode) · ' : ''}${status} · ready ${ready} · restarts ${restarts} · age ${age}`,
     tooltip: tooltip.join('\n'),
     contextValue: `pod${stepWaitingFor ? '.stepWaiting' : ''}`,
     groups,
@@ -224,3 +225,15 @@ export function stepModePods(pods: readonly Pod[], labStepMode: boolean): Pod[] 
     return stepMode && !p.metadata?.deletionTimestamp && phase !== 'Succeeded' && phase !== 'Failed';
   });
 }
+
+/** "1 pod", "3 pods": a count with its noun in English. */
+export function countOf(n: number, noun: string, plural = `${noun}s`): string {
+  return `${n} ${n === 1 ? noun : plural}`;
+}
+
+/** The confirmation of "Delete All Lab Pods": the question and its detail. */
+export function deleteAllQuestion(names: readonly string[]): { message: string; detail: string } {
+  const message = names.length === 1 ? `Delete the lab's only pod, "${names[0]}"?` : `Delete all ${countOf(names.length, 'lab pod')}?`;
+  return { message, detail: `${names.join(', ')}\n\nEach pod is deleted gracefully: its containers get SIGTERM and their grace period to stop.` };
+}
+

@@ -30,11 +30,14 @@ export class PodTree implements vscode.TreeDataProvider<LabNode> {
   private rows: PodRow[] = [];
   private ageTimer: NodeJS.Timeout | undefined;
   private visible = false;
+  /** Tree item ids the user collapsed (kept in the workspace state, so a reload keeps them). */
+  private readonly collapsed: Set<string>;
 
   constructor(
     private readonly lab: Lab,
     private readonly steps: StepModeWatch,
   ) {
+    this.collapsed = new Set(lab.context.workspaceState.get<string[]>(COLLAPSED_KEY, []));
     lab.push(
       this.emitter,
       lab.onDidChangePods(() => this.refresh()),
@@ -61,11 +64,26 @@ export class PodTree implements vscode.TreeDataProvider<LabNode> {
     this.emitter.fire(undefined);
   }
 
+  /** The user expanded or collapsed an item: remembered for the next refresh and the next session. */
+  setCollapsed(n: LabNode, collapsed: boolean): void {
+    const id = nodeId(n);
+    if (collapsed === this.collapsed.has(id)) return;
+    if (collapsed) this.collapsed.add(id);
+    else this.collapsed.delete(id);
+    // Bounded: ids of pods long gone do not pile up.
+    const ids = [...this.collapsed].slice(-500);
+    void this.lab.context.workspaceState.update(COLLAPSED_KEY, ids);
+  }
+
+  private state(n: LabNode): vscode.TreeItemCollapsibleState {
+    return this.collapsed.has(nodeId(n)) ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded;
+  }
+
   getTreeItem(n: LabNode): vscode.TreeItem {
     if (n.type === 'pod') {
       const r = n.row;
-      const item = new vscode.TreeItem(r.name, vscode.TreeItemCollapsibleState.Expanded);
-      item.id = `pod:${r.id}`;
+      const item = new vscode.TreeItem(r.name, this.state(n));
+      item.id = nodeId(n);
       item.description = r.description;
       item.tooltip = r.tooltip;
       item.iconPath = icon(r.icon, r.tone);
@@ -75,8 +93,8 @@ export class PodTree implements vscode.TreeDataProvider<LabNode> {
       return item;
     }
     if (n.type === 'group') {
-      const item = new vscode.TreeItem(n.row.label, vscode.TreeItemCollapsibleState.Expanded);
-      item.id = `group:${n.row.id}`;
+      const item = new vscode.TreeItem(n.row.label, this.state(n));
+      item.id = nodeId(n);
       item.contextValue = `group.${n.row.kind}`;
       item.description = `${n.row.containers.length}`;
       item.iconPath = new vscode.ThemeIcon(n.row.kind === 'init' ? 'debug-step-into' : n.row.kind === 'sidecar' ? 'layout-sidebar-right' : 'package');
@@ -84,7 +102,7 @@ export class PodTree implements vscode.TreeDataProvider<LabNode> {
     }
     const r = n.row;
     const item = new vscode.TreeItem(r.name, vscode.TreeItemCollapsibleState.None);
-    item.id = `container:${r.id}`;
+    item.id = nodeId(n);
     item.description = r.description;
     item.tooltip = new vscode.MarkdownString(r.tooltip.split('\n').map((l) => l.replace(/([\\`*_[\]<>])/g, '\\$1')).join('  \n'));
     item.iconPath = icon(r.icon, r.tone);
@@ -116,6 +134,12 @@ export class PodTree implements vscode.TreeDataProvider<LabNode> {
   }
 }
 
+const COLLAPSED_KEY = 'podlab.tree.collapsed';
+
+function nodeId(n: LabNode): string {
+  return n.type === 'pod' ? `pod:${n.row.id}` : n.type === 'group' ? `group:${n.row.id}` : `container:${n.row.id}`;
+}
+
 export function registerTree(lab: Lab, steps: StepModeWatch): PodTree {
   const tree = new PodTree(lab, steps);
   const view = vscode.window.createTreeView('podlab.pods', { treeDataProvider: tree, showCollapseAll: true });
@@ -123,6 +147,8 @@ export function registerTree(lab: Lab, steps: StepModeWatch): PodTree {
   lab.push(
     view,
     view.onDidChangeVisibility((e) => tree.setVisible(e.visible)),
+    view.onDidCollapseElement((e) => tree.setCollapsed(e.element, true)),
+    view.onDidExpandElement((e) => tree.setCollapsed(e.element, false)),
     lab.onDidChangeState((s) => {
       view.message = s.kind === 'failed' ? `Docker is not reachable: ${s.message}` : s.kind === 'connecting' ? 'Connecting to Docker…' : undefined;
       if (s.kind === 'connected') view.badge = s.pods > 0 ? { value: s.pods, tooltip: `${s.pods} lab pod(s)` } : undefined;

@@ -50,6 +50,8 @@ export const testSettings = {
   'workbench.welcomePage.walkthroughs.openOnInstall': false,
   'workbench.enableExperiments': false,
   'workbench.colorTheme': 'Default Dark Modern',
+  // the suite deletes pods through the command many times; the modal question would stop each
+  'podlab.confirmDelete': false,
   'extensions.autoCheckUpdates': false,
   'extensions.autoUpdate': false,
   'extensions.ignoreRecommendations': true,

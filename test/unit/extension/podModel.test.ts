@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from 'kubernetes-types/core/v1';
-import { buildPodRows, containerTone, lensTitles, stepModePods } from '../../../src/extension/podModel.js';
+import { buildPodRows, containerTone, countOf, deleteAllQuestion, lensTitles, stepModePods } from '../../../src/extension/podModel.js';
 
 const now = Date.UTC(2024, 0, 1, 12, 0, 0);
 const t = (s: number) => new Date(now - s * 1000).toISOString().replace('.000Z', 'Z');
@@ -43,7 +43,7 @@ test('a pod row carries kubectl STATUS, READY, RESTARTS and AGE', () => {
   assert.match(row!.restarts, /^3 \(10s ago\)$/);
   assert.equal(row!.age, '95s');
   assert.equal(row!.tone, 'error');
-  assert.equal(row!.description, `Init:CrashLoopBackOff · 0/2 · ${row!.restarts} · 95s`);
+  assert.equal(row!.description, `Init:CrashLoopBackOff · ready 0/2 · restarts ${row!.restarts} · age 95s`);
 });
 
 test('containers are grouped init, sidecar, app in that order', () => {
@@ -110,4 +110,17 @@ test('step mode is followed for pods with the annotation, or without it when the
   ];
   const names = (labStepMode: boolean) => stepModePods(pods, labStepMode).map((p) => p.metadata?.name);
   assert.deepEqual({ lab: names(false), labInStepMode: names(true) }, { lab: ['on'], labInStepMode: ['on', 'plain'] });
+});
+
+test('counts and the Delete All question read as English for one pod and for several', () => {
+  assert.deepEqual(
+    { none: countOf(0, 'pod'), one: countOf(1, 'pod'), two: countOf(2, 'pod'), single: deleteAllQuestion(['web']).message, several: deleteAllQuestion(['a', 'b', 'c']) },
+    {
+      none: '0 pods',
+      one: '1 pod',
+      two: '2 pods',
+      single: 'Delete the lab\'s only pod, "web"?',
+      several: { message: 'Delete all 3 lab pods?', detail: 'a, b, c\n\nEach pod is deleted gracefully: its containers get SIGTERM and their grace period to stop.' },
+    },
+  );
 });
