@@ -253,8 +253,39 @@ export class PanelApp {
           replaceChildren(el, this.logsPane(model));
           break;
       }
+      labelCells(el);
+      this.collapsible(id, el);
     }
     this.updateClocks();
+  }
+
+  /** A section whose heading folds it (remembered with the panel's state); open by default. */
+  private collapsible(id: UiSection, el: HTMLElement): void {
+    const heading = el.querySelector(':scope > h2');
+    if (!heading) return;
+    const key = `section:${id}`;
+    const apply = () => {
+      const open = this.isOpen(key, true);
+      el.classList.toggle('collapsed', !open);
+      heading.setAttribute('aria-expanded', String(open));
+    };
+    heading.classList.add('fold');
+    heading.setAttribute('role', 'button');
+    heading.setAttribute('tabindex', '0');
+    heading.setAttribute('title', 'Fold or unfold this section');
+    const toggle = () => {
+      this.setOpen(key, !this.isOpen(key, true));
+      apply();
+      if (id === 'timeline') this.redrawTimeline();
+    };
+    on(heading as HTMLElement, 'click', toggle);
+    on<KeyboardEvent>(heading as HTMLElement, 'keydown', (e) => {
+      if (e.key === 'Enter' || e.key === ' ') {
+        e.preventDefault();
+        toggle();
+      }
+    });
+    apply();
   }
 
   // -------------------------------------------------------------------------------------------
@@ -784,6 +815,22 @@ export class PanelApp {
     list.push(open ? key : `!${key}`);
     this.ui.open = list;
     this.save();
+  }
+}
+
+/**
+ * Gives each cell of the section's tables its column's name (`data-label`), so that a narrow panel
+ * can show each row as a card of labelled lines (styles.css) instead of a table that overflows.
+ */
+function labelCells(root: HTMLElement): void {
+  for (const table of Array.from(root.querySelectorAll('table.grid'))) {
+    const names = Array.from(table.querySelectorAll(':scope > thead th')).map((th) => th.textContent?.trim() ?? '');
+    table.classList.add('cards');
+    for (const row of Array.from(table.querySelectorAll(':scope > tbody > tr, :scope > tr'))) {
+      const cells = Array.from(row.children);
+      if (cells.length === 1 && cells[0]!.hasAttribute('colspan')) continue;
+      cells.forEach((cell, i) => cell.setAttribute('data-label', names[i] ?? ''));
+    }
   }
 }
 

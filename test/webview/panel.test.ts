@@ -680,3 +680,75 @@ describe('a missing ConfigMap (recorded)', () => {
     }
   });
 });
+
+describe('the panel fits where it opens: 360, 600 and 1200 px, dark and light', () => {
+  const stream = fixture('failing-init');
+  for (const width of [360, 600, 1200]) {
+    for (const theme of ['dark', 'light'] as const) {
+      test(`${width} px, ${theme}: nothing wider than the panel; containers are ${width < 720 ? 'cards of labelled lines' : 'a table'}`, async () => {
+        const { p } = await play(stream, { width, theme });
+        try {
+          const layout = await p.page.evaluate(() => {
+            const cw = document.documentElement.clientWidth;
+            const wider = Array.from(document.querySelectorAll('body *'))
+              .filter((el) => el.getBoundingClientRect().right > cw + 1 && el.closest('.log-lines') === null)
+              .map((el) => `${el.tagName.toLowerCase()}${el.getAttribute('data-testid') ? `[${el.getAttribute('data-testid')}]` : ''}`);
+            const row = document.querySelector('[data-testid=containers-table] tr[data-container=init-db-check]')!;
+            const last = row.querySelector('td[data-col=last-state]') as HTMLElement;
+            const exit = document.querySelector('[data-testid=containers-table] tr[data-container=init-ok] td[data-col=exit-code]') as HTMLElement;
+            const [lastShown, exitShown] = [last, exit].map((el) => {
+              const r = el.getBoundingClientRect();
+              return r.width > 0 && r.left >= 0 && r.right <= cw + 1;
+            });
+            return {
+              wider: wider.slice(0, 5),
+              rowDisplay: getComputedStyle(row).display,
+              headingsShown: getComputedStyle(document.querySelector('[data-testid=containers-table] thead')!).display !== 'none',
+              lastState: { text: last.innerText, label: last.dataset.label, shown: lastShown },
+              exitCode: { text: exit.innerText, label: exit.dataset.label, shown: exitShown },
+            };
+          });
+          const narrow = width < 720;
+          assert.deepEqual(layout, {
+            wider: [],
+            rowDisplay: narrow ? 'block' : 'table-row',
+            headingsShown: !narrow,
+            lastState: { text: 'Error (exit 3)', label: 'Last state', shown: true },
+            exitCode: { text: '0', label: 'Exit code', shown: true },
+          });
+          await p.screenshot(`panel-failing-init-${width}px-${theme}`);
+          assert.deepEqual(await p.problems(), []);
+        } finally {
+          await p.close();
+        }
+      });
+    }
+  }
+
+  test('a section folds from its heading, and stays folded when the panel is reopened', async () => {
+    const { p } = await play(stream, { width: 600 });
+    let saved: unknown;
+    try {
+      await p.page.click('[data-testid=conditions] > h2');
+      saved = await p.savedState();
+      const folded = await p.page.evaluate(() => ({
+        expanded: document.querySelector('[data-testid=conditions] > h2')!.getAttribute('aria-expanded'),
+        tableShown: (document.querySelector('[data-testid=conditions-table]') as HTMLElement).getBoundingClientRect().height > 0,
+      }));
+      assert.deepEqual({ folded, remembered: (saved as { ui: { open?: string[] } }).ui.open }, { folded: { expanded: 'false', tableShown: false }, remembered: ['!section:conditions'] });
+    } finally {
+      await p.close();
+    }
+    const again = await openPanel(browser, script, { width: 600, initialState: saved });
+    try {
+      await again.page.waitForSelector('[data-testid=conditions] > h2');
+      assert.equal(await again.page.locator('[data-testid=conditions] > h2').getAttribute('aria-expanded'), 'false');
+      await again.page.keyboard.press('Tab');
+      await again.page.focus('[data-testid=conditions] > h2');
+      await again.page.keyboard.press('Enter');
+      assert.equal(await again.page.locator('[data-testid=conditions] > h2').getAttribute('aria-expanded'), 'true');
+    } finally {
+      await again.close();
+    }
+  });
+});
