@@ -14,6 +14,7 @@ import {
   type HostToWebview,
   type NoticeView,
   type PanelModel,
+  type PodChoice,
   type ProbeView,
   type PanelSection,
   type ReplyBodies,
@@ -76,6 +77,8 @@ export class PanelApp {
   private seq = 0;
   private receivedAt = Date.now();
   private ui: WebviewState['ui'] = {};
+  /** The pod switcher's list (host message `pods`). */
+  private pods: { current: { namespace: string; name: string }; pods: PodChoice[] } | undefined;
   private readonly sections = new Map<UiSection, HTMLElement>();
   private readonly logs = new Map<string, LogEntry>();
   private readonly pending = new Map<number, { resolve: (b: unknown) => void; reject: (e: Error) => void }>();
@@ -133,6 +136,11 @@ export class PanelApp {
     const m: HostToWebview = data;
     switch (m.type) {
       case 'snapshot':
+        if (this.model && (this.model.header.namespace !== m.model.header.namespace || this.model.header.name !== m.model.header.name)) {
+          // Another pod: what was chosen for the previous one (logs, folded attempts) does not apply.
+          this.logs.clear();
+          this.ui = { timelineZoom: this.ui.timelineZoom, open: this.ui.open?.filter((k) => k.startsWith('section:') || k.startsWith('!section:')) };
+        }
         this.model = m.model;
         this.seq = m.seq;
         this.receivedAt = Date.now();
@@ -152,6 +160,10 @@ export class PanelApp {
         this.afterUpdate(m.seq);
         break;
       }
+      case 'pods':
+        this.pods = { current: m.current, pods: m.pods };
+        this.render(['header']);
+        break;
       case 'reply': {
         const p = this.pending.get(m.id);
         if (!p) return;
@@ -291,11 +303,30 @@ export class PanelApp {
   // -------------------------------------------------------------------------------------------
   // Sections
 
+  /** The pod switcher: one panel for all of the lab's pods (shown when there is more than one). */
+  private podSwitcher(): Child {
+    const list = this.pods;
+    if (!list || list.pods.length < 2) return null;
+    const key = (p: { namespace: string; name: string }) => `${p.namespace}/${p.name}`;
+    const current = key(list.current);
+    const sel = h(
+      'vscode-dropdown',
+      { 'data-testid': 'pod-switcher', 'aria-label': 'Pod' },
+      list.pods.map((p) => h('vscode-option', { value: key(p), selected: key(p) === current }, `${p.namespace === 'default' ? '' : `${p.namespace}/`}${p.name} · ${p.status}`)),
+    );
+    on(sel, 'change', () => {
+      const [namespace, name] = (sel as unknown as { value: string }).value.split('/') as [string, string];
+      if (`${namespace}/${name}` !== current) void this.request<'switchPod'>({ kind: 'switchPod', namespace, name }).catch(() => undefined);
+    });
+    return h('div', { class: 'pod-switcher' }, h('span', { class: 'muted' }, `Pod (${list.pods.length}): `), sel);
+  }
+
   private header(m: PanelModel): Child {
     const hd = m.header;
     const field = (label: string, value: Child, testid: string) =>
       h('div', { class: 'field' }, h('dt', {}, label), h('dd', { 'data-testid': testid }, value));
     return [
+      this.podSwitcher(),
       h(
         'div',
         { class: 'title-row' },

@@ -9,6 +9,7 @@
 //   webview → host  {type:'rendered', seq}              (acknowledges an update once painted)
 //   webview → host  {type:'resync', haveSeq}            (a patch did not apply: send a snapshot)
 //   webview → host  {type:'request', id, body}          → host → webview {type:'reply', id, ok, ...}
+//   host → webview  {type:'pods', current, pods}        (the pod switcher: the lab's pods, which one is shown)
 import type { ContainerAttempt } from '../engine/api.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -287,7 +288,8 @@ export type RequestBody =
   | { kind: 'logs'; container: string; attempt: AttemptRef; tail?: number }
   | { kind: 'restartNow'; container: string }
   | { kind: 'continueStep' }
-  | { kind: 'openShell'; container: string };
+  | { kind: 'openShell'; container: string }
+  | { kind: 'switchPod'; namespace: string; name: string };
 
 export type RequestKind = RequestBody['kind'];
 
@@ -296,6 +298,7 @@ export interface ReplyBodies {
   restartNow: { kind: 'restartNow' };
   continueStep: { kind: 'continueStep' };
   openShell: { kind: 'openShell' };
+  switchPod: { kind: 'switchPod' };
 }
 export type ReplyBody = ReplyBodies[RequestKind];
 
@@ -306,9 +309,18 @@ export type ReplyMessage =
 // ---------------------------------------------------------------------------------------------
 // Messages per direction.
 
+/** One entry of the panel's pod switcher. */
+export interface PodChoice {
+  namespace: string;
+  name: string;
+  /** kubectl's STATUS column. */
+  status: string;
+}
+
 export type HostToWebview =
   | { type: 'snapshot'; seq: number; model: PanelModel }
   | { type: 'patch'; seq: number; baseSeq: number; changes: PanelPatch }
+  | { type: 'pods'; current: { namespace: string; name: string }; pods: PodChoice[] }
   | ReplyMessage;
 
 export type WebviewToHost =
@@ -397,6 +409,8 @@ export function isWebviewToHost(m: unknown): m is WebviewToHost {
           return typeof b.container === 'string';
         case 'continueStep':
           return true;
+        case 'switchPod':
+          return typeof b.namespace === 'string' && typeof b.name === 'string';
         default:
           return false;
       }
@@ -416,6 +430,8 @@ export function isHostToWebview(m: unknown): m is HostToWebview {
       return typeof m.seq === 'number' && typeof m.baseSeq === 'number' && isObject(m.changes);
     case 'reply':
       return typeof m.id === 'number' && typeof m.ok === 'boolean';
+    case 'pods':
+      return isObject(m.current) && Array.isArray(m.pods);
     default:
       return false;
   }

@@ -181,5 +181,7 @@ function answer(stream: RecordedStream, body: RequestBody): { ok: true; body: Re
       return { ok: true, body: { kind: 'continueStep' } };
     case 'openShell':
       return { ok: true, body: { kind: 'openShell' } };
+    case 'switchPod':
+      return { ok: true, body: { kind: 'switchPod' } };
   }
 }

@@ -33,7 +33,7 @@ async function play(stream: RecordedStream, opts: Parameters<typeof openPanel>[2
   const sent = replay(stream).map((m) => m.message);
   for (const m of sent) await p.send(m);
   const last = sent[sent.length - 1]!;
-  await p.waitForSeq(last.type === 'reply' ? 0 : last.seq);
+  await p.waitForSeq(last.type === 'reply' || last.type === 'pods' ? 0 : last.seq);
   return { p, sent };
 }
 
@@ -208,7 +208,7 @@ describe('the failing init container pod', () => {
 
   test('every update is acknowledged with its sequence number', async () => {
     const acked = new Set((await p.posted()).flatMap((m) => (m.type === 'rendered' ? [m.seq] : [])));
-    for (const m of sent) if (m.type !== 'reply') assert.ok(acked.has(m.seq), `update ${m.seq} acknowledged`);
+    for (const m of sent) if (m.type === 'snapshot' || m.type === 'patch') assert.ok(acked.has(m.seq), `update ${m.seq} acknowledged`);
   });
 
   test('Restart now and Open Shell post typed requests for the failed container', async () => {
@@ -749,6 +749,43 @@ describe('the panel fits where it opens: 360, 600 and 1200 px, dark and light', 
       assert.equal(await again.page.locator('[data-testid=conditions] > h2').getAttribute('aria-expanded'), 'true');
     } finally {
       await again.close();
+    }
+  });
+});
+
+describe('one panel for all pods: the pod switcher', () => {
+  test('lists the lab pods with their STATUS, marks the one shown, and asks the host to switch', async () => {
+    const { p } = await play(fixture('failing-init'), { width: 600 });
+    try {
+      assert.equal(await p.page.locator('[data-testid=pod-switcher]').count(), 0, 'no switcher while the host has not listed two pods');
+      await p.send({
+        type: 'pods',
+        current: { namespace: 'default', name: 'init-fail' },
+        pods: [
+          { namespace: 'default', name: 'init-fail', status: 'Init:CrashLoopBackOff' },
+          { namespace: 'default', name: 'web', status: 'Running' },
+          { namespace: 'team-a', name: 'job', status: 'Completed' },
+        ],
+      });
+      const sw = p.page.locator('[data-testid=pod-switcher]');
+      await sw.waitFor();
+      const options = await sw.locator('vscode-option').evaluateAll((os) => os.map((o) => ({ value: o.getAttribute('value'), text: o.textContent?.trim(), selected: o.hasAttribute('selected') })));
+      assert.deepEqual(options, [
+        { value: 'default/init-fail', text: 'init-fail · Init:CrashLoopBackOff', selected: true },
+        { value: 'default/web', text: 'web · Running', selected: false },
+        { value: 'team-a/job', text: 'team-a/job · Completed', selected: false },
+      ]);
+      await sw.evaluate((el) => {
+        (el as unknown as { value: string }).value = 'team-a/job';
+        el.dispatchEvent(new Event('change'));
+      });
+      await p.page.waitForFunction(() => (window as unknown as { __posted: { type: string; body?: { kind: string } }[] }).__posted.some((m) => m.body?.kind === 'switchPod'));
+      const asked = (await p.posted()).flatMap((m) => (m.type === 'request' && m.body.kind === 'switchPod' ? [m.body] : []));
+      assert.deepEqual(asked, [{ kind: 'switchPod', namespace: 'team-a', name: 'job' }]);
+      await p.screenshot('panel-pod-switcher-600px-dark');
+      assert.deepEqual(await p.problems(), []);
+    } finally {
+      await p.close();
     }
   });
 });

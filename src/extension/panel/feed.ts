@@ -24,8 +24,10 @@ export class PanelFeed {
   private dirty = true;
   private readonly inflight = new Map<number, { eventAt?: number; sections: PanelSection[] }>();
 
-  constructor(namespace: string, name: string) {
+  /** `startSeq`: the sequence numbers go on from another feed's (the panel switched pods). */
+  constructor(namespace: string, name: string, startSeq = 0) {
     this.obs = newObservation(namespace, name);
+    this.seq = startSeq;
   }
 
   get observation(): PodObservation {

@@ -1,8 +1,10 @@
-// The lifecycle panels: one WebviewPanel per pod, beside the editor. The host subscribes to the
-// engine's watch for the pod and its events and to the pod's debug watch (the lab API's
-// poddebugs: attempts, back-off timers, step wait, probe and hook runs; nothing is polled),
-// coalesces updates to at most about ten posts a second, and logs the latency from an engine event to the webview's `rendered`
-// acknowledgement. The view model is built by the pure code in model.ts / feed.ts.
+// The lifecycle panel: ONE WebviewPanel beside the editor, showing one pod at a time with a pod
+// switcher (running a file of 20 pods opens one panel, not 20; Show Lifecycle on another pod
+// switches it). The host subscribes to the engine's watch for the pod and its events and to the
+// pod's debug watch (the lab API's poddebugs: attempts, back-off timers, step wait, probe and hook
+// runs; nothing is polled), coalesces updates to at most about ten posts a second, and logs the
+// latency from an engine event to the webview's `rendered` acknowledgement. The view model is
+// built by the pure code in model.ts / feed.ts.
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { EngineApi, WatchEvent } from '../../engine/api.js';
@@ -16,6 +18,7 @@ import {
 import { PanelFeed, type Latency } from './feed.js';
 import { makeNonce, panelHtml } from './html.js';
 import { flushDelay } from './model.js';
+import { podStatusText } from '../../engine/printer.js';
 
 /** At most one post per this many milliseconds (about ten a second). */
 /** At most ten posts in any second. */
@@ -30,7 +33,7 @@ export interface OpenShellArgs {
 }
 
 export class LifecyclePanelManager implements vscode.Disposable {
-  private readonly panels = new Map<string, PodPanel>();
+  private panel: PodPanel | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -39,31 +42,37 @@ export class LifecyclePanelManager implements vscode.Disposable {
   ) {}
 
   show(namespace: string, name: string): void {
-    const key = `${namespace}/${name}`;
-    const open = this.panels.get(key);
-    if (open) {
-      open.reveal();
+    if (this.panel) {
+      this.panel.switchTo(namespace, name);
+      this.panel.reveal();
       return;
     }
     const panel = new PodPanel(this.extensionUri, namespace, name, this.getEngine, this.log);
-    this.panels.set(key, panel);
-    panel.onDidDispose(() => this.panels.delete(key));
+    this.panel = panel;
+    panel.onDidDispose(() => {
+      if (this.panel === panel) this.panel = undefined;
+    });
   }
 
-  /** Latencies measured so far per open panel (for the e2e tests and the output channel). */
+  /** Latencies measured so far while the panel showed this pod (for the e2e tests and the output channel). */
   latencies(namespace: string, name: string): readonly Latency[] {
-    return this.panels.get(`${namespace}/${name}`)?.latencies ?? [];
+    return this.panel?.latencies.filter((l) => l.pod === `${namespace}/${name}`) ?? [];
+  }
+
+  /** The pod the panel shows, if it is open. */
+  get current(): string | undefined {
+    return this.panel?.current;
   }
 
   dispose(): void {
-    for (const p of [...this.panels.values()]) p.dispose();
-    this.panels.clear();
+    this.panel?.dispose();
+    this.panel = undefined;
   }
 }
 
 class PodPanel {
   private readonly panel: vscode.WebviewPanel;
-  private readonly feed: PanelFeed;
+  private feed: PanelFeed;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly disposeListeners: (() => void)[] = [];
   private engine: EngineApi | undefined;
@@ -76,12 +85,14 @@ class PodPanel {
   /** When the recent posts went out (performance.now()), for pacing. */
   private recentPosts: number[] = [];
   private disposed = false;
-  readonly latencies: Latency[] = [];
+  /** The pod switcher's list as last posted (JSON), so an unchanged list is not posted again. */
+  private podsPosted = '';
+  readonly latencies: (Latency & { pod: string })[] = [];
 
   constructor(
     extensionUri: vscode.Uri,
-    private readonly namespace: string,
-    private readonly name: string,
+    private namespace: string,
+    private name: string,
     getEngine: () => Promise<EngineApi>,
     private readonly log: (line: string) => void,
   ) {
@@ -123,20 +134,61 @@ class PodPanel {
     this.panel.reveal(this.panel.viewColumn, true);
   }
 
+  get current(): string {
+    return this.key;
+  }
+
+  /** Shows another pod in this panel: a new feed and debug watch, a snapshot to the webview. */
+  switchTo(namespace: string, name: string): void {
+    if (namespace === this.namespace && name === this.name) return;
+    this.namespace = namespace;
+    this.name = name;
+    this.debugWatch?.dispose();
+    this.debugWatch = undefined;
+    this.feed = new PanelFeed(namespace, name, this.feed.lastSeq);
+    this.panel.title = `Pod ${name}`;
+    if (this.engine) this.follow(this.engine);
+    this.schedule();
+  }
+
+  /** Seeds the feed with the pod and its events, and follows its debug state. */
+  private follow(engine: EngineApi): void {
+    const feed = this.feed;
+    feed.setLookup({ configMap: (ns, n) => engine.getObject('ConfigMap', ns, n), secret: (ns, n) => engine.getObject('Secret', ns, n) });
+    const pod = engine.getPod(this.namespace, this.name);
+    const uid = pod?.metadata?.uid;
+    feed.seed(pod ? { type: 'ADDED', kind: 'Pod', object: pod } : undefined, uid ? engine.listEvents({ uid }) : [], Date.now());
+    feed.resetWebview();
+    this.debugWatch = engine.watchDebug(this.namespace, this.name, (info) => {
+      if (this.feed !== feed) return;
+      feed.setDebug(info);
+      this.schedule();
+    });
+    this.postPods();
+  }
+
+  /** The pod switcher: the lab's pods and which one is shown (posted when that changes). */
+  private postPods(): void {
+    const engine = this.engine;
+    if (!engine || !this.webviewReady) return;
+    const pods = engine
+      .listPods()
+      .map((p) => ({ namespace: p.metadata?.namespace ?? 'default', name: p.metadata?.name ?? '', status: podStatusText(p) }))
+      .sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
+    const msg: HostToWebview = { type: 'pods', current: { namespace: this.namespace, name: this.name }, pods };
+    const json = JSON.stringify(msg);
+    if (json === this.podsPosted) return;
+    this.podsPosted = json;
+    this.post(msg);
+  }
+
   private async connect(getEngine: () => Promise<EngineApi>): Promise<void> {
     try {
       const engine = await getEngine();
       if (this.disposed) return;
       this.engine = engine;
-      this.feed.setLookup({ configMap: (ns, n) => engine.getObject('ConfigMap', ns, n), secret: (ns, n) => engine.getObject('Secret', ns, n) });
       this.watch = engine.watch((e) => this.onWatch(e));
-      const pod = engine.getPod(this.namespace, this.name);
-      const uid = pod?.metadata?.uid;
-      this.feed.seed(pod ? { type: 'ADDED', kind: 'Pod', object: pod } : undefined, uid ? engine.listEvents({ uid }) : [], Date.now());
-      this.debugWatch = engine.watchDebug(this.namespace, this.name, (info) => {
-        this.feed.setDebug(info);
-        this.schedule();
-      });
+      this.follow(engine);
       this.schedule();
     } catch (err) {
       this.log(`lifecycle ${this.key}: cannot reach the engine: ${errorText(err)}`);
@@ -148,8 +200,19 @@ class PodPanel {
   }
 
   private onWatch(e: WatchEvent): void {
+    if (e.kind === 'Pod') this.podsChanged();
     if (!this.feed.onWatch(e, Date.now(), performance.now())) return;
     this.schedule();
+  }
+
+  private podsTimer: NodeJS.Timeout | undefined;
+  /** The switcher's list follows the lab's pods (at most a few times a second). */
+  private podsChanged(): void {
+    if (this.podsTimer || this.disposed) return;
+    this.podsTimer = setTimeout(() => {
+      this.podsTimer = undefined;
+      this.postPods();
+    }, 250);
   }
 
   /** Posts pending changes as soon as the rate limit allows. */
@@ -196,12 +259,14 @@ class PodPanel {
       case 'resync':
         this.webviewReady = true;
         this.feed.resetWebview();
+        if (m.type === 'ready') this.podsPosted = '';
+        this.postPods();
         this.schedule();
         break;
       case 'rendered': {
         const lat = this.feed.onRendered(m.seq, performance.now());
         if (lat) {
-          this.latencies.push(lat);
+          this.latencies.push({ ...lat, pod: this.key });
           if (this.latencies.length > 1000) this.latencies.shift();
           const flag = lat.ms > LATENCY_TARGET_MS ? ` (over the ${LATENCY_TARGET_MS} ms target)` : '';
           this.log(`lifecycle ${this.key}: update #${lat.seq} [${lat.sections.join(', ')}] shown ${lat.ms.toFixed(1)} ms after the engine event${flag}`);
@@ -249,6 +314,9 @@ class PodPanel {
         await vscode.commands.executeCommand('podlab.openShell', args);
         return { kind: 'openShell' };
       }
+      case 'switchPod':
+        this.switchTo(body.namespace, body.name);
+        return { kind: 'switchPod' };
     }
   }
 
@@ -256,6 +324,7 @@ class PodPanel {
     if (this.disposed) return;
     this.disposed = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.podsTimer) clearTimeout(this.podsTimer);
     this.watch?.dispose();
     this.debugWatch?.dispose();
     for (const d of this.disposables) d.dispose();
