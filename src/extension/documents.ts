@@ -95,13 +95,22 @@ export class LabDocuments {
     const uri = describeUri(namespace, name);
     let doc = await vscode.workspace.openTextDocument(uri);
     if (doc.languageId !== 'podlab-describe') doc = await vscode.languages.setTextDocumentLanguage(doc, 'podlab-describe');
-    await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.Beside });
+    await vscode.window.showTextDocument(doc, { preview: false, viewColumn: outputColumn() });
   }
 
   async openLogs(namespace: string, name: string, container: string, attempt: string, label?: string): Promise<void> {
     const uri = logsUri(namespace, name, container, attempt, label);
     let doc = await vscode.workspace.openTextDocument(uri);
     if (doc.languageId !== 'log') doc = await vscode.languages.setTextDocumentLanguage(doc, 'log');
-    await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.Beside });
+    await vscode.window.showTextDocument(doc, { preview: false, viewColumn: outputColumn() });
   }
+}
+
+/**
+ * Where describe and logs documents open: the editor group that already shows one of them, so
+ * they gather in one group beside the manifest instead of each opening a new group further right.
+ */
+function outputColumn(): vscode.ViewColumn {
+  const ours = vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === DESCRIBE_SCHEME || e.document.uri.scheme === LOGS_SCHEME);
+  return ours?.viewColumn ?? vscode.ViewColumn.Beside;
 }
