@@ -788,6 +788,9 @@ export class PanelApp {
 
   private fillLog(el: HTMLElement, entry: LogEntry | undefined): void {
     if (!entry || (entry.loading && !entry.lines)) replaceChildren(el, h('span', { class: 'muted loading-logs' }, 'loading logs…'));
+    else if (entry.error && this.model?.header.gone && entry.lines === undefined)
+      // The pod is gone, and its containers with it: say so, not the API's `pods "x" not found`.
+      replaceChildren(el, h('p', { class: 'muted', 'data-testid': 'logs-gone' }, 'This pod was deleted: its containers and their logs were removed with it.'));
     else if (entry.error) replaceChildren(el, h('p', { class: 'error' }, entry.error));
     else replaceChildren(el, h('pre', { class: 'log-lines' }, entry.lines!.length ? entry.lines!.join('\n') : '(no output)'));
   }

@@ -363,6 +363,20 @@ describe('protocol behaviour in the webview', () => {
       await p.close();
     }
   });
+
+  test("a deleted pod's logs say the pod was deleted, not the API's not-found error", async () => {
+    const last = [...stream.frames].reverse().find((f) => 'watch' in f && f.watch.kind === 'Pod');
+    assert.ok(last && 'watch' in last);
+    // Without debug frames the recorded answers have no attempt: every log request fails, as the host's does for a deleted pod.
+    const frames = [...stream.frames.filter((f) => 'watch' in f), { at: last.at + 60_000, watch: { ...last.watch, type: 'DELETED' as const } }];
+    const { p } = await play({ ...stream, frames });
+    try {
+      await p.page.locator('[data-testid=logs-gone]').first().waitFor({ timeout: 5000 });
+      assert.equal(await text(p, '[data-testid=logs-gone]'), 'This pod was deleted: its containers and their logs were removed with it.');
+    } finally {
+      await p.close();
+    }
+  });
 });
 
 describe('streams recorded from a real engine run', () => {
