@@ -6,4 +6,4 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 file=${1:-examples/init-containers.yaml}
 shift || true
-exec node dist/cli.js run "$file" --rm "$@"
+exec node dist/cli.js run "$file" --rm --logs "$@"

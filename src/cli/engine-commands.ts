@@ -19,6 +19,9 @@ import { describeConfigMap, describeSecret } from '../engine/describe-config.js'
 import { InvalidError, kindLower, normalizeConfigObject, planApply } from '../engine/config-objects.js';
 import { validateText, invalidObjectMessage, type ValidatedDocument, type LabObject } from '../validation/index.js';
 import { RuntimeError } from '../runtime/cri.js';
+import { RunLogs } from './log-streams.js';
+import { chooseLogsContainer } from './pod-logs.js';
+import { DeletionReporter } from './delete-reporter.js';
 import { UsageError, isUsageError, seconds, kubectlJson, kubectlList, parseResourceArgs, type ResourceKind, type ResourceTarget } from './args.js';
 
 type Out = { out: (s: string) => void; err: (s: string) => void };
@@ -195,6 +198,7 @@ async function run(argv: string[]): Promise<number> {
     'backoff-max': { type: 'string' },
     nodes: { type: 'string' },
     step: { type: 'boolean' },
+    logs: { type: 'boolean' },
   });
   if (positionals.length !== 1) throw new UsageError('run takes exactly one FILE');
   const until = (values.until ?? 'Terminal') as Until;
@@ -264,7 +268,7 @@ async function run(argv: string[]): Promise<number> {
   }
 }
 
-type RunValues = { json?: boolean; rm?: boolean; step?: boolean };
+type RunValues = { json?: boolean; rm?: boolean; step?: boolean; logs?: boolean };
 
 async function runAttached(
   values: RunValues,
@@ -285,6 +289,8 @@ async function runAttached(
   const table = new StreamingTable();
   const lastLine = new Map<string, string>();
   const json = !!values.json;
+  // --logs: every container's output, labelled, interleaved with the pod lines (JSON objects under --json).
+  const podLogs = values.logs ? new RunLogs(engine, pods, io, json) : undefined;
 
   // kubectl apply refuses an update the API server's validation forbids: check every ConfigMap
   // and Secret first, so a refused file starts nothing.
@@ -312,6 +318,7 @@ async function runAttached(
     if (e.kind === 'Pod') {
       const key = `${e.object.metadata?.namespace}/${e.object.metadata?.name}`;
       if (!names.some(([ns, n]) => `${ns}/${n}` === key)) return;
+      if (e.type !== 'DELETED') podLogs?.update(e.object);
       if (json) {
         if (e.type !== 'DELETED') io.out(`${JSON.stringify(e.object)}\n`);
         return;
@@ -347,6 +354,7 @@ async function runAttached(
   }
   const closeAll = async () => {
     setPhase('closing');
+    podLogs?.dispose();
     if (values.step) process.stdin.off('data', onStdin);
     stepSub.dispose();
     sub.dispose();
@@ -424,6 +432,8 @@ async function runAttached(
     });
   }
   code ??= 0;
+  // The last lines of the containers that finished, before the clean-up and the exit.
+  if (podLogs && signals.count === 0) await podLogs.drain(LOG_DRAIN_MS);
 
   // Clean-up: after a signal the pods are deleted gracefully; --rm deletes them (and the ConfigMaps
   // and Secrets this run created) whatever the outcome. A signal during the clean-up only makes the
@@ -440,6 +450,9 @@ async function runAttached(
   if (code === 124) io.err(`error: timed out waiting for the condition (--until ${until})\n`);
   return code;
 }
+
+/** How long `run --logs` waits, at the end, for the logs of finished containers to be read to their end. */
+const LOG_DRAIN_MS = 5000;
 
 async function deleteAll(engine: Engine, names: [string, string][], grace?: number): Promise<void> {
   await Promise.all(names.filter(([ns, n]) => engine.getPod(ns, n)).map(([ns, n]) => engine.deletePod(ns, n, grace).catch((e) => io.err(`error: ${(e as Error).message}\n`))));
@@ -573,15 +586,14 @@ async function logs(argv: string[]): Promise<number> {
       io.err(`Error from server (NotFound): pods "${positionals[0]}" not found\n`);
       return 1;
     }
-    let container = values.container;
-    if (!container) {
-      const cs = pod.spec?.containers ?? [];
-      if (cs.length > 1) {
-        io.err(`error: a container name must be specified for pod ${positionals[0]}, choose one of: [${cs.map((c) => c.name).join(' ')}] or one of the init containers: [${(pod.spec?.initContainers ?? []).map((c) => c.name).join(' ')}]\n`);
-        return 1;
-      }
-      container = cs[0]?.name ?? '';
+    // kubectl's choice: -c, the default-container annotation, else the first container (with its note).
+    const choice = chooseLogsContainer(pod, values.container);
+    if ('error' in choice) {
+      io.err(`error: ${choice.error}\n`);
+      return 1;
     }
+    for (const note of choice.notes) io.err(`${note}\n`);
+    const container = choice.container;
     const tail = values.tail === undefined ? undefined : Number(values.tail);
     if (values.follow) {
       // Streams until the container stops, or until SIGINT/SIGTERM (exit 0 either way, as kubectl).
@@ -589,7 +601,7 @@ async function logs(argv: string[]): Promise<number> {
         const stop = () => resolve();
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
-        engine.followLogs(ns, positionals[0]!, container!, (l) => io.out(`${l}\n`), { previous: !!values.previous, tail, onEnd: stop }).catch(reject);
+        engine.followLogs(ns, positionals[0]!, container, (l) => io.out(`${l}\n`), { previous: !!values.previous, tail, onEnd: stop }).catch(reject);
       });
       return 0;
     }
@@ -611,30 +623,34 @@ async function del(argv: string[]): Promise<number> {
   if (values.all && args.targets.length) throw new UsageError('delete takes NAMEs or --all, not both');
   if (!values.all && args.targets.length === 0) throw new UsageError(args.kind ? `delete ${RESOURCE_PLURAL[args.kind]} takes NAMEs or --all` : 'delete takes a pod NAME, a TYPE (pod, configmap, secret) and NAMEs, or --all');
   const engine = await connect({});
+  let progress: DeletionReporter | undefined;
   try {
     const ns = values.namespace ?? 'default';
     // --all without a TYPE: the lab's pods, ConfigMaps and Secrets of the namespace.
     const targets: ResourceTarget[] = values.all
       ? (args.kind ? [args.kind] : (['Pod', 'ConfigMap', 'Secret'] as const)).flatMap((kind) => listKind(engine, kind, ns).map((o) => ({ kind, name: nameOf(o) })))
       : args.targets;
+    // Pods terminate gracefully (in parallel), their progress on stderr; ConfigMaps and Secrets go at once, in order.
+    const reporter = (progress = new DeletionReporter(engine, io.err, process.stderr.isTTY ? { columns: process.stderr.columns || 80 } : undefined));
     let code = 0;
     const missing = (t: ResourceTarget) => {
-      io.err(notFound(t.kind, t.name));
+      reporter.above(() => io.err(notFound(t.kind, t.name)));
       code = 1;
     };
-    // Pods terminate gracefully (in parallel); ConfigMaps and Secrets go at once, in order.
     const podDeletions = targets
       .filter((t) => t.kind === 'Pod')
       .map(async (t) => {
         if (!engine.getPod(ns, t.name)) return missing(t);
+        reporter.track(ns, t.name);
         await engine.deletePod(ns, t.name, grace);
-        io.out(`pod "${t.name}" deleted\n`);
+        reporter.finished(ns, t.name, () => io.out(`pod "${t.name}" deleted\n`));
       });
     for (const t of targets) {
       if (t.kind === 'Pod') continue;
       try {
         await engine.deleteObject(t.kind, ns, t.name);
-        io.out(`${kindLower(t.kind)} "${t.name}" deleted\n`);
+        const line = `${kindLower(t.kind)} "${t.name}" deleted\n`;
+        reporter.above(() => io.out(line));
       } catch (e) {
         if ((e as Error).name !== 'NotFound') throw e;
         missing(t);
@@ -643,6 +659,7 @@ async function del(argv: string[]): Promise<number> {
     await Promise.all(podDeletions);
     return code;
   } finally {
+    progress?.dispose();
     await engine.close();
   }
 }

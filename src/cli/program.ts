@@ -11,7 +11,7 @@ import { Command, CommanderError, Help, Option } from 'commander';
 export const USAGE = `podlab: run and inspect Kubernetes pods on the local Docker, the way the kubelet would.
 
 Usage:
-  podlab run FILE [--json] [--until Running|Ready|Succeeded|Failed|Terminal] [--timeout SECONDS] [--rm]
+  podlab run FILE [--json] [--logs] [--until Running|Ready|Succeeded|Failed|Terminal] [--timeout SECONDS] [--rm]
                   [--sandbox-image IMAGE] [--backoff-initial SECONDS] [--backoff-max SECONDS] [--nodes FILE] [--step]
   podlab get [pods|configmaps|secrets] [NAME...] [-o json|wide] [-n NAMESPACE]
   podlab describe [pod|configmap|secret] NAME... [-n NAMESPACE]
@@ -72,9 +72,10 @@ export const COMMANDS: readonly CommandHelp[] = [
     name: 'run',
     synopsis: 'FILE [options]',
     summary: "create a file's ConfigMaps, Secrets and Pods and follow the pods",
-    description: `Validate FILE as the API server would, then create its ConfigMaps and Secrets (as kubectl apply does: created, configured or unchanged) and its Pods in file order, and print a line per pod change and the pods' events until --until is reached (a pod left running by an earlier run of the same file is re-attached). Exit 0 when reached, 1 when it no longer can be, 2 for an invalid manifest, 124 on --timeout, 130 after SIGINT/SIGTERM (the pods are deleted gracefully first). ${SERVER_SETTINGS}`,
+    description: `Validate FILE as the API server would, then create its ConfigMaps and Secrets (as kubectl apply does: created, configured or unchanged) and its Pods in file order, and print a line per pod change and the pods' events until --until is reached (a pod left running by an earlier run of the same file is re-attached). With --logs, every container's output too, as it comes (init containers as each starts, then app containers and sidecars, a restarted container's new instance as well), each line labelled like docker compose's: \"wait-for-db | line\"; with --json as well, each log line is a JSON object of its own among the pods and events: {\"kind\":\"Log\",\"namespace\":…,\"pod\":…,\"container\":…,\"containerID\":…,\"line\":…}. Exit 0 when reached, 1 when it no longer can be, 2 for an invalid manifest, 124 on --timeout, 130 after SIGINT/SIGTERM (the pods are deleted gracefully first). ${SERVER_SETTINGS}`,
     options: [
       { flags: '--json', description: 'print the pods and events as JSON lines' },
+      { flags: '--logs', description: "also print every container's output (NAME | line)" },
       { flags: '--until <condition>', description: 'wait for this (Terminal: every pod finished)', choices: ['Running', 'Ready', 'Succeeded', 'Failed', 'Terminal'], default: 'Terminal' },
       { flags: '--timeout <seconds>', description: 'give up after this long, exit 124' },
       { flags: '--rm', description: 'delete what this run created before exiting' },
@@ -105,9 +106,10 @@ export const COMMANDS: readonly CommandHelp[] = [
     name: 'logs',
     synopsis: 'NAME [options]',
     summary: "print the logs of a pod's container",
-    description: "Print the logs of a pod's container: its only container, or the one -c names.",
+    description:
+      "Print the logs of a pod's container, as kubectl logs does: the one -c names, else the one the kubectl.kubernetes.io/default-container annotation names, else the first, with kubectl's note on stderr when the pod has others (Defaulted container \"app\" out of: app, sidecar, init-a (init)).",
     options: [
-      { flags: '-c, --container <name>', description: 'the container (needed when the pod has several)' },
+      { flags: '-c, --container <name>', description: 'the container (default: the first)' },
       { flags: '-p, --previous', description: "the container's previous attempt" },
       { flags: '--tail <lines>', description: 'only the last lines' },
       { flags: '-f, --follow', description: 'stream the logs until the container stops' },
@@ -119,7 +121,7 @@ export const COMMANDS: readonly CommandHelp[] = [
     synopsis: '[pod|configmap|secret] NAME...|--all [options]',
     summary: 'delete pods, ConfigMaps or Secrets',
     description:
-      'Delete the objects named (pods terminate gracefully, in parallel), or with --all every lab pod, ConfigMap and Secret of the namespace (of TYPE only, when given). Exit 1 when an object is not found.',
+      'Delete the objects named (pods terminate gracefully, in parallel), or with --all every lab pod, ConfigMap and Secret of the namespace (of TYPE only, when given). While a pod terminates, stderr says which containers it waits for and how much of the grace period is left (updated in place on a terminal; elsewhere one line when the wait starts). Exit 1 when an object is not found.',
     options: [
       { flags: '--all', description: 'all pods, ConfigMaps and Secrets (or of TYPE)' },
       { flags: '--grace-period <seconds>', description: "time to stop (default: the pod's own)" },

@@ -5,19 +5,18 @@ import type { AddressInfo } from 'node:net';
 import { execInteractive, portForward } from '../client/streams.js';
 import type { RemoteEngine } from '../client/remote-engine.js';
 import { UsageError } from './args.js';
+import { chooseExecContainer } from './pod-logs.js';
 
 type Io = { out: (s: string) => void; err: (s: string) => void };
 
-/** The pod's container kubectl would pick: -c, else the default-container annotation, else the first (with kubectl's note). */
+/** The pod's container kubectl exec would pick (pod-logs.ts chooseExecContainer), its note on stderr. */
 function pickContainer(engine: RemoteEngine, ns: string, pod: string, container: string | undefined, io: Io): string {
   const p = engine.getPod(ns, pod);
   if (!p) throw Object.assign(new Error(`pods "${pod}" not found`), { notFound: true });
-  if (container) return container;
-  const names = (p.spec?.containers ?? []).map((c) => c.name);
-  const annotated = p.metadata?.annotations?.['kubectl.kubernetes.io/default-container'];
-  if (annotated && names.includes(annotated)) return annotated;
-  if (names.length > 1) io.err(`Defaulted container "${names[0]}" out of: ${names.join(', ')}\n`);
-  return names[0] ?? '';
+  const choice = chooseExecContainer(p, container);
+  if ('error' in choice) throw new Error(choice.error);
+  for (const note of choice.notes) io.err(`${note}\n`);
+  return choice.container;
 }
 
 /** `podlab exec POD [-c C] [-i] [-t] -- COMMAND [ARGS...]`: exit code of the command. */
@@ -40,7 +39,7 @@ export async function exec(argv: string[], io: Io, connect: () => Promise<Remote
     try {
       container = pickContainer(engine, ns, positionals[0]!, values.container, io);
     } catch (e) {
-      io.err(`Error from server (NotFound): ${(e as Error).message}\n`);
+      io.err((e as { notFound?: boolean }).notFound ? `Error from server (NotFound): ${(e as Error).message}\n` : `error: ${(e as Error).message}\n`);
       return 1;
     }
     const tty = !!values.tty && !!process.stdin.isTTY;

@@ -378,7 +378,8 @@ describe('the lab server: serve, status, stop, kubeconfig, and a server killed m
       const names = () => execFileSync('docker', ['ps', '-a', '--filter', `label=io.kubernetes.pod.uid=${uid}`, '--format', '{{.Label "io.kubernetes.container.name"}}'], { encoding: 'utf8' }).split('\n').filter(Boolean).sort();
       assert.deepEqual(names(), ['POD', 'app', 'wait']);
       const ex = spawnSync(process.execPath, [cli, 'exec', 'cli-killed', '-i', '--', 'sh', '-c', 'cat; echo to-stderr >&2; exit 4'], { env: e2(), input: 'via stdin\n', encoding: 'utf8', timeout: 60_000 });
-      assert.deepEqual([ex.status, ex.stdout, ex.stderr], [4, 'via stdin\n', 'to-stderr\n']);
+      // kubectl's note: the pod has an init container besides its one app container.
+      assert.deepEqual([ex.status, ex.stdout, ex.stderr], [4, 'via stdin\n', 'Defaulted container "app" out of: app, wait (init)\nto-stderr\n']);
 
       assert.deepEqual(pl(['stop']).out, `lab server for ${lab} stopped (containers left as they are)\n`);
       assert.equal(pl(['status']).code, 3);
@@ -400,6 +401,113 @@ describe('the lab server: serve, status, stop, kubeconfig, and a server killed m
       removeLabContainers(lab);
       rmSync(lab, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the command line tells the story', () => {
+  // One lab for these tests, stopped (and its containers checked gone) at the end.
+  let lab = '';
+  const storyEnv = () => ({ ...env(), PODLAB_STATE_DIR: lab });
+  const pl = (args: string[]) => {
+    const r = spawnSync(process.execPath, [cli, ...args], { env: storyEnv(), encoding: 'utf8', timeout: 90_000 });
+    return { code: r.status, out: r.stdout, err: r.stderr };
+  };
+  /** A command in a child process, without blocking the test's event loop. */
+  const run = (cmd: string, args: string[]) =>
+    new Promise<{ code: number | null; out: string; err: string; ms: number }>((resolve) => {
+      const t0 = Date.now();
+      const child = spawn(cmd, args, { env: storyEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      child.on('close', (code) => resolve({ code, out, err, ms: Date.now() - t0 }));
+    });
+  before(() => {
+    lab = mkdtempSync(join(tmpdir(), 'podlab-test-cli-story-'));
+  });
+  after(async () => {
+    await stopLabServer(lab);
+    const left = labSandboxes(lab);
+    removeLabContainers(lab);
+    rmSync(lab, { recursive: true, force: true });
+    assert.deepEqual(left, []);
+  });
+
+  test('story: run --logs prints the init container\'s lines, labelled, before the app container\'s, among the pod lines; with --json each line is a Log object', () => {
+    const f = file(
+      'story-logs.yaml',
+      pod('cli-story-logs', '  restartPolicy: Never\n  initContainers:\n    - name: init\n      image: busybox:1.35\n      command: ["sh", "-c", "echo first init line; echo second init line"]\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sh", "-c", "echo hello from app"]\n'),
+    );
+    const r = pl(['run', f, '--logs', '--rm']);
+    assert.equal(r.code, 0, r.err);
+    const lines = r.out.split('\n');
+    assert.deepEqual(
+      lines.filter((l) => l.includes(' | ')),
+      ['init | first init line', 'init | second init line', 'app  | hello from app'],
+    );
+    // The pod lines are printed as before, with the log lines among them.
+    assert.match(lines[0]!, /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE$/);
+    assert.ok(lines.some((l) => /^cli-story-logs\s+0\/1\s+Completed\s+0\s/.test(l)), r.out);
+    assert.ok(lines.findIndex((l) => /Init:0\/1/.test(l)) < lines.indexOf('init | first init line'), r.out);
+
+    const j = pl(['run', f, '--logs', '--json', '--rm']);
+    assert.equal(j.code, 0, j.err);
+    const logs = jsonLines(j.out).filter((l) => l.kind === 'Log') as unknown as { namespace: string; pod: string; container: string; containerID: string; line: string }[];
+    assert.deepEqual(
+      logs.map((l) => [l.namespace, l.pod, l.container, /^docker:\/\/[0-9a-f]{64}$/.test(l.containerID), l.line]),
+      [
+        ['default', 'cli-story-logs', 'init', true, 'first init line'],
+        ['default', 'cli-story-logs', 'init', true, 'second init line'],
+        ['default', 'cli-story-logs', 'app', true, 'hello from app'],
+      ],
+    );
+    const pods = jsonLines(j.out).filter((l) => l.kind === 'Pod') as unknown as { status: { phase: string } }[];
+    assert.equal(pods.at(-1)!.status.phase, 'Succeeded');
+  });
+
+  test('story: logs without -c on a pod of several containers defaults to the first with kubectl\'s note; -c naming none is kubectl\'s error', () => {
+    const f = file(
+      'story-default.yaml',
+      pod(
+        'cli-story-default',
+        '  terminationGracePeriodSeconds: 0\n  initContainers:\n    - name: init-a\n      image: busybox:1.35\n      command: ["true"]\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sh", "-c", "echo from-app; sleep 3600"]\n    - name: sidecar\n      image: busybox:1.35\n      command: ["sh", "-c", "echo from-sidecar; sleep 3600"]\n',
+      ),
+    );
+    const up = pl(['run', f, '--until', 'Running']);
+    assert.equal(up.code, 0, up.err);
+    const deadline = Date.now() + 10_000;
+    let r = pl(['logs', 'cli-story-default']);
+    while (r.out === '' && Date.now() < deadline) r = pl(['logs', 'cli-story-default']);
+    assert.deepEqual(r, { code: 0, out: 'from-app\n', err: 'Defaulted container "app" out of: app, sidecar, init-a (init)\n' });
+    assert.deepEqual(pl(['logs', 'cli-story-default', '-c', 'sidecar']), { code: 0, out: 'from-sidecar\n', err: '' });
+    assert.deepEqual(pl(['logs', 'cli-story-default', '-c', 'bogus']), { code: 1, out: '', err: 'error: container bogus is not valid for pod cli-story-default out of: app, sidecar, init-a (init)\n' });
+    assert.equal(pl(['delete', 'cli-story-default']).code, 0);
+  });
+
+  test('story: delete shows what a terminating pod waits for (a container ignoring SIGTERM, grace period 3 s): one line off a terminal, a line updated in place on one; the final output is unchanged', async () => {
+    const spec = '  terminationGracePeriodSeconds: 3\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sh", "-c", "trap \'\' TERM; while true; do sleep 1; done"]\n';
+    const f = file('story-del.yaml', `${pod('cli-del', spec)}---\n${pod('cli-del-tty', spec)}`);
+    const up = pl(['run', f, '--until', 'Running']);
+    assert.equal(up.code, 0, up.err);
+    const uids = labPodUids(lab);
+    assert.equal(uids.length, 2);
+    const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
+    const [plain, tty] = await Promise.all([
+      run(process.execPath, [cli, 'delete', 'cli-del']),
+      // A terminal for stdout and stderr (merged, with \r\n line ends) from script(1), 200 columns wide.
+      run('script', ['-qec', `stty cols 200; ${q(process.execPath)} ${q(cli)} delete cli-del-tty`, '/dev/null']),
+    ]);
+    assert.deepEqual([plain.code, plain.out], [0, 'pod "cli-del" deleted\n']);
+    assert.match(plain.err, /^pod "cli-del" deleting: waiting for container "app" to stop \(grace period 3s, [0-3]s left\)\n$/);
+    assert.ok(plain.ms >= 2500, `deleted after ${plain.ms} ms`);
+    assert.equal(tty.code, 0, tty.out);
+    const screen = tty.out.replace(/\r\n/g, '\n');
+    // The first progress line, then rewrites in place (up one line, erase), then erased before the final line.
+    assert.match(screen, /^pod "cli-del-tty" deleting: waiting for container "app" to stop \(grace period 3s, [1-3]s left\)\n/);
+    assert.match(screen, /\x1b\[1A\r\x1b\[Jpod "cli-del-tty" deleting: waiting for container "app" to stop \(grace period 3s, [0-2]s left\)\n/);
+    assert.match(screen, /\x1b\[1A\r\x1b\[Jpod "cli-del-tty" deleted\n$/);
+    assert.deepEqual(podContainers(uids), []);
   });
 });
 

@@ -1,0 +1,179 @@
+// Which container's log a command reads, and which logs `podlab run --logs` starts reading, as pure
+// decisions over the pod. The default container is kubectl's: staging/src/k8s.io/kubectl/pkg/cmd/util/
+// podcmd/podcmd.go (FindContainerByName, FindOrDefaultContainerByName, AllContainerNames, used by
+// `kubectl exec`) and staging/src/k8s.io/kubectl/pkg/polymorphichelpers/logsforobject.go
+// (logsForObjectWithClient, used by `kubectl logs`). Following every container of a pod, each line
+// prefixed by the container's name, is `docker compose up`'s attached output (no kubectl counterpart:
+// `kubectl logs --all-containers --prefix -f` reads the containers that exist when it starts).
+import type { Container, ContainerStatus, Pod } from 'kubernetes-types/core/v1';
+
+/** kubectl's annotation naming the container its commands default to (podcmd.DefaultContainerAnnotationName). */
+export const DEFAULT_CONTAINER_ANNOTATION = 'kubectl.kubernetes.io/default-container';
+
+/** Go's %q for the names printed here (printable text): a double-quoted string with Go's escapes. */
+const goQuote = (s: string): string => JSON.stringify(s);
+
+/** podcmd.FindContainerByName: containers, then init containers, then ephemeral containers. */
+export function findContainer(pod: Pod, name: string): boolean {
+  const spec = pod.spec;
+  return [...(spec?.containers ?? []), ...(spec?.initContainers ?? []), ...(spec?.ephemeralContainers ?? [])].some((c) => c.name === name);
+}
+
+/** podcmd.AllContainerNames: `app, sidecar, dbg (ephem), init-a (init)` — containers, ephemeral, then init. */
+export function allContainerNames(pod: Pod): string {
+  return [
+    ...(pod.spec?.containers ?? []).map((c) => c.name),
+    ...(pod.spec?.ephemeralContainers ?? []).map((c) => `${c.name} (ephem)`),
+    ...(pod.spec?.initContainers ?? []).map((c) => `${c.name} (init)`),
+  ].join(', ');
+}
+
+/** The container chosen and what kubectl prints on stderr on the way; or kubectl's error (printed `error: ...`, exit 1). */
+export type ContainerChoice = { container: string; notes: string[] } | { error: string };
+
+/** kubectl prints its "Defaulted container" note when the pod has more than one container of any kind. */
+const severalContainers = (pod: Pod) => (pod.spec?.containers?.length ?? 0) > 1 || (pod.spec?.initContainers?.length ?? 0) > 0 || (pod.spec?.ephemeralContainers?.length ?? 0) > 0;
+
+const defaultedNote = (pod: Pod, container: string) => `Defaulted container ${goQuote(container)} out of: ${allContainerNames(pod)}`;
+
+/**
+ * `kubectl logs POD [-c C]` (logsForObjectWithClient): -c, else the default-container annotation
+ * when it names a container of the pod (else a note that it does not), else the first container
+ * with the note `Defaulted container "app" out of: app, sidecar, init-a (init)` when the pod has
+ * other containers; a container the pod lacks is an error.
+ */
+export function chooseLogsContainer(pod: Pod, requested: string | undefined): ContainerChoice {
+  const name = pod.metadata?.name ?? '';
+  const notes: string[] = [];
+  let container = requested ?? '';
+  const annotated = pod.metadata?.annotations?.[DEFAULT_CONTAINER_ANNOTATION] ?? '';
+  if (!container && annotated) {
+    if (findContainer(pod, annotated)) container = annotated;
+    else notes.push(`Default container name ${goQuote(annotated)} not found in pod ${name}`);
+  }
+  if (!container) {
+    const first = pod.spec?.containers?.[0]?.name;
+    // kubectl would index an empty list; the API server never stores such a pod.
+    if (first === undefined) return { error: `pod ${pod.metadata?.namespace ?? 'default'}/${name} does not have any containers` };
+    container = first;
+    if (severalContainers(pod)) notes.push(defaultedNote(pod, container));
+  }
+  if (!findContainer(pod, container)) return { error: `container ${container} is not valid for pod ${name} out of: ${allContainerNames(pod)}` };
+  return { container, notes };
+}
+
+/**
+ * `kubectl exec POD [-c C]` (FindOrDefaultContainerByName, not quiet): -c must name a container of
+ * the pod; else the annotation's container when the pod has it (silently otherwise), else the first
+ * container, with the same note as logs.
+ */
+export function chooseExecContainer(pod: Pod, requested: string | undefined): ContainerChoice {
+  const name = pod.metadata?.name ?? '';
+  if (requested) return findContainer(pod, requested) ? { container: requested, notes: [] } : { error: `container ${requested} not found in pod ${name}` };
+  const first = pod.spec?.containers?.[0]?.name;
+  if (first === undefined) return { error: `pod ${pod.metadata?.namespace ?? 'default'}/${name} does not have any containers` };
+  const annotated = pod.metadata?.annotations?.[DEFAULT_CONTAINER_ANNOTATION] ?? '';
+  if (annotated && findContainer(pod, annotated)) return { container: annotated, notes: [] };
+  return { container: first, notes: severalContainers(pod) ? [defaultedNote(pod, first)] : [] };
+}
+
+// ---- podlab run --logs ---------------------------------------------------------------------------
+
+/** Where a container of the pod is declared. A sidecar is an init container with restartPolicy Always. */
+export type ContainerRole = 'init' | 'sidecar' | 'app' | 'ephemeral';
+
+/** What `run --logs` has read so far for one pod. */
+export interface LogFollowState {
+  /** Per container name, the instance (containerID) whose log was started last. */
+  started: ReadonlyMap<string, string>;
+  /** The containers whose log is still being read (a follow stream or a read not finished). */
+  open: ReadonlySet<string>;
+}
+
+/** One log to start reading: a running instance is followed, a finished one read once by its id. */
+export interface LogStart {
+  container: string;
+  role: ContainerRole;
+  /** The runtime's id, as the status shows it (`docker://…`). */
+  containerID: string;
+  running: boolean;
+}
+
+/** The instance a container status shows: the running or finished one, else the last finished one. */
+export function currentInstance(s: ContainerStatus | undefined): { containerID: string; running: boolean } | undefined {
+  if (!s) return undefined;
+  if (s.state?.running && s.containerID) return { containerID: s.containerID, running: true };
+  const finished = s.state?.terminated ?? (s.state?.waiting ? s.lastState?.terminated : undefined);
+  const id = s.state?.terminated ? (finished?.containerID ?? s.containerID) : finished?.containerID;
+  return finished && id ? { containerID: id, running: false } : undefined;
+}
+
+/** The pod's containers in the order they start (init containers, app containers, ephemeral), with their statuses. */
+function containersInOrder(pod: Pod): { c: Pick<Container, 'name'>; role: ContainerRole; status?: ContainerStatus }[] {
+  const byName = (list: ContainerStatus[] | undefined) => new Map((list ?? []).map((s) => [s.name, s]));
+  const init = byName(pod.status?.initContainerStatuses);
+  const app = byName(pod.status?.containerStatuses);
+  const eph = byName(pod.status?.ephemeralContainerStatuses);
+  return [
+    ...(pod.spec?.initContainers ?? []).map((c) => ({ c, role: (c.restartPolicy === 'Always' ? 'sidecar' : 'init') as ContainerRole, status: init.get(c.name) })),
+    ...(pod.spec?.containers ?? []).map((c) => ({ c, role: 'app' as const, status: app.get(c.name) })),
+    ...(pod.spec?.ephemeralContainers ?? []).map((c) => ({ c, role: 'ephemeral' as const, status: eph.get(c.name) })),
+  ];
+}
+
+/**
+ * The logs `run --logs` starts reading now, in start order: every container whose current instance
+ * (running, or finished) is not the one started last, once the previous instance's log has been
+ * read to its end. An init container that runs to completion holds back the init and app
+ * containers after it (not ephemeral ones) while its log is being read, so that its lines come
+ * before theirs, as its run came before theirs.
+ */
+export function logsToStart(pod: Pod, state: LogFollowState): LogStart[] {
+  const out: LogStart[] = [];
+  let held = false;
+  for (const { c, role, status } of containersInOrder(pod)) {
+    if (held && role !== 'ephemeral') continue;
+    const inst = currentInstance(status);
+    const starting = !!inst && state.started.get(c.name) !== inst.containerID && !state.open.has(c.name);
+    if (starting) out.push({ container: c.name, role, containerID: inst!.containerID, running: inst!.running });
+    if (role === 'init' && (starting || state.open.has(c.name))) held = true;
+  }
+  return out;
+}
+
+/**
+ * The containers whose log `run --logs` still waits for before it exits: those being read whose
+ * instance has finished (their stream ends by itself), or every one being read when the pod is gone.
+ */
+export function logsToDrain(pod: Pod | undefined, state: LogFollowState): string[] {
+  if (!pod) return [...state.open];
+  const statuses = containersInOrder(pod);
+  return [...state.open].filter((n) => !statuses.find((x) => x.c.name === n)?.status?.state?.running);
+}
+
+/** The label each log line starts with: the container's name, or POD/CONTAINER when several pods run. */
+export function logLabel(pod: string, container: string, severalPods: boolean): string {
+  return severalPods ? `${pod}/${container}` : container;
+}
+
+/** The width the labels are padded to: the longest label of every container of the pods. */
+export function labelWidth(pods: readonly Pod[]): number {
+  const several = pods.length > 1;
+  let w = 0;
+  for (const p of pods) {
+    for (const c of [...(p.spec?.initContainers ?? []), ...(p.spec?.containers ?? []), ...(p.spec?.ephemeralContainers ?? [])]) {
+      w = Math.max(w, logLabel(p.metadata?.name ?? '', c.name, several).length);
+    }
+  }
+  return w;
+}
+
+/** One log line as `docker compose up` prints it: `wait-for-db | line`, the label padded to `width`. */
+export function logLine(label: string, width: number, line: string): string {
+  return `${label.padEnd(width)} | ${line}\n`;
+}
+
+/** One log line under --json: an object of its own on its line, among the Pod and Event objects. */
+export function logJsonLine(namespace: string, pod: string, container: string, containerID: string, line: string): string {
+  return `${JSON.stringify({ kind: 'Log', namespace, pod, container, containerID, line })}\n`;
+}
