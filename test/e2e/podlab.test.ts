@@ -510,11 +510,12 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
             verdict: row.querySelector('[data-testid=verdict]').textContent,
             flag: row.querySelector('[data-testid=flag]')?.textContent ?? null,
             failed: fails.reduce((n, g) => n + Number(g.getAttribute('data-failed') ?? 1), 0),
-            title: fails[0]?.querySelector('title')?.textContent ?? '',
+            // the first run may find the server not listening yet (connection refused): the 404s follow
+            title: fails.map((g) => g.querySelector('title')?.textContent ?? '').find((t) => t.includes('statuscode: 404')) ?? fails[0]?.querySelector('title')?.textContent ?? '',
             ready,
           };
         })()`)) as { config: string; verdict: string; flag: string | null; failed: number; title: string; ready: string[] } | null;
-        return r && r.failed >= 3 && r.verdict === 'Failure' ? r : undefined;
+        return r && r.failed >= 3 && r.verdict === 'Failure' && r.title.includes('statuscode: 404') ? r : undefined;
       },
       20000,
       'three failed readiness runs on the timeline and the verdict Failure in the probes table',
