@@ -27,10 +27,6 @@ export class StepModeWatch implements vscode.Disposable {
     lab.push(this, lab.onDidChangePods(() => this.sync()));
   }
 
-  waitingFor(uid: string): string | undefined {
-    return this.waiting.get(uid);
-  }
-
   get held(): ReadonlyMap<string, string> {
     return this.waiting;
   }

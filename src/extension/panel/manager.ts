@@ -59,11 +59,6 @@ export class LifecyclePanelManager implements vscode.Disposable {
     return this.panel?.latencies.filter((l) => l.pod === `${namespace}/${name}`) ?? [];
   }
 
-  /** The pod the panel shows, if it is open. */
-  get current(): string | undefined {
-    return this.panel?.current;
-  }
-
   dispose(): void {
     this.panel?.dispose();
     this.panel = undefined;
@@ -132,10 +127,6 @@ class PodPanel {
 
   reveal(): void {
     this.panel.reveal(this.panel.viewColumn, true);
-  }
-
-  get current(): string {
-    return this.key;
   }
 
   /** Shows another pod in this panel: a new feed and debug watch, a snapshot to the webview. */
