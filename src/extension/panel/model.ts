@@ -32,6 +32,7 @@ import type {
   TimelineView,
 } from '../../shared/protocol.js';
 import { noticeViews } from './notices.js';
+import { mergeHistory, reconstructHistory, type StatusMark } from './history.js';
 import { STRIP_ORDER, laneMarks, mergeProbeRuns, probeViews, recordReady, type ProbeRunsSeen } from './probes.js';
 
 export { laneMarks, probeViews };
@@ -39,11 +40,7 @@ export { laneMarks, probeViews };
 // ---------------------------------------------------------------------------------------------
 // Observation: what the host has seen of one pod so far (a reducer over the engine's watch stream).
 
-export interface StatusMark {
-  at: number;
-  phase: string;
-  status: string;
-}
+export type { StatusMark };
 
 export interface PodObservation {
   namespace: string;
@@ -105,14 +102,8 @@ function recordStatus(history: StatusMark[], pod: Pod, now: number): StatusMark[
   const status = podStatusText(pod);
   const last = history[history.length - 1];
   if (last && last.phase === phase && last.status === status) return history;
-  const out = history.slice();
-  if (!last) {
-    // Every pod starts Pending at its creation; say so when the first sight is later.
-    const created = parseTime(pod.metadata?.creationTimestamp);
-    if (created !== undefined && created < now && phase !== 'Pending') out.push({ at: created, phase: 'Pending', status: 'Pending' });
-  }
-  out.push({ at: now, phase, status });
-  return out;
+  // What came before the first sight is rebuilt from the server's data (history.ts) when the timeline is drawn.
+  return [...history, { at: now, phase, status }];
 }
 
 /** Folds one watch event into the observation. Returns the same object when the event is unrelated. */
@@ -521,7 +512,9 @@ function timelineView(obs: PodObservation, pod: Pod, containers: ContainerView[]
 
   const phases: TimelineMark[] = [];
   let prevPhase: string | undefined;
-  for (const m of obs.history) {
+  const attemptsByName = new Map(containers.map((c) => [c.name, c.attempts.length > 0 ? c.attempts : attemptsFromStatus(c)]));
+  const history = obs.pod ? mergeHistory(reconstructHistory(pod, attemptsByName, obs.history[0]?.at ?? now, events), obs.history) : obs.history;
+  for (const m of history) {
     const kind = m.phase !== prevPhase ? 'phase' : 'status';
     phases.push({ at: m.at, label: kind === 'phase' ? m.phase : m.status, detail: `phase ${m.phase}, STATUS ${m.status}`, kind });
     prevPhase = m.phase;
