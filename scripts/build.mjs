@@ -19,6 +19,14 @@ const trimDockerode = {
 };
 
 
+// In the extension bundle, `import('../client/cluster.js')` loads dist/cluster.js at run time.
+const clusterClientExternal = {
+  name: 'cluster-client-external',
+  setup(b) {
+    b.onResolve({ filter: /[\\/]client[\\/]cluster\.js$/ }, () => ({ path: './cluster.js', external: true }));
+  },
+};
+
 const production = process.argv.includes('--production');
 const common = {
   bundle: true,
@@ -75,6 +83,18 @@ if (existsSync('src/extension/extension.ts')) {
       format: 'cjs',
       target: 'node20',
       entryPoints: { extension: 'src/extension/extension.ts' },
+      outdir: 'dist',
+      external: nodeExternal,
+      // The real-cluster client (@kubernetes/client-node) is a bundle of its own, loaded when a
+      // kubeconfig context is first opened: activation never parses it.
+      plugins: [...common.plugins, clusterClientExternal],
+    }),
+    build({
+      ...common,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      entryPoints: { cluster: 'src/client/cluster.ts' },
       outdir: 'dist',
       external: nodeExternal,
     }),

@@ -129,6 +129,36 @@ async function newServingCert(caPem: string, caKeyPem: string, now: Date): Promi
 }
 
 /**
+ * A client certificate signed by the lab's CA, for kube-apiserver's x509 authentication: the user
+ * is the subject's CN and the groups its O values (k8s.io/apiserver pkg/authentication/request/x509
+ * CommonNameUserConversion). The CA key is read from the credentials directory.
+ */
+export async function issueClientCertificate(creds: Pick<LabCredentials, 'caPem' | 'dir'>, who: { user: string; groups?: string[] }, now: Date = new Date(), validityDays = 365): Promise<{ certPem: string; keyPem: string }> {
+  const caKeyPem = readFileSync(join(creds.dir, FILES.caKey), 'utf8');
+  const keys = await newKeys();
+  const ca = new x509.X509Certificate(creds.caPem);
+  const escape = (v: string) => v.replace(/([,+="\\<>;#])/g, '\\$1');
+  const subject = [...(who.groups ?? []).map((g) => `O=${escape(g)}`), `CN=${escape(who.user)}`].join(', ');
+  const cert = await x509.X509CertificateGenerator.create({
+    serialNumber: serial(),
+    subject,
+    issuer: ca.subject,
+    notBefore: new Date(now.getTime() - BACKDATE),
+    notAfter: new Date(Math.min(now.getTime() + validityDays * DAY, ca.notAfter.getTime())),
+    signingKey: await importKey(caKeyPem),
+    publicKey: keys.publicKey,
+    signingAlgorithm: ALG,
+    extensions: [
+      new x509.BasicConstraintsExtension(false, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth]),
+      await x509.AuthorityKeyIdentifierExtension.create(ca, false),
+    ],
+  });
+  return { certPem: `${cert.toString('pem')}\n`, keyPem: await exportKey(keys.privateKey) };
+}
+
+/**
  * Why the serving certificate must be replaced, or undefined when it is good: not signed by the
  * CA (the CA changed), not matching its key, not valid yet, or under 30 days left.
  */

@@ -15,6 +15,8 @@ import type { WatchEvent } from '../engine/api.js';
 import type { Kind } from '../engine/store.js';
 import type { LabCredentials } from './credentials.js';
 import { tokenMatches } from './credentials.js';
+import type { TLSSocket } from 'node:tls';
+import { OWNER, authorize, forbiddenFor, requestAttributes, rulesFor, upgradeAttributes, type UserInfo } from './authz.js';
 import { apiGroup, apiGroupList, apiVersions, authorizationV1Resources, coreV1Resources, labV1alpha1Resources, versionInfo } from './discovery.js';
 import { openapiResponse } from './openapi.js';
 import { acceptsTable, objectTable, parseIncludeObject, tableWatchEvent, toTable, type IncludeObject, type TableKind } from './tables.js';
@@ -79,7 +81,12 @@ export class LabServer {
     for (const k of ['Pod', 'Event', 'Node', 'ConfigMap', 'Secret', 'Namespace'] as const) this.cache.seed(k, store.list(k), Number(store.currentResourceVersion()));
     this.sub = store.watch((e) => void this.cache.record(e));
     const { certPem, keyPem } = opts.credentials;
-    this.https = createServer({ cert: certPem, key: keyPem, minVersion: 'TLSv1.2' }, (req, res) => void this.handle(req, res));
+    // Client certificates are asked for, not required: one signed by the lab's CA authenticates its
+    // CN as the user and its O values as groups (kube-apiserver's x509 authenticator); the token works as before.
+    this.https = createServer(
+      { cert: certPem, key: keyPem, minVersion: 'TLSv1.2', ca: this.opts.credentials.caPem, requestCert: true, rejectUnauthorized: false },
+      (req, res) => void this.handle(req, res),
+    );
     this.https.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => void this.upgrade(req, socket, head));
     this.https.keepAliveTimeout = 65_000;
   }
@@ -109,12 +116,28 @@ export class LabServer {
   // ---- the handler chain -----------------------------------------------------------------
 
   /** The checks every request passes first; an error Status when it fails. */
-  private refuse(req: IncomingMessage): S.StatusResponse | undefined {
+  private refuse(req: IncomingMessage, upgrade = false): S.StatusResponse | undefined {
     // A web page may send requests to 127.0.0.1 (with an Origin) or through DNS rebinding (another Host): never serve them.
     if (req.headers.origin !== undefined) return S.genericServerResponse(403, 'requests from a web browser (with an Origin header) are refused by the Pod Lab server');
     if (!hostAllowed(req.headers.host, this.port)) return S.genericServerResponse(403, `the Pod Lab server answers only to the Host 127.0.0.1:${this.port}`);
-    if (!tokenMatches(this.opts.credentials.token, req.headers.authorization)) return S.unauthorized();
+    const user = this.authenticate(req);
+    if (!user) return S.unauthorized();
+    const url = new URL(req.url ?? '/', 'https://127.0.0.1');
+    const attrs = upgrade ? upgradeAttributes(url) : requestAttributes(req.method ?? 'GET', url);
+    if (!authorize(user, attrs)) return forbiddenFor(user, attrs);
     return undefined;
+  }
+
+  /** The bearer token is the lab's owner; else a client certificate signed by the lab's CA (CN user, O groups). */
+  private authenticate(req: IncomingMessage): UserInfo | undefined {
+    if (req.headers.authorization !== undefined) return tokenMatches(this.opts.credentials.token, req.headers.authorization) ? OWNER : undefined;
+    const socket = req.socket as TLSSocket;
+    if (!socket.authorized) return undefined;
+    const subject = socket.getPeerCertificate()?.subject as { CN?: string | string[]; O?: string | string[] } | undefined;
+    const cn = Array.isArray(subject?.CN) ? subject.CN[0] : subject?.CN;
+    if (!cn) return undefined;
+    const o = subject?.O === undefined ? [] : Array.isArray(subject.O) ? subject.O : [subject.O];
+    return { name: cn, groups: [...o, 'system:authenticated'] };
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -567,10 +590,19 @@ export class LabServer {
   private authorization(ctx: Ctx, segs: string[]): void {
     if (segs.length === 0 && ctx.method === 'GET') return this.sendJson(ctx.res, 200, authorizationV1Resources());
     if (ctx.method !== 'POST' || segs.length !== 1) throw routeNotFound();
-    const review = parseBody(ctx.body ?? '') as { spec?: object };
-    // The token holder is the lab's owner: everything is allowed.
+    const review = parseBody(ctx.body ?? '') as {
+      spec?: { resourceAttributes?: { verb?: string; group?: string; resource?: string; subresource?: string; namespace?: string; name?: string }; nonResourceAttributes?: { verb?: string; path?: string } };
+    };
+    const user = this.authenticate(ctx.req) ?? { name: 'system:anonymous', groups: [] };
     if (segs[0] === 'selfsubjectaccessreviews') {
-      return this.sendJson(ctx.res, 201, { kind: 'SelfSubjectAccessReview', apiVersion: 'authorization.k8s.io/v1', metadata: { creationTimestamp: null }, spec: review.spec ?? {}, status: { allowed: true, reason: 'Pod Lab: the token holder owns the lab' } });
+      const r = review.spec?.resourceAttributes;
+      const n = review.spec?.nonResourceAttributes;
+      const attrs = r
+        ? { resourceRequest: true, verb: r.verb ?? '', apiGroup: r.group ?? '', resource: r.resource ?? '', subresource: r.subresource ?? '', namespace: r.namespace ?? '', name: r.name ?? '', path: '' }
+        : { resourceRequest: false, verb: n?.verb ?? '', apiGroup: '', resource: '', subresource: '', namespace: '', name: '', path: n?.path ?? '' };
+      const allowed = authorize(user, attrs);
+      const reason = user.groups.includes('system:masters') ? 'Pod Lab: system:masters may do everything' : allowed ? 'Pod Lab: authenticated users may read' : '';
+      return this.sendJson(ctx.res, 201, { kind: 'SelfSubjectAccessReview', apiVersion: 'authorization.k8s.io/v1', metadata: { creationTimestamp: null }, spec: review.spec ?? {}, status: { allowed, ...(reason ? { reason } : {}) } });
     }
     if (segs[0] === 'selfsubjectrulesreviews') {
       return this.sendJson(ctx.res, 201, {
@@ -578,7 +610,7 @@ export class LabServer {
         apiVersion: 'authorization.k8s.io/v1',
         metadata: { creationTimestamp: null },
         spec: review.spec ?? {},
-        status: { resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }], nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }], incomplete: false },
+        status: { ...rulesFor(user), incomplete: false },
       });
     }
     throw routeNotFound();
@@ -684,7 +716,7 @@ export class LabServer {
     };
     const fail = (code: number, _reason: string, message: string) => answer(code === 404 ? S.notFound('pods', message) : S.badRequest(message));
     try {
-      const refused = this.refuse(req);
+      const refused = this.refuse(req, true);
       if (refused) return answer(refused);
       const url = new URL(req.url ?? '/', 'https://127.0.0.1');
       const segs = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
