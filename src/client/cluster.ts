@@ -398,7 +398,7 @@ export class ClusterEngine implements EngineApi {
     return { dispose: () => abort.abort() };
   }
 
-  async debugInfo(): Promise<PodDebugInfo | undefined> {
+  async debugInfo(_namespace: string, _name: string): Promise<PodDebugInfo | undefined> {
     return undefined;
   }
 
@@ -407,7 +407,7 @@ export class ClusterEngine implements EngineApi {
     return { dispose: () => undefined };
   }
 
-  async attemptLogs(): Promise<string[]> {
+  async attemptLogs(_containerId: string, _tail?: number): Promise<string[]> {
     throw new LabOnlyError('Logs of an attempt by container id');
   }
 
@@ -434,11 +434,11 @@ export class ClusterEngine implements EngineApi {
     });
   }
 
-  continueStep(): void {
+  continueStep(_namespace: string, _name: string): void {
     throw new LabOnlyError('Step mode');
   }
 
-  restartNow(): void {
+  restartNow(_namespace: string, _name: string, _container: string): void {
     throw new LabOnlyError('Restart now');
   }
 

@@ -8,7 +8,10 @@ import type { Diagnostics } from './language.js';
 import type { LabDocuments } from './documents.js';
 import type { Shells } from './shell.js';
 import type { PodTree } from './tree.js';
-import { fileFromArg, pickPod, podFromArg } from './targets.js';
+import { fileFromArg, pickPod, podFromArg, type PodTarget } from './targets.js';
+import type { Clusters } from './clusters.js';
+import type { ClusterTree } from './cluster-tree.js';
+import { classify, runInContextQuestion, type ContextInfo } from './clusterModel.js';
 import { hostAccessOf, refKey, runtimeId, type PodRef } from './manifest.js';
 import { countOf, deleteAllQuestion } from './podModel.js';
 import { docAt, refusal, loadValidator, type DocInfo } from './validator.js';
@@ -19,7 +22,10 @@ export interface Services {
   docs: LabDocuments;
   shells: Shells;
   tree: PodTree;
-  showPanel(namespace: string, name: string): Promise<void>;
+  clusters: Clusters;
+  clusterTree: ClusterTree;
+  /** `context`: a kubeconfig context (a pod of a real cluster); absent for the lab. */
+  showPanel(namespace: string, name: string, context?: string): Promise<void>;
 }
 
 type Handler = (s: Services, ...args: unknown[]) => unknown;
@@ -37,6 +43,10 @@ export const commandTable: Record<string, Handler> = {
   'podlab.deleteAllPods': (s) => deleteAll(s),
   'podlab.reconnect': (s) => reconnect(s),
   'podlab.refresh': (s) => s.tree.refresh(),
+  'podlab.runPodInContext': (s, arg) => runPodInContext(s, arg),
+  'podlab.chooseNamespace': (s, arg) => chooseNamespace(s, arg),
+  'podlab.refreshClusters': (s) => s.clusterTree.refresh(),
+  'podlab.reconnectContext': (s, arg) => reconnectContext(s, arg),
   'podlab.showOutput': (s) => s.lab.out.show(true),
 };
 
@@ -69,6 +79,24 @@ async function engineOrExplain(s: Services) {
   }
 }
 
+/** The engine of a pod's place: the lab, or the API client of its kubeconfig context. */
+async function engineOf(s: Services, ref: PodTarget) {
+  if (ref.context !== undefined) return s.clusters.engine(ref.context);
+  return engineOrExplain(s);
+}
+
+/** Where a pod is, for messages: `in the lab` or `in context "x"`. */
+function placeOf(ref: PodTarget): string {
+  return ref.context !== undefined ? `in context "${ref.context}"` : 'in the lab';
+}
+
+/** Lab features (step mode, Restart now, the debug copy) are refused on a real cluster, saying why. */
+function labOnly(ref: PodTarget, what: string): boolean {
+  if (ref.context === undefined) return false;
+  void vscode.window.showInformationMessage(`Pod Lab: ${what} is a lab feature; a real cluster's kubelet cannot be told to do it (context "${ref.context}").`);
+  return true;
+}
+
 /** The pod of the document under the cursor in the active YAML editor, if any. */
 async function podAtCursor(s: Services): Promise<PodRef | undefined> {
   const ed = vscode.window.activeTextEditor;
@@ -79,14 +107,21 @@ async function podAtCursor(s: Services): Promise<PodRef | undefined> {
   return d?.isPod ? d.ref : undefined;
 }
 
-async function runPod(s: Services, arg: unknown, all: unknown, stepModeRun: boolean): Promise<void> {
+interface Runnable {
+  toRun: { d: DocInfo; file: vscode.Uri }[];
+  /** The file's ConfigMaps and Secrets: applied before its pods, as `podlab run` does. */
+  configs: { d: DocInfo; file: vscode.Uri }[];
+}
+
+/** The pods (and ConfigMaps/Secrets) a Run command was invoked on, validated; undefined when there is nothing to run. */
+async function collectRunnable(s: Services, arg: unknown, all: unknown): Promise<Runnable | undefined> {
   if (!vscode.workspace.isTrusted) {
     const choice = await vscode.window.showWarningMessage(
       'Pod Lab: this workspace is not trusted, so its pods cannot run (running a pod starts containers on your Docker). Manifests are still validated.',
       'Manage Workspace Trust',
     );
     if (choice) await vscode.commands.executeCommand('workbench.trust.manage');
-    return;
+    return undefined;
   }
   const targets: { uri: vscode.Uri; docIndex?: number }[] = [];
   if (Array.isArray(all) && all.length > 1 && all.every((u) => u instanceof vscode.Uri)) for (const u of all as vscode.Uri[]) targets.push({ uri: u });
@@ -96,10 +131,9 @@ async function runPod(s: Services, arg: unknown, all: unknown, stepModeRun: bool
   }
   if (targets.length === 0) {
     void vscode.window.showInformationMessage('Pod Lab: open a Pod manifest (YAML) to run it.');
-    return;
+    return undefined;
   }
   const toRun: { d: DocInfo; file: vscode.Uri }[] = [];
-  /** The file's ConfigMaps and Secrets: applied before its pods, as `podlab run` does. */
   const configs: { d: DocInfo; file: vscode.Uri }[] = [];
   const v = await loadValidator();
   for (const t of targets) {
@@ -127,7 +161,13 @@ async function runPod(s: Services, arg: unknown, all: unknown, stepModeRun: bool
       toRun.push({ d, file: t.uri });
     }
   }
-  if (toRun.length === 0) return;
+  return toRun.length === 0 ? undefined : { toRun, configs };
+}
+
+async function runPod(s: Services, arg: unknown, all: unknown, stepModeRun: boolean): Promise<void> {
+  const r = await collectRunnable(s, arg, all);
+  if (!r) return;
+  const { toRun, configs } = r;
   if (configs.length > 0) {
     const engine = await engineOrExplain(s);
     if (!engine) return;
@@ -170,18 +210,25 @@ async function runPod(s: Services, arg: unknown, all: unknown, stepModeRun: bool
 }
 
 async function deletePod(s: Services, arg: unknown): Promise<void> {
-  const engine = await engineOrExplain(s);
-  if (!engine) return;
   const ref = await pickPod(s.lab, arg, 'Pod to delete', () => podAtCursor(s));
   if (!ref) return;
+  const engine = await engineOf(s, ref);
+  if (!engine) return;
   if (!engine.getPod(ref.namespace, ref.name)) {
-    void vscode.window.showInformationMessage(`Pod Lab: pod "${refKey(ref)}" is not in the lab.`);
+    void vscode.window.showInformationMessage(`Pod Lab: pod "${refKey(ref)}" is not ${placeOf(ref)}.`);
     return;
   }
-  if (vscode.workspace.getConfiguration('podlab').get<boolean>('confirmDelete', true)) {
+  // On a real cluster the question is always asked, and names the context.
+  if (ref.context !== undefined || vscode.workspace.getConfiguration('podlab').get<boolean>('confirmDelete', true)) {
     const ok = await vscode.window.showWarningMessage(
-      `Delete pod "${refKey(ref)}"?`,
-      { modal: true, detail: 'Its containers get SIGTERM and their grace period to stop. (The setting podlab.confirmDelete turns this question off.)' },
+      ref.context !== undefined ? `Delete pod "${refKey(ref)}" in context "${ref.context}"?` : `Delete pod "${refKey(ref)}"?`,
+      {
+        modal: true,
+        detail:
+          ref.context !== undefined
+            ? 'This is a real cluster, not the lab: its containers get SIGTERM and their grace period to stop, and the pod is gone unless a controller re-creates it.'
+            : 'Its containers get SIGTERM and their grace period to stop. (The setting podlab.confirmDelete turns this question off.)',
+      },
       'Delete',
     );
     if (ok !== 'Delete') return;
@@ -189,7 +236,7 @@ async function deletePod(s: Services, arg: unknown): Promise<void> {
   await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Pod Lab: deleting pod ${ref.name} (graceful)` }, () =>
     engine.deletePod(ref.namespace, ref.name),
   );
-  s.lab.log(`pod ${refKey(ref)} deleted`);
+  s.lab.log(`pod ${refKey(ref)} deleted ${placeOf(ref)}`);
 }
 
 async function deleteAll(s: Services): Promise<void> {
@@ -210,17 +257,17 @@ async function deleteAll(s: Services): Promise<void> {
 }
 
 async function showLifecycle(s: Services, arg: unknown): Promise<void> {
-  const ref = podFromArg(arg) ?? (await podAtCursor(s)) ?? (await pickPod(s.lab, undefined, 'Pod to show'));
+  const ref: PodTarget | undefined = podFromArg(arg) ?? (await podAtCursor(s)) ?? (await pickPod(s.lab, undefined, 'Pod to show'));
   if (!ref) return;
-  await s.showPanel(ref.namespace, ref.name);
+  await s.showPanel(ref.namespace, ref.name, ref.context);
 }
 
 async function describe(s: Services, arg: unknown): Promise<void> {
-  const engine = await engineOrExplain(s);
-  if (!engine) return;
   const ref = await pickPod(s.lab, arg, 'Pod to describe', () => podAtCursor(s));
   if (!ref) return;
-  await s.docs.openDescribe(ref.namespace, ref.name);
+  const engine = await engineOf(s, ref);
+  if (!engine) return;
+  await s.docs.openDescribe(ref.namespace, ref.name, ref.context);
 }
 
 interface ContainerChoice extends vscode.QuickPickItem {
@@ -253,19 +300,20 @@ async function pickContainer(pod: Pod, given: string | undefined, placeHolder: s
 }
 
 async function showLogs(s: Services, arg: unknown): Promise<void> {
-  const engine = await engineOrExplain(s);
-  if (!engine) return;
   const ref = await pickPod(s.lab, arg, 'Pod whose logs to show', () => podAtCursor(s));
   if (!ref) return;
+  const engine = await engineOf(s, ref);
+  if (!engine) return;
   const pod = engine.getPod(ref.namespace, ref.name);
-  if (!pod) throw new Error(`pod "${refKey(ref)}" is not in the lab`);
+  if (!pod) throw new Error(`pod "${refKey(ref)}" is not ${placeOf(ref)}`);
   const container = await pickContainer(pod, ref.container, 'Container');
   if (!container) return;
   const info = await engine.debugInfo(ref.namespace, ref.name);
+  const cs = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])].find((c) => c.name === container);
   const attempts = (info?.attempts ?? []).filter((a) => a.containerName === container).sort((a, b) => b.attempt - a.attempt);
   type AttemptPick = vscode.QuickPickItem & { attempt: string; label2?: string };
   const items: AttemptPick[] = [{ label: '$(debug-start) Current attempt', description: 'follows the pod', attempt: 'current' }];
-  if (attempts.length > 1) items.push({ label: '$(history) Previous attempt', description: 'kubectl logs --previous', attempt: 'previous' });
+  if (attempts.length > 1 || (!info && cs?.lastState?.terminated)) items.push({ label: '$(history) Previous attempt', description: 'kubectl logs --previous', attempt: 'previous' });
   for (const a of attempts) {
     const when = a.finishedAt ? new Date(a.finishedAt).toLocaleTimeString() : a.startedAt ? `since ${new Date(a.startedAt).toLocaleTimeString()}` : '';
     items.push({
@@ -278,20 +326,29 @@ async function showLogs(s: Services, arg: unknown): Promise<void> {
   }
   const pick = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { placeHolder: `Logs of ${container}: which attempt?` });
   if (!pick) return;
-  await s.docs.openLogs(ref.namespace, ref.name, container, pick.attempt, pick.label2);
+  await s.docs.openLogs(ref.namespace, ref.name, container, pick.attempt, pick.label2, ref.context);
 }
 
 async function openShell(s: Services, arg: unknown): Promise<void> {
-  const engine = await engineOrExplain(s);
-  if (!engine) return;
   const ref = await pickPod(s.lab, arg, 'Pod to open a shell in', () => podAtCursor(s));
   if (!ref) return;
+  const engine = await engineOf(s, ref);
+  if (!engine) return;
   const pod = engine.getPod(ref.namespace, ref.name);
-  if (!pod) throw new Error(`pod "${refKey(ref)}" is not in the lab`);
+  if (!pod) throw new Error(`pod "${refKey(ref)}" is not ${placeOf(ref)}`);
   const container = await pickContainer(pod, ref.container, 'Container to open a shell in');
   if (!container) return;
   const all = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
   const cs = all.find((c) => c.name === container);
+  if (ref.context !== undefined) {
+    // A real cluster: kubectl exec with the same kubeconfig and context (the API's exec, not Docker's).
+    if (!cs?.state?.running) {
+      labOnly(ref, `A shell in a copy of the exited container "${container}"`);
+      return;
+    }
+    s.shells.kubectlShell({ kubeconfig: s.clusters.kubeconfig(), context: ref.context, namespace: ref.namespace, pod: ref.name, container });
+    return;
+  }
   const runningId = cs?.state?.running ? runtimeId(cs.containerID) : undefined;
   if (runningId) {
     s.shells.execShell(runningId, `${ref.name}/${container}`);
@@ -312,10 +369,10 @@ async function openShell(s: Services, arg: unknown): Promise<void> {
 }
 
 async function restartNow(s: Services, arg: unknown): Promise<void> {
+  const ref = await pickPod(s.lab, arg, 'Pod whose container to restart now', () => podAtCursor(s));
+  if (!ref || labOnly(ref, 'Restart now')) return;
   const engine = await engineOrExplain(s);
   if (!engine) return;
-  const ref = await pickPod(s.lab, arg, 'Pod whose container to restart now', () => podAtCursor(s));
-  if (!ref) return;
   const pod = engine.getPod(ref.namespace, ref.name);
   if (!pod) throw new Error(`pod "${refKey(ref)}" is not in the lab`);
   const container = await pickContainer(pod, ref.container, 'Container to restart now (skipping its back-off)', (c) => c.state === 'CrashLoopBackOff');
@@ -325,12 +382,76 @@ async function restartNow(s: Services, arg: unknown): Promise<void> {
 }
 
 async function continueStep(s: Services, arg: unknown): Promise<void> {
+  const ref = await pickPod(s.lab, arg, 'Pod to continue (step mode)', () => podAtCursor(s));
+  if (!ref || labOnly(ref, 'Step mode')) return;
   const engine = await engineOrExplain(s);
   if (!engine) return;
-  const ref = await pickPod(s.lab, arg, 'Pod to continue (step mode)', () => podAtCursor(s));
-  if (!ref) return;
   engine.continueStep(ref.namespace, ref.name);
   s.lab.log(`continue: ${refKey(ref)} (step mode)`);
+}
+
+/** The context a command was invoked on (a Clusters view node), or a pick of the kubeconfig's contexts. */
+async function pickContext(s: Services, arg: unknown, placeHolder: string): Promise<ContextInfo | undefined> {
+  const a = arg as { type?: unknown; info?: ContextInfo } | undefined;
+  if (a?.type === 'context' && a.info) return a.info;
+  const contexts = await s.clusters.contexts();
+  if (contexts.length === 0) {
+    void vscode.window.showInformationMessage('Pod Lab: the kubeconfig has no contexts.');
+    return undefined;
+  }
+  const pick = await vscode.window.showQuickPick(
+    contexts.map((c) => ({ label: c.name, description: `${c.current ? 'current · ' : ''}${c.server}`, detail: `cluster ${c.cluster} · user ${c.user} · namespace ${s.clusters.namespace(c)}`, info: c })),
+    { placeHolder },
+  );
+  return pick?.info;
+}
+
+/** Run Pod on a real cluster: the file's pods (and its ConfigMaps/Secrets) after a confirmation that names the context. */
+async function runPodInContext(s: Services, arg: unknown): Promise<void> {
+  const r = await collectRunnable(s, arg, undefined);
+  if (!r) return;
+  const info = await pickContext(s, undefined, 'Context to create the pod in');
+  if (!info) return;
+  const namespace = s.clusters.namespace(info);
+  const q = runInContextQuestion(r.toRun.map((x) => x.d.ref?.name ?? ''), info, namespace);
+  const configs = r.configs.length ? `\n\nThe file's ${r.configs.map((c) => `${String(c.d.raw.kind)} "${c.d.raw.name ?? ''}"`).join(', ')} will be created or replaced there too.` : '';
+  const ok = await vscode.window.showWarningMessage(q.message, { modal: true, detail: q.detail + configs }, q.confirm);
+  if (ok !== q.confirm) return;
+  const engine = await s.clusters.engine(info.name);
+  const inNs = <T extends { metadata?: { namespace?: string } }>(o: T): T => ({ ...o, metadata: { ...o.metadata, namespace: o.metadata?.namespace ?? namespace } });
+  for (const { d } of r.configs) await engine.applyObject(inNs(structuredClone(d.raw.object as ConfigMap | Secret)));
+  for (const { d, file } of r.toRun) {
+    const pod = inNs(structuredClone(d.object as Pod));
+    try {
+      await engine.createPod(pod);
+    } catch (e) {
+      const p = classify(e);
+      void vscode.window.showErrorMessage(`Pod Lab: cannot create pod "${pod.metadata?.name ?? ''}" in context "${info.name}": ${p.text}`);
+      continue;
+    }
+    s.lab.log(`pod ${pod.metadata?.namespace}/${pod.metadata?.name} created in context ${info.name} from ${vscode.workspace.asRelativePath(file)}`);
+    await s.showPanel(pod.metadata?.namespace ?? namespace, pod.metadata?.name ?? '', info.name);
+  }
+}
+
+async function chooseNamespace(s: Services, arg: unknown): Promise<void> {
+  const info = await pickContext(s, arg, 'Context whose namespace to choose');
+  if (!info) return;
+  const ns = await vscode.window.showInputBox({
+    title: `Namespace of context ${info.name}`,
+    value: s.clusters.namespace(info),
+    prompt: 'The namespace whose pods the Clusters view lists',
+    validateInput: (v) => (/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(v) && v.length <= 63 ? undefined : 'a lowercase RFC 1123 label (a-z, 0-9, "-"; at most 63 characters)'),
+  });
+  if (!ns) return;
+  await s.clusters.setNamespace(info.name, ns);
+}
+
+async function reconnectContext(s: Services, arg: unknown): Promise<void> {
+  const info = await pickContext(s, arg, 'Context to reconnect');
+  if (!info) return;
+  await s.clusters.close(info.name);
+  await s.clusters.engine(info.name).catch(() => undefined);
 }
 
 async function reconnect(s: Services): Promise<void> {

@@ -3,23 +3,28 @@
 // Both refresh when the pod changes.
 import * as vscode from 'vscode';
 import type { Lab } from './lab.js';
+import type { EngineApi } from '../engine/api.js';
 
 export const DESCRIBE_SCHEME = 'podlab-describe';
 export const LOGS_SCHEME = 'podlab-logs';
 
-export function describeUri(namespace: string, name: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: DESCRIBE_SCHEME, path: `/${namespace}/${name}.podlab-describe` });
+/** `context`: a kubeconfig context (a real cluster's pod), kept in the query; absent for the lab. */
+export function describeUri(namespace: string, name: string, context?: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: DESCRIBE_SCHEME, path: `/${namespace}/${name}.podlab-describe`, query: context !== undefined ? new URLSearchParams({ context }).toString() : '' });
 }
 
 /** attempt: 'current' | 'previous' | a container id (one attempt of the debug info). */
-export function logsUri(namespace: string, name: string, container: string, attempt: string, label?: string): vscode.Uri {
+export function logsUri(namespace: string, name: string, container: string, attempt: string, label?: string, context?: string): vscode.Uri {
   const suffix = attempt === 'current' ? '' : attempt === 'previous' ? ' (previous)' : ` (${label ?? attempt.slice(0, 12)})`;
   return vscode.Uri.from({
     scheme: LOGS_SCHEME,
-    path: `/${namespace}/${name}/${container}${suffix}.log`,
-    query: new URLSearchParams({ ns: namespace, pod: name, container, attempt }).toString(),
+    path: `${context !== undefined ? `/${context}` : ''}/${namespace}/${name}/${container}${suffix}.log`,
+    query: new URLSearchParams({ ns: namespace, pod: name, container, attempt, ...(context !== undefined ? { context } : {}) }).toString(),
   });
 }
+
+/** The engine a document's address points at: the lab, or a kubeconfig context's API client. */
+export type EngineFor = (context: string | undefined) => Promise<EngineApi>;
 
 function parseDescribe(uri: vscode.Uri): { namespace: string; name: string } | undefined {
   const m = /^\/([^/]+)\/(.+)\.podlab-describe$/.exec(uri.path);
@@ -29,12 +34,12 @@ function parseDescribe(uri: vscode.Uri): { namespace: string; name: string } | u
 class DescribeProvider implements vscode.TextDocumentContentProvider {
   readonly emitter = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.emitter.event;
-  constructor(private readonly lab: Lab) {}
+  constructor(private readonly engineFor: EngineFor) {}
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const ref = parseDescribe(uri);
     if (!ref) return 'Not a Pod Lab describe address.';
-    const engine = await this.lab.getEngine();
+    const engine = await this.engineFor(new URLSearchParams(uri.query).get('context') ?? undefined);
     const pod = engine.getPod(ref.namespace, ref.name);
     if (!pod) return `Error from server (NotFound): pods "${ref.name}" not found\n`;
     const { describePod } = await import('../engine/describe.js');
@@ -46,7 +51,7 @@ class DescribeProvider implements vscode.TextDocumentContentProvider {
 class LogsProvider implements vscode.TextDocumentContentProvider {
   readonly emitter = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.emitter.event;
-  constructor(private readonly lab: Lab) {}
+  constructor(private readonly engineFor: EngineFor) {}
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const q = new URLSearchParams(uri.query);
@@ -54,8 +59,8 @@ class LogsProvider implements vscode.TextDocumentContentProvider {
     const pod = q.get('pod') ?? '';
     const container = q.get('container') ?? '';
     const attempt = q.get('attempt') ?? 'current';
-    const engine = await this.lab.getEngine();
     try {
+      const engine = await this.engineFor(q.get('context') ?? undefined);
       const lines =
         attempt === 'current' || attempt === 'previous'
           ? await engine.logs(ns, pod, container, { previous: attempt === 'previous' })
@@ -71,10 +76,16 @@ export class LabDocuments {
   private readonly describe: DescribeProvider;
   private readonly logs: LogsProvider;
 
-  constructor(private readonly lab: Lab) {
-    this.describe = new DescribeProvider(lab);
-    this.logs = new LogsProvider(lab);
+  constructor(
+    private readonly lab: Lab,
+    engineFor: EngineFor,
+    /** Fired when pods of an opened kubeconfig context change. */
+    clustersChanged: vscode.Event<void>,
+  ) {
+    this.describe = new DescribeProvider(engineFor);
+    this.logs = new LogsProvider(engineFor);
     lab.push(
+      clustersChanged(() => this.refreshOpen()),
       this.describe.emitter,
       this.logs.emitter,
       vscode.workspace.registerTextDocumentContentProvider(DESCRIBE_SCHEME, this.describe),
@@ -91,15 +102,15 @@ export class LabDocuments {
     }
   }
 
-  async openDescribe(namespace: string, name: string): Promise<void> {
-    const uri = describeUri(namespace, name);
+  async openDescribe(namespace: string, name: string, context?: string): Promise<void> {
+    const uri = describeUri(namespace, name, context);
     let doc = await vscode.workspace.openTextDocument(uri);
     if (doc.languageId !== 'podlab-describe') doc = await vscode.languages.setTextDocumentLanguage(doc, 'podlab-describe');
     await vscode.window.showTextDocument(doc, { preview: false, viewColumn: outputColumn() });
   }
 
-  async openLogs(namespace: string, name: string, container: string, attempt: string, label?: string): Promise<void> {
-    const uri = logsUri(namespace, name, container, attempt, label);
+  async openLogs(namespace: string, name: string, container: string, attempt: string, label?: string, context?: string): Promise<void> {
+    const uri = logsUri(namespace, name, container, attempt, label, context);
     let doc = await vscode.workspace.openTextDocument(uri);
     if (doc.languageId !== 'log') doc = await vscode.languages.setTextDocumentLanguage(doc, 'log');
     await vscode.window.showTextDocument(doc, { preview: false, viewColumn: outputColumn() });

@@ -11,6 +11,8 @@ import { registerStatusBar } from './statusBar.js';
 import { LabDocuments } from './documents.js';
 import { Shells } from './shell.js';
 import { watchPulls } from './pull.js';
+import { Clusters } from './clusters.js';
+import { registerClusterTree } from './cluster-tree.js';
 
 let lab: Lab | undefined;
 
@@ -21,10 +23,14 @@ export function activate(context: vscode.ExtensionContext): { lab: Lab } {
   const diags = registerLanguageFeatures(l);
   const steps = new StepModeWatch(l, announceHeld());
   const tree = registerTree(l, steps);
-  const docs = new LabDocuments(l);
+  const clusters = new Clusters(l);
+  l.onDispose(() => clusters.dispose());
+  const engineFor = (context: string | undefined) => (context === undefined ? l.getEngine() : clusters.engine(context));
+  const clusterTree = registerClusterTree(l, clusters);
+  const docs = new LabDocuments(l, engineFor, clusters.onDidChange);
   const shells = new Shells(l);
   l.onDispose(() => shells.dispose());
-  let panel: { show(namespace: string, name: string): void; dispose(): void } | undefined;
+  let panel: { show(namespace: string, name: string, context?: string): void; dispose(): void } | undefined;
   l.onDispose(() => panel?.dispose());
   const services: Services = {
     lab: l,
@@ -32,12 +38,14 @@ export function activate(context: vscode.ExtensionContext): { lab: Lab } {
     docs,
     shells,
     tree,
-    async showPanel(namespace, name) {
+    clusters,
+    clusterTree,
+    async showPanel(namespace, name, ctx) {
       if (!panel) {
         const { LifecyclePanelManager } = await import('./panel/manager.js');
-        panel = new LifecyclePanelManager(context.extensionUri, () => l.getEngine(), (line) => l.out.info(line));
+        panel = new LifecyclePanelManager(context.extensionUri, engineFor, (line) => l.out.info(line));
       }
-      panel.show(namespace, name);
+      panel.show(namespace, name, ctx);
     },
   };
   registerCommands(services);

@@ -43,6 +43,21 @@ export class Shells implements vscode.Disposable {
     return t;
   }
 
+  /**
+   * A shell in a running container of a real cluster: `kubectl exec -it` with the same kubeconfig
+   * and context (the cluster's API, its authentication and RBAC — not the local Docker).
+   */
+  kubectlShell(t: { kubeconfig?: string; context: string; namespace: string; pod: string; container: string }): vscode.Terminal {
+    const term = vscode.window.createTerminal({
+      name: `${t.context}: ${t.pod}/${t.container}`,
+      shellPath: 'kubectl',
+      shellArgs: [...(t.kubeconfig ? ['--kubeconfig', t.kubeconfig] : []), '--context', t.context, '--namespace', t.namespace, 'exec', '-it', t.pod, '-c', t.container, '--', 'sh'],
+      iconPath: new vscode.ThemeIcon('cloud'),
+    });
+    term.show();
+    return term;
+  }
+
   /** a shell in a copy of an exited container's filesystem, with the same mounts */
   async debugCopy(containerId: string, podName: string, container: string, sandboxId: string | undefined): Promise<vscode.Terminal> {
     const env = this.lab.dockerEnv();

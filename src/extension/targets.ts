@@ -16,7 +16,12 @@ export interface PodArg {
   namespace: string;
   name: string;
   container?: string;
+  /** A kubeconfig context (a pod of a real cluster); absent for lab pods. */
+  context?: string;
 }
+
+/** A pod a command acts on: in the lab, or in a kubeconfig context. */
+export type PodTarget = PodRef & { container?: string; context?: string };
 
 function isObj(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null;
@@ -35,18 +40,19 @@ function isPodArg(x: unknown): x is PodArg {
 }
 
 /** The pod (and maybe container) a command targets, without asking. */
-export function podFromArg(arg: unknown): (PodRef & { container?: string }) | undefined {
+export function podFromArg(arg: unknown): PodTarget | undefined {
+  const ctx = (c: unknown) => (typeof c === 'string' && c !== '' ? { context: c } : {});
   if (isNode(arg)) {
-    if (arg.type === 'pod') return { namespace: arg.row.namespace, name: arg.row.name };
-    if (arg.type === 'group') return { namespace: arg.pod.namespace, name: arg.pod.name };
-    return { namespace: arg.pod.namespace, name: arg.pod.name, container: arg.row.name };
+    if (arg.type === 'pod') return { namespace: arg.row.namespace, name: arg.row.name, ...ctx(arg.context) };
+    if (arg.type === 'group') return { namespace: arg.pod.namespace, name: arg.pod.name, ...ctx(arg.context) };
+    return { namespace: arg.pod.namespace, name: arg.pod.name, container: arg.row.name, ...ctx(arg.context) };
   }
-  if (isPodArg(arg)) return { namespace: arg.namespace, name: arg.name, container: arg.container };
+  if (isPodArg(arg)) return { namespace: arg.namespace, name: arg.name, ...(arg.container !== undefined ? { container: arg.container } : {}), ...ctx(arg.context) };
   return undefined;
 }
 
 /** Resolves the target pod, asking with a quick pick of lab pods when there is none. */
-export async function pickPod(lab: Lab, arg: unknown, placeHolder: string, docPod?: () => Promise<PodRef | undefined>): Promise<(PodRef & { container?: string }) | undefined> {
+export async function pickPod(lab: Lab, arg: unknown, placeHolder: string, docPod?: () => Promise<PodRef | undefined>): Promise<PodTarget | undefined> {
   const direct = podFromArg(arg);
   if (direct) return direct;
   if (docPod) {

@@ -5,9 +5,10 @@ import type { Lab } from './lab.js';
 import type { StepModeWatch } from './step-mode.js';
 import { buildPodRows, type PodRow, type GroupRow, type ContainerRow, type Tone } from './podModel.js';
 
-export type PodNode = { type: 'pod'; row: PodRow };
-export type GroupNode = { type: 'group'; pod: PodRow; row: GroupRow };
-export type ContainerNode = { type: 'container'; pod: PodRow; row: ContainerRow };
+/** `context`: the kubeconfig context the pod lives in (the Clusters view); absent for lab pods. */
+export type PodNode = { type: 'pod'; row: PodRow; context?: string };
+export type GroupNode = { type: 'group'; pod: PodRow; row: GroupRow; context?: string };
+export type ContainerNode = { type: 'container'; pod: PodRow; row: ContainerRow; context?: string };
 export type LabNode = PodNode | GroupNode | ContainerNode;
 
 const toneColor: Record<Tone, string | undefined> = {
@@ -80,42 +81,12 @@ export class PodTree implements vscode.TreeDataProvider<LabNode> {
   }
 
   getTreeItem(n: LabNode): vscode.TreeItem {
-    if (n.type === 'pod') {
-      const r = n.row;
-      const item = new vscode.TreeItem(r.name, this.state(n));
-      item.id = nodeId(n);
-      item.description = r.description;
-      item.tooltip = r.tooltip;
-      item.iconPath = icon(r.icon, r.tone);
-      item.contextValue = r.contextValue;
-      item.accessibilityInformation = { label: `pod ${r.name} ${r.status} ready ${r.ready} restarts ${r.restarts} age ${r.age}` };
-      item.command = { command: 'podlab.showLifecycle', title: 'Show Lifecycle', arguments: [n] };
-      return item;
-    }
-    if (n.type === 'group') {
-      const item = new vscode.TreeItem(n.row.label, this.state(n));
-      item.id = nodeId(n);
-      item.contextValue = `group.${n.row.kind}`;
-      item.description = `${n.row.containers.length}`;
-      item.iconPath = new vscode.ThemeIcon(n.row.kind === 'init' ? 'debug-step-into' : n.row.kind === 'sidecar' ? 'layout-sidebar-right' : 'package');
-      return item;
-    }
-    const r = n.row;
-    const item = new vscode.TreeItem(r.name, vscode.TreeItemCollapsibleState.None);
-    item.id = nodeId(n);
-    item.description = r.description;
-    item.tooltip = new vscode.MarkdownString(r.tooltip.split('\n').map((l) => l.replace(/([\\`*_[\]<>])/g, '\\$1')).join('  \n'));
-    item.iconPath = icon(r.icon, r.tone);
-    item.contextValue = r.contextValue;
-    item.accessibilityInformation = { label: `${r.kind} container ${r.name} ${r.description}` };
-    return item;
+    return podTreeItem(n, this.state(n));
   }
 
   getChildren(n?: LabNode): LabNode[] | Promise<LabNode[]> {
     if (!n) return this.roots();
-    if (n.type === 'pod') return n.row.groups.map((g) => ({ type: 'group' as const, pod: n.row, row: g }));
-    if (n.type === 'group') return n.row.containers.map((c) => ({ type: 'container' as const, pod: n.pod, row: c }));
-    return [];
+    return podChildren(n);
   }
 
   getParent(n: LabNode): LabNode | undefined {
@@ -134,10 +105,51 @@ export class PodTree implements vscode.TreeDataProvider<LabNode> {
   }
 }
 
+/** The tree item of a pod, a container group or a container (the Pods and the Clusters views). */
+export function podTreeItem(n: LabNode, state: vscode.TreeItemCollapsibleState): vscode.TreeItem {
+  if (n.type === 'pod') {
+    const r = n.row;
+    const item = new vscode.TreeItem(r.name, state);
+    item.id = nodeId(n);
+    item.description = r.description;
+    item.tooltip = r.tooltip;
+    item.iconPath = icon(r.icon, r.tone);
+    item.contextValue = r.contextValue;
+    item.accessibilityInformation = { label: `pod ${r.name} ${r.status} ready ${r.ready} restarts ${r.restarts} age ${r.age}` };
+    item.command = { command: 'podlab.showLifecycle', title: 'Show Lifecycle', arguments: [n] };
+    return item;
+  }
+  if (n.type === 'group') {
+    const item = new vscode.TreeItem(n.row.label, state);
+    item.id = nodeId(n);
+    item.contextValue = `group.${n.row.kind}`;
+    item.description = `${n.row.containers.length}`;
+    item.iconPath = new vscode.ThemeIcon(n.row.kind === 'init' ? 'debug-step-into' : n.row.kind === 'sidecar' ? 'layout-sidebar-right' : 'package');
+    return item;
+  }
+  const r = n.row;
+  const item = new vscode.TreeItem(r.name, vscode.TreeItemCollapsibleState.None);
+  item.id = nodeId(n);
+  item.description = r.description;
+  item.tooltip = new vscode.MarkdownString(r.tooltip.split('\n').map((l) => l.replace(/([\\`*_[\]<>])/g, '\\$1')).join('  \n'));
+  item.iconPath = icon(r.icon, r.tone);
+  item.contextValue = r.contextValue;
+  item.accessibilityInformation = { label: `${r.kind} container ${r.name} ${r.description}` };
+  return item;
+}
+
 const COLLAPSED_KEY = 'podlab.tree.collapsed';
 
-function nodeId(n: LabNode): string {
-  return n.type === 'pod' ? `pod:${n.row.id}` : n.type === 'group' ? `group:${n.row.id}` : `container:${n.row.id}`;
+export function nodeId(n: LabNode): string {
+  const ctx = n.context !== undefined ? `@${n.context}/` : '';
+  return n.type === 'pod' ? `${ctx}pod:${n.row.id}` : n.type === 'group' ? `${ctx}group:${n.row.id}` : `${ctx}container:${n.row.id}`;
+}
+
+/** A pod's container groups, a group's containers (keeping the pod's context). */
+export function podChildren(n: LabNode): LabNode[] {
+  if (n.type === 'pod') return n.row.groups.map((g) => ({ type: 'group' as const, pod: n.row, row: g, context: n.context }));
+  if (n.type === 'group') return n.row.containers.map((c) => ({ type: 'container' as const, pod: n.pod, row: c, context: n.context }));
+  return [];
 }
 
 export function registerTree(lab: Lab, steps: StepModeWatch): PodTree {

@@ -32,36 +32,43 @@ export interface OpenShellArgs {
   container: string;
 }
 
+/**
+ * One panel for the lab's pods, and one per kubeconfig context whose pods are shown: each has the
+ * pod switcher of its own place (the lab, or the context's namespace).
+ */
 export class LifecyclePanelManager implements vscode.Disposable {
-  private panel: PodPanel | undefined;
+  private readonly panels = new Map<string, PodPanel>();
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly getEngine: () => Promise<EngineApi>,
+    /** The lab's engine (context undefined), or a kubeconfig context's API client. */
+    private readonly getEngine: (context: string | undefined) => Promise<EngineApi>,
     private readonly log: (line: string) => void,
   ) {}
 
-  show(namespace: string, name: string): void {
-    if (this.panel) {
-      this.panel.switchTo(namespace, name);
-      this.panel.reveal();
+  show(namespace: string, name: string, context?: string): void {
+    const key = context ?? '';
+    const open = this.panels.get(key);
+    if (open) {
+      open.switchTo(namespace, name);
+      open.reveal();
       return;
     }
-    const panel = new PodPanel(this.extensionUri, namespace, name, this.getEngine, this.log);
-    this.panel = panel;
+    const panel = new PodPanel(this.extensionUri, namespace, name, () => this.getEngine(context), this.log, context);
+    this.panels.set(key, panel);
     panel.onDidDispose(() => {
-      if (this.panel === panel) this.panel = undefined;
+      if (this.panels.get(key) === panel) this.panels.delete(key);
     });
   }
 
-  /** Latencies measured so far while the panel showed this pod (for the e2e tests and the output channel). */
+  /** Latencies measured so far while the lab's panel showed this pod (for the e2e tests and the output channel). */
   latencies(namespace: string, name: string): readonly Latency[] {
-    return this.panel?.latencies.filter((l) => l.pod === `${namespace}/${name}`) ?? [];
+    return this.panels.get('')?.latencies.filter((l) => l.pod === `${namespace}/${name}`) ?? [];
   }
 
   dispose(): void {
-    this.panel?.dispose();
-    this.panel = undefined;
+    for (const p of [...this.panels.values()]) p.dispose();
+    this.panels.clear();
   }
 }
 
@@ -90,11 +97,13 @@ class PodPanel {
     private name: string,
     getEngine: () => Promise<EngineApi>,
     private readonly log: (line: string) => void,
+    /** The kubeconfig context of a real cluster's pods; undefined for the lab. */
+    private readonly context?: string,
   ) {
     this.feed = new PanelFeed(namespace, name);
     this.panel = vscode.window.createWebviewPanel(
       'podlab.lifecycle',
-      `Pod ${name}`,
+      this.titleOf(name),
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
       {
         enableScripts: true,
@@ -121,6 +130,10 @@ class PodPanel {
     void this.connect(getEngine);
   }
 
+  private titleOf(name: string): string {
+    return this.context === undefined ? `Pod ${name}` : `Pod ${name} (${this.context})`;
+  }
+
   onDidDispose(fn: () => void): void {
     this.disposeListeners.push(fn);
   }
@@ -137,7 +150,7 @@ class PodPanel {
     this.debugWatch?.dispose();
     this.debugWatch = undefined;
     this.feed = new PanelFeed(namespace, name, this.feed.lastSeq);
-    this.panel.title = `Pod ${name}`;
+    this.panel.title = this.titleOf(name);
     if (this.engine) this.follow(this.engine);
     this.schedule();
   }
@@ -226,7 +239,7 @@ class PodPanel {
           const t = performance.now();
           this.recentPosts = [...this.recentPosts.filter((x) => x > t - 1000), t];
           this.post(msg);
-          if (msg.type === 'snapshot') this.panel.title = `Pod ${this.name}`;
+          if (msg.type === 'snapshot') this.panel.title = this.titleOf(this.name);
         }
       }
     } finally {

@@ -1,0 +1,112 @@
+// The Clusters view's model as pure data (no `vscode`): one row per kubeconfig context with its
+// connection state, and how a failure reads — an RBAC refusal is said to be one, in the API
+// server's own words, not a generic "cannot connect". Also the confirmation before Run Pod sends
+// a pod to a real cluster. The tree provider (cluster-tree.ts) only maps these to TreeItems.
+import type { Tone } from './podModel.js';
+
+/** A kubeconfig context as src/client/cluster.ts lists it. */
+export interface ContextInfo {
+  name: string;
+  cluster: string;
+  user: string;
+  namespace?: string;
+  server: string;
+  current: boolean;
+}
+
+export type ClusterState =
+  | { kind: 'closed' }
+  | { kind: 'connecting' }
+  | { kind: 'connected'; pods: number }
+  | { kind: 'failed'; problem: Problem };
+
+/** What went wrong, classified for the user. */
+export interface Problem {
+  kind: 'forbidden' | 'unauthorized' | 'unreachable' | 'tls' | 'other';
+  /** One line for the tree (the API server's message verbatim when there is one). */
+  text: string;
+}
+
+export interface ContextRow {
+  id: string;
+  label: string;
+  description: string;
+  tooltip: string;
+  icon: string;
+  tone: Tone;
+  /** for `viewItem` when clauses: context.<state> */
+  contextValue: string;
+}
+
+/** The namespace shown for a context: the user's choice, else the context's own, else `default`. */
+export function namespaceOf(info: ContextInfo, chosen: string | undefined): string {
+  return chosen || info.namespace || 'default';
+}
+
+export function contextRow(info: ContextInfo, namespace: string, state: ClusterState): ContextRow {
+  const base = `${info.current ? 'current context · ' : ''}namespace ${namespace}`;
+  const lines = [`context ${info.name}`, `cluster ${info.cluster} (${info.server})`, `user ${info.user}`, `namespace ${namespace}`];
+  switch (state.kind) {
+    case 'closed':
+      return { id: `ctx:${info.name}`, label: info.name, description: base, tooltip: [...lines, 'Expand to connect.'].join('\n'), icon: 'cloud', tone: 'idle', contextValue: 'context.closed' };
+    case 'connecting':
+      return { id: `ctx:${info.name}`, label: info.name, description: `${base} · connecting…`, tooltip: lines.join('\n'), icon: 'loading~spin', tone: 'progress', contextValue: 'context.connecting' };
+    case 'connected':
+      return {
+        id: `ctx:${info.name}`,
+        label: info.name,
+        description: `${base} · ${state.pods === 1 ? '1 pod' : `${state.pods} pods`}`,
+        tooltip: lines.join('\n'),
+        icon: 'cloud',
+        tone: 'ok',
+        contextValue: 'context.connected',
+      };
+    case 'failed':
+      return {
+        id: `ctx:${info.name}`,
+        label: info.name,
+        description: `${base} · ${problemLabel(state.problem)}`,
+        tooltip: [...lines, state.problem.text].join('\n'),
+        icon: state.problem.kind === 'forbidden' ? 'lock' : 'warning',
+        tone: 'error',
+        contextValue: 'context.failed',
+      };
+  }
+}
+
+export function problemLabel(p: Problem): string {
+  switch (p.kind) {
+    case 'forbidden':
+      return 'forbidden by RBAC';
+    case 'unauthorized':
+      return 'credentials refused';
+    case 'unreachable':
+      return 'unreachable';
+    case 'tls':
+      return 'TLS error';
+    default:
+      return 'error';
+  }
+}
+
+/** Classifies an error of the API client (an ApiStatusError carries `code` and the Status message). */
+export function classify(e: unknown): Problem {
+  const err = e as { code?: unknown; message?: unknown; reason?: unknown } | undefined;
+  const message = typeof err?.message === 'string' ? err.message : String(e);
+  if (err?.code === 403 || err?.reason === 'Forbidden') return { kind: 'forbidden', text: `RBAC refused: ${message}` };
+  if (err?.code === 401 || err?.reason === 'Unauthorized') return { kind: 'unauthorized', text: `The server refused the credentials (401 Unauthorized): ${message}` };
+  if (typeof err?.code === 'string' && /^(ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|ECONNRESET|EAI_AGAIN)$/.test(err.code)) return { kind: 'unreachable', text: message };
+  if (/certificate|self[- ]signed|SSL|TLS/i.test(message)) return { kind: 'tls', text: message };
+  if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|socket hang up/.test(message)) return { kind: 'unreachable', text: message };
+  return { kind: 'other', text: message };
+}
+
+/** The modal question before Run Pod creates a pod on a real cluster: it names the context. */
+export function runInContextQuestion(pods: readonly string[], info: ContextInfo, namespace: string): { message: string; detail: string; confirm: string } {
+  const what = pods.length === 1 ? `pod "${pods[0]}"` : `${pods.length} pods`;
+  return {
+    message: `Create ${what} in context "${info.name}"?`,
+    detail: `Cluster ${info.cluster} at ${info.server}, namespace ${namespace}, as user ${info.user}.\n\nThis is a real cluster, not the lab: its scheduler and kubelet run the pod, and the lab's step mode and Restart now are not available there.`,
+    confirm: `Create in ${info.name}`,
+  };
+}

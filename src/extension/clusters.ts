@@ -1,0 +1,146 @@
+// The kubeconfig's contexts beside the lab: one API client per opened context (src/client/cluster.ts,
+// @kubernetes/client-node underneath, loaded only when a context is opened), its namespace choice
+// kept in the global state, and a debounced "pods changed" for the Clusters view, the panel and
+// the documents. Owned by the Lab context object like every other disposable.
+import * as vscode from 'vscode';
+import type { EngineApi } from '../engine/api.js';
+import type { Lab } from './lab.js';
+import { classify, namespaceOf, type ClusterState, type ContextInfo } from './clusterModel.js';
+
+/** What src/client/cluster.ts exports (loaded on demand). */
+interface ClusterModule {
+  listContexts(kubeconfigPath?: string): ContextInfo[];
+  openCluster(opts: { kubeconfig?: string; context: string; namespace?: string }): Promise<EngineApi & { readonly labFeatures: boolean }>;
+}
+
+interface Entry {
+  state: ClusterState;
+  engine?: EngineApi;
+  opening?: Promise<EngineApi>;
+  subs: { dispose(): void }[];
+}
+
+const NAMESPACE_KEY = (ctx: string) => `podlab.clusters.namespace.${ctx}`;
+
+export class Clusters implements vscode.Disposable {
+  private readonly entries = new Map<string, Entry>();
+  private readonly emitter = new vscode.EventEmitter<void>();
+  private timer: NodeJS.Timeout | undefined;
+  private module: ClusterModule | undefined;
+  /** Fired (debounced) when contexts, their states or their pods change. */
+  readonly onDidChange = this.emitter.event;
+
+  constructor(private readonly lab: Lab) {
+    lab.push(this.emitter);
+  }
+
+  private async load(): Promise<ClusterModule> {
+    this.module ??= (await import('../client/cluster.js')) as ClusterModule;
+    return this.module;
+  }
+
+  /** The kubeconfig file of the settings (empty: kubectl's default, KUBECONFIG or ~/.kube/config). */
+  kubeconfig(): string | undefined {
+    const p = vscode.workspace.getConfiguration('podlab').get<string>('kubeconfig')?.trim();
+    return p ? p : undefined;
+  }
+
+  /** The contexts of the kubeconfig, without the lab's own (`podlab`, shown as the lab). */
+  async contexts(): Promise<ContextInfo[]> {
+    const m = await this.load();
+    return m.listContexts(this.kubeconfig());
+  }
+
+  async context(name: string): Promise<ContextInfo> {
+    const c = (await this.contexts()).find((x) => x.name === name);
+    if (!c) throw new Error(`context "${name}" is not in the kubeconfig`);
+    return c;
+  }
+
+  namespace(info: ContextInfo): string {
+    return namespaceOf(info, this.lab.context.globalState.get<string>(NAMESPACE_KEY(info.name)));
+  }
+
+  state(name: string): ClusterState {
+    return this.entries.get(name)?.state ?? { kind: 'closed' };
+  }
+
+  engineIfOpen(name: string): EngineApi | undefined {
+    return this.entries.get(name)?.engine;
+  }
+
+  /** Opens (once) the API client of a context; failures are kept as the context's state until retried. */
+  engine(name: string): Promise<EngineApi> {
+    const e = this.entries.get(name);
+    if (e?.engine) return Promise.resolve(e.engine);
+    if (e?.opening) return e.opening;
+    const entry: Entry = { state: { kind: 'connecting' }, subs: [] };
+    this.entries.set(name, entry);
+    this.changed();
+    entry.opening = (async () => {
+      const t0 = performance.now();
+      try {
+        const m = await this.load();
+        const info = await this.context(name);
+        const namespace = this.namespace(info);
+        const engine = await m.openCluster({ kubeconfig: this.kubeconfig(), context: name, namespace });
+        if (this.entries.get(name) !== entry) {
+          await engine.close();
+          throw new Error(`context "${name}" was closed while connecting`);
+        }
+        entry.engine = engine;
+        entry.subs.push(engine.watch(() => this.podsChanged(name)));
+        entry.state = { kind: 'connected', pods: engine.listPods().length };
+        this.lab.log(`context ${name}: connected to ${info.server}, namespace ${namespace}, ${engine.listPods().length} pod(s) in ${Math.round(performance.now() - t0)} ms`);
+        this.changed();
+        return engine;
+      } catch (err) {
+        const problem = classify(err);
+        this.lab.out.warn(`context ${name}: ${problem.text}`);
+        if (this.entries.get(name) === entry) {
+          entry.state = { kind: 'failed', problem };
+          entry.opening = undefined;
+          this.changed();
+        }
+        throw err instanceof Error ? err : new Error(String(err));
+      }
+    })();
+    entry.opening.catch(() => undefined);
+    return entry.opening;
+  }
+
+  /** Shows another namespace of the context (reconnects its client). */
+  async setNamespace(name: string, namespace: string): Promise<void> {
+    await this.lab.context.globalState.update(NAMESPACE_KEY(name), namespace);
+    await this.close(name);
+    this.changed();
+  }
+
+  async close(name: string): Promise<void> {
+    const e = this.entries.get(name);
+    this.entries.delete(name);
+    if (!e) return;
+    for (const s of e.subs.splice(0)) s.dispose();
+    await e.engine?.close().catch((err: unknown) => this.lab.out.warn(`closing context ${name}: ${String(err)}`));
+    this.changed();
+  }
+
+  private podsChanged(name: string): void {
+    const e = this.entries.get(name);
+    if (e?.engine && e.state.kind === 'connected') e.state = { kind: 'connected', pods: e.engine.listPods().length };
+    this.changed();
+  }
+
+  private changed(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.emitter.fire();
+    }, 100);
+  }
+
+  async dispose(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    await Promise.all([...this.entries.keys()].map((n) => this.close(n)));
+  }
+}
