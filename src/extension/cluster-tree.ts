@@ -46,6 +46,7 @@ export class ClusterTree implements vscode.TreeDataProvider<ClusterNode> {
       const color = toneColor[row.tone];
       item.iconPath = new vscode.ThemeIcon(row.icon, color ? new vscode.ThemeColor(color) : undefined);
       item.contextValue = row.contextValue;
+      item.accessibilityInformation = { label: `context ${row.label} ${row.description}` };
       return item;
     }
     if (n.type === 'message') {
@@ -54,6 +55,7 @@ export class ClusterTree implements vscode.TreeDataProvider<ClusterNode> {
       item.tooltip = n.text;
       item.iconPath = new vscode.ThemeIcon(n.icon);
       item.contextValue = 'message';
+      item.accessibilityInformation = { label: `message ${n.text}` };
       return item;
     }
     const item = podTreeItem(n, n.type === 'container' ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Collapsed);

@@ -5,11 +5,14 @@
 //   npm run test:e2e        (builds, packages, installs code-server if missing, runs this file)
 import { test, describe, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { stringify as yamlStringify } from 'yaml';
+import { issueClientCertificate, loadOrCreateCredentials } from '../../src/server/credentials.js';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { stopServer } from '../../src/client/launch.js';
 import * as path from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { parseAllDocuments, parse as yamlParse } from 'yaml';
 import {
   ROOT,
   startSession,
@@ -144,6 +147,7 @@ spec:
 
 const allPodNames = [
   'e2e-from-kubectl',
+  'e2e-remote',
   'e2e-unready',
   'e2e-no-cm',
   'e2e-no-cm-vol',
@@ -205,6 +209,7 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
       'Pod Lab: Restart Init Container Now (skip back-off)',
       'Pod Lab: Continue (Step Mode)',
       'Pod Lab: Delete All Lab Pods',
+      'Pod Lab: Run Pod in Kubernetes Context…',
     ]) {
       assert.ok(entries.includes(title), `palette has "${title}" (got: ${entries.join(' | ')})`);
     }
@@ -396,6 +401,74 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     const deleted = kubectl(['delete', 'pod', 'e2e-from-kubectl']);
     assert.equal(deleted.stdout, 'pod "e2e-from-kubectl" deleted\n', deleted.stderr);
     await waitFor(async () => !(await treeRows(s.page)).some((r) => r.startsWith('pod e2e-from-kubectl ')), 15000, 'the pod to leave the tree');
+  });
+
+  test('a kubeconfig context beside the lab (a second lab server with its own CA): the Clusters view lists its pods with the same rows, and the lifecycle panel shows one', { skip: !engineReady }, async () => {
+    // The "cluster" is a second lab server in its own state directory, reached as a user's
+    // kubeconfig reaches a cluster: its CA, its token, and a client certificate of a read-only user.
+    const dir2 = mkdtempSync(path.join(tmpdir(), 'podlab-e2e-cluster-'));
+    const env2 = { ...process.env, PODLAB_STATE_DIR: dir2 };
+    try {
+      const started = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), 'get', 'pods'], { env: env2, encoding: 'utf8', timeout: 60000 });
+      const kc2 = path.join(dir2, 'server', 'kubeconfig');
+      await waitFor(() => existsSync(kc2), 30000, `the second lab server to write its kubeconfig (${started.stderr})`);
+      const kubectl = (args: string[], input?: string) => spawnSync('/usr/lib/google-cloud-sdk/bin/kubectl.1.33', args, { env: { ...process.env, KUBECONFIG: kc2 }, input, encoding: 'utf8', timeout: 60000 });
+      const applied = kubectl(['apply', '-f', '-'], 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: e2e-remote\nspec:\n  terminationGracePeriodSeconds: 1\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sh", "-c", "echo remote hello; exec sleep 3600"]\n');
+      assert.equal(applied.stdout, 'pod/e2e-remote created\n', applied.stderr);
+      const creds = await loadOrCreateCredentials(dir2);
+      const server = (yamlParse(readFileSync(kc2, 'utf8')) as { clusters: { cluster: { server: string } }[] }).clusters[0]!.cluster.server;
+      const viewer = await issueClientCertificate(creds, { user: 'alice', groups: ['viewers'] });
+      const b64 = (x: string) => Buffer.from(x).toString('base64');
+      const userKubeconfig = path.join(dir2, 'user-kubeconfig');
+      writeFileSync(
+        userKubeconfig,
+        yamlStringify({
+          apiVersion: 'v1',
+          kind: 'Config',
+          'current-context': 'second-lab',
+          clusters: [{ name: 'second', cluster: { server, 'certificate-authority-data': b64(creds.caPem) } }],
+          users: [
+            { name: 'owner', user: { token: creds.token } },
+            { name: 'alice', user: { 'client-certificate-data': b64(viewer.certPem), 'client-key-data': b64(viewer.keyPem) } },
+          ],
+          contexts: [
+            { name: 'second-lab', context: { cluster: 'second', user: 'owner' } },
+            { name: 'second-lab-viewer', context: { cluster: 'second', user: 'alice' } },
+          ],
+        }),
+      );
+      const settingsFile = path.join(s.userDataDir, 'User', 'settings.json');
+      const settings = JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
+      writeFileSync(settingsFile, JSON.stringify({ ...settings, 'podlab.kubeconfig': userKubeconfig }, null, 2));
+      await runCommand(s.page, 'Pod Lab: Focus on Clusters View');
+      const ctxRow = (name: string) => s.page.locator(`.pane-body .monaco-list-row[aria-label^="context ${name} "]`).first();
+      await waitFor(async () => ((await ctxRow('second-lab').count()) > 0 ? true : (await runCommand(s.page, 'Pod Lab: Refresh Contexts'), undefined)), 30000, 'the context second-lab in the Clusters view');
+      await ctxRow('second-lab').click();
+      const rows = await waitFor(async () => {
+        const r = await treeRows(s.page);
+        return r.some((x) => x.startsWith('pod e2e-remote Running ready 1/1')) ? r : undefined;
+      }, 60000, 'the second lab\'s pod Running 1/1 under its context');
+      log(`clusters view: ${rows.join(' | ')}`);
+      const ctxLabel = await ctxRow('second-lab').getAttribute('aria-label');
+      assert.match(ctxLabel ?? '', /namespace default · 1 pod/);
+      await screenshot(s, 'clusters-view');
+      await s.page.locator('.pane-body .monaco-list-row[aria-label^="pod e2e-remote "]').first().click();
+      await waitFor(async () => ((await s.page.locator('.tab[aria-label*="Pod e2e-remote (second-lab)"], .tab .label-name:text("Pod e2e-remote (second-lab)")').count()) > 0 ? true : undefined), 30000, 'a panel titled with the context');
+      const text = await waitFor(async () => {
+        const t = await panelText(s.page).catch(() => '');
+        return /e2e-remote/.test(t) && /Running/.test(t) && /Started/.test(t) ? t : undefined;
+      }, 30000, 'the lifecycle panel of the remote pod, Running, with its Started event');
+      assert.doesNotMatch(text, /Restart now/, 'no lab-only action on a cluster pod');
+      await screenshot(s, 'panel-cluster-pod');
+      // The read-only user sees the same pods (reads are allowed).
+      await ctxRow('second-lab-viewer').click();
+      await waitFor(async () => ((await ctxRow('second-lab-viewer').getAttribute('aria-label'))?.includes('1 pod') ? true : undefined), 30000, 'the viewer context connected with 1 pod');
+    } finally {
+      spawnSync('/usr/lib/google-cloud-sdk/bin/kubectl.1.33', ['delete', 'pod', 'e2e-remote', '--grace-period=0', '--wait=false'], { env: { ...process.env, KUBECONFIG: path.join(dir2, 'server', 'kubeconfig') }, timeout: 30000 });
+      await stopServer(dir2).catch(() => undefined);
+      removeLabContainers(['e2e-remote']);
+      rmSync(dir2, { recursive: true, force: true });
+    }
   });
 
   const multi = podsOf('multi-doc.yaml');
