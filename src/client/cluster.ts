@@ -10,6 +10,9 @@
 // API classes would turn timestamps into Date objects), and exec is client-node's WebSocket Exec.
 // Nothing here is a lab feature: step mode, Restart now and attempt logs by id throw LabOnlyError.
 import { Writable } from 'node:stream';
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, join } from 'node:path';
 import { KubeConfig, Exec } from '@kubernetes/client-node';
 import fetch from 'node-fetch';
 import type { ConfigMap, Event as KEvent, Node, Pod, Secret } from 'kubernetes-types/core/v1';
@@ -43,11 +46,17 @@ export class LabOnlyError extends Error {
   }
 }
 
+/**
+ * kubectl's loading rules: the given file; else every file of KUBECONFIG (merged); else
+ * ~/.kube/config. No file at all is an empty configuration (client-node's loadFromDefault would
+ * make up a `loaded-context` for http://localhost:8080, which is nobody's cluster).
+ */
 function loadConfig(kubeconfigPath?: string): KubeConfig {
   const kc = new KubeConfig();
   try {
     if (kubeconfigPath) kc.loadFromFile(kubeconfigPath);
-    else kc.loadFromDefault();
+    else if (process.env.KUBECONFIG?.split(delimiter).some((f) => f && existsSync(f))) kc.loadFromDefault();
+    else if (existsSync(join(homedir(), '.kube', 'config'))) kc.loadFromFile(join(homedir(), '.kube', 'config'));
   } catch (e) {
     throw new Error(`cannot read the kubeconfig${kubeconfigPath ? ` ${kubeconfigPath}` : ''}: ${(e as Error).message}`);
   }

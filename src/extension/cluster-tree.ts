@@ -67,7 +67,7 @@ export class ClusterTree implements vscode.TreeDataProvider<ClusterNode> {
     if (!n) {
       try {
         const contexts = await this.clusters.contexts();
-        if (contexts.length === 0) return [{ type: 'message', context: '', text: 'The kubeconfig has no contexts.', icon: 'info' }];
+        if (contexts.length === 0) return [{ type: 'message', context: '', text: 'No kubeconfig contexts: set podlab.kubeconfig or KUBECONFIG, or create ~/.kube/config (kind and minikube write it).', icon: 'info' }];
         return contexts.map((info) => ({ type: 'context' as const, info }));
       } catch (e) {
         return [{ type: 'message', context: '', text: `Cannot read the kubeconfig: ${(e as Error).message}`, icon: 'warning' }];

@@ -31,7 +31,18 @@ export class Clusters implements vscode.Disposable {
   readonly onDidChange = this.emitter.event;
 
   constructor(private readonly lab: Lab) {
-    lab.push(this.emitter);
+    lab.push(
+      this.emitter,
+      // Another kubeconfig: the open contexts are closed and the view lists the new file's.
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('podlab.kubeconfig')) void this.closeAll();
+      }),
+    );
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.entries.keys()].map((n) => this.close(n)));
+    this.changed();
   }
 
   private async load(): Promise<ClusterModule> {
@@ -140,7 +151,7 @@ export class Clusters implements vscode.Disposable {
   }
 
   async dispose(): Promise<void> {
+    await this.closeAll();
     if (this.timer) clearTimeout(this.timer);
-    await Promise.all([...this.entries.keys()].map((n) => this.close(n)));
   }
 }

@@ -61,7 +61,9 @@ export function activate(context: vscode.ExtensionContext): { lab: Lab } {
     }),
     { dispose: () => pulls?.dispose() },
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('podlab') && l.engineIfStarted) {
+      // Only the settings the lab server starts with (the kubeconfig, the delete question … apply at once).
+      const engineSettings = ['podlab.sandboxImage', 'podlab.backoff', 'podlab.nodesFile', 'podlab.docker', 'podlab.stepMode'];
+      if (engineSettings.some((k) => e.affectsConfiguration(k)) && l.engineIfStarted) {
         void vscode.window.showInformationMessage('Pod Lab: settings changed. Reconnect to apply them to the engine.', 'Reconnect').then((c) => {
           if (c) void vscode.commands.executeCommand('podlab.reconnect');
         });

@@ -36,6 +36,8 @@ export interface Session {
   dir: string;
   workspace: string;
   userDataDir: string;
+  /** The KUBECONFIG of the VS Code server (written by the scenario that needs contexts). */
+  kubeconfig: string;
   url: string;
   server: ChildProcess;
   browser: Browser;
@@ -94,7 +96,8 @@ export async function startSession(name: string, extraFiles: Record<string, stri
   const server = spawn(
     process.execPath,
     [entry, ...common, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--bind-addr', `127.0.0.1:${port}`, workspace],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, XDG_CONFIG_HOME: path.join(dir, 'xdg') } },
+    // KUBECONFIG: the Clusters view's kubeconfig (kubectl's default rule), absent until a scenario writes it.
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, XDG_CONFIG_HOME: path.join(dir, 'xdg'), KUBECONFIG: path.join(dir, 'kubeconfig') } },
   );
   const serverLog: string[] = [];
   server.stdout?.on('data', (b: Buffer) => serverLog.push(b.toString()));
@@ -119,6 +122,7 @@ export async function startSession(name: string, extraFiles: Record<string, stri
     dir,
     workspace,
     userDataDir,
+    kubeconfig: path.join(dir, 'kubeconfig'),
     url,
     server,
     browser,

@@ -419,7 +419,7 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
       const server = (yamlParse(readFileSync(kc2, 'utf8')) as { clusters: { cluster: { server: string } }[] }).clusters[0]!.cluster.server;
       const viewer = await issueClientCertificate(creds, { user: 'alice', groups: ['viewers'] });
       const b64 = (x: string) => Buffer.from(x).toString('base64');
-      const userKubeconfig = path.join(dir2, 'user-kubeconfig');
+      const userKubeconfig = s.kubeconfig;
       writeFileSync(
         userKubeconfig,
         yamlStringify({
@@ -437,9 +437,6 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
           ],
         }),
       );
-      const settingsFile = path.join(s.userDataDir, 'User', 'settings.json');
-      const settings = JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
-      writeFileSync(settingsFile, JSON.stringify({ ...settings, 'podlab.kubeconfig': userKubeconfig }, null, 2));
       await runCommand(s.page, 'Pod Lab: Focus on Clusters View');
       const ctxRow = (name: string) => s.page.locator(`.pane-body .monaco-list-row[aria-label^="context ${name} "]`).first();
       await waitFor(async () => ((await ctxRow('second-lab').count()) > 0 ? true : (await runCommand(s.page, 'Pod Lab: Refresh Contexts'), undefined)), 30000, 'the context second-lab in the Clusters view');
@@ -468,6 +465,7 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
       await stopServer(dir2).catch(() => undefined);
       removeLabContainers(['e2e-remote']);
       rmSync(dir2, { recursive: true, force: true });
+      rmSync(s.kubeconfig, { force: true });
     }
   });
 

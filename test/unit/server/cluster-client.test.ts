@@ -119,6 +119,22 @@ test('the contexts of the kubeconfig are listed with their cluster, user, namesp
   );
 });
 
+test('without KUBECONFIG and ~/.kube/config there are no contexts (no made-up localhost:8080 context)', () => {
+  const saved = { HOME: process.env.HOME, KUBECONFIG: process.env.KUBECONFIG };
+  process.env.HOME = mkdtempSync(join(tmpdir(), 'podlab-home-'));
+  delete process.env.KUBECONFIG;
+  try {
+    assert.deepEqual(listContexts(), []);
+    process.env.KUBECONFIG = kubeconfig;
+    assert.deepEqual(listContexts().map((c) => c.name), ['token', 'cert-admin', 'exec-plugin', 'proxy', 'cert-viewer', 'wrong-ca']);
+  } finally {
+    rmSync(process.env.HOME, { recursive: true, force: true });
+    process.env.HOME = saved.HOME;
+    if (saved.KUBECONFIG === undefined) delete process.env.KUBECONFIG;
+    else process.env.KUBECONFIG = saved.KUBECONFIG;
+  }
+});
+
 test('a broken kubeconfig is a clear error', () => {
   const bad = join(dir, 'broken');
   writeFileSync(bad, 'clusters: [ {');
