@@ -97,6 +97,9 @@ if (existsSync('src/extension/extension.ts')) {
       entryPoints: { cluster: 'src/client/cluster.ts' },
       outdir: 'dist',
       external: nodeExternal,
+      // node-fetch 2 falls back to the whatwg-url package (~290 KB with tr46) only where Node has no
+      // global URL; Node 20 has one, so the fallback is Node's own.
+      plugins: [...common.plugins, { name: 'node-url', setup: (b) => b.onResolve({ filter: /^whatwg-url$/ }, () => ({ path: new URL('./stubs/whatwg-url.js', import.meta.url).pathname })) }],
     }),
   );
 }

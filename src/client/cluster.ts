@@ -14,6 +14,9 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { KubeConfig, Exec } from '@kubernetes/client-node';
+// Not re-exported by the package index; the module is public API of client-node's dist.
+import { WebSocketHandler } from '@kubernetes/client-node/dist/web-socket-handler.js';
+import WebSocket from 'ws';
 import fetch from 'node-fetch';
 import type { ConfigMap, Event as KEvent, Node, Pod, Secret } from 'kubernetes-types/core/v1';
 import type {
@@ -179,8 +182,12 @@ class Reflector<T extends { metadata?: { name?: string; resourceVersion?: string
       }
       if (this.closed) return;
       if (gone) {
+        // 410 Gone (or another ERROR event): relist, after a pause so a server that keeps refusing is not hammered.
         abort.abort();
-        await this.start();
+        this.retry = setTimeout(() => {
+          this.retry = undefined;
+          this.start().catch((err: unknown) => this.onError(err as Error));
+        }, 1000);
       } else void this.watch(rv);
     } catch (e) {
       if (this.closed) return;
@@ -270,7 +277,11 @@ export class ClusterEngine implements EngineApi {
 
   async createPod(pod: Pod): Promise<Pod> {
     const namespace = pod.metadata?.namespace ?? this.ns;
-    return (await this.request('POST', `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods`, { apiVersion: 'v1', kind: 'Pod', ...pod })) as Pod;
+    const created = (await this.request('POST', `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods`, { apiVersion: 'v1', kind: 'Pod', ...pod })) as Pod;
+    // Readable at once (the watch event follows); a newer version the watch already delivered wins.
+    const name = created.metadata?.name ?? '';
+    if (namespace === this.ns && !this.pods.items.has(name)) this.pods.items.set(name, created);
+    return created;
   }
 
   async deletePod(namespace: string, name: string, gracePeriodSeconds?: number): Promise<void> {
@@ -430,8 +441,27 @@ export class ClusterEngine implements EngineApi {
           cb();
         },
       });
+    // A refused upgrade (403, 404) must keep the API's Status: ws drops the response body unless
+    // asked for it, and client-node then rejects with a bare error event.
+    const socketFactory = (uri: string, protocols: string[], opts: WebSocket.ClientOptions) => {
+      const ws = new WebSocket(uri, protocols, opts);
+      ws.on('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString('utf8')));
+        res.on('end', () => {
+          ws.emit('error', statusError(res.statusCode ?? 500, body));
+          ws.terminate();
+        });
+      });
+      return ws;
+    };
+    const unwrap = (e: unknown): Error => {
+      const inner = (e as { error?: unknown } | undefined)?.error;
+      if (inner instanceof Error) return inner;
+      return e instanceof Error ? e : new Error(String((e as { message?: unknown })?.message ?? e));
+    };
     return new Promise((resolve, reject) => {
-      new Exec(this.kc)
+      new Exec(this.kc, new WebSocketHandler(this.kc, socketFactory as never))
         .exec(namespace, name, container, cmd, sink((s) => (stdout += s)), sink((s) => (stderr += s)), null, false, (status) => {
           const s = status as { status?: string; message?: string; details?: { causes?: { reason?: string; message?: string }[] } };
           if (s.status === 'Success') return resolve({ exitCode: 0, stdout, stderr });
@@ -439,7 +469,7 @@ export class ClusterEngine implements EngineApi {
           if (code !== undefined) return resolve({ exitCode: Number(code), stdout, stderr });
           reject(new Error(s.message ?? 'exec failed'));
         })
-        .catch((e: unknown) => reject(e instanceof Error ? e : new Error(String(e))));
+        .catch((e: unknown) => reject(unwrap(e)));
     });
   }
 

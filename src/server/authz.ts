@@ -6,6 +6,7 @@
 // system:masters group may do everything; any other authenticated user may read (get, list, watch)
 // and ask what it may do (self-subject reviews) — enough to try a real client's RBAC refusals.
 import * as S from './status.js';
+import { goQuote } from '../shared/go.js';
 
 export interface UserInfo {
   name: string;
@@ -58,9 +59,14 @@ export function requestAttributes(method: string, url: URL): RequestAttributes {
   return { resourceRequest: true, verb, apiGroup, resource, subresource, namespace, name, path: url.pathname };
 }
 
-/** Exec, attach and port-forward come as an upgrade (WebSocket or SPDY): RBAC sees `create` on the subresource. */
+/**
+ * An upgraded request: a WebSocket watch is a watch (a GET); exec, attach and port-forward are
+ * `create` on their subresource (SPDY comes as POST; for WebSocket GETs kube-apiserver checks
+ * `create` too since 1.35's AuthorizePodWebsocketUpgradeCreatePermission).
+ */
 export function upgradeAttributes(url: URL): RequestAttributes {
-  return requestAttributes('POST', url);
+  const a = requestAttributes('GET', url);
+  return ['exec', 'attach', 'portforward'].includes(a.subresource) ? { ...a, verb: 'create' } : a;
 }
 
 const READ_VERBS = new Set(['get', 'list', 'watch']);
@@ -75,12 +81,14 @@ export function authorize(user: UserInfo, a: RequestAttributes): boolean {
 
 /** forbiddenMessage + ForbiddenStatusError: the 403 Status kube-apiserver answers. */
 export function forbiddenFor(user: UserInfo, a: RequestAttributes): S.StatusResponse {
-  const who = `User ${JSON.stringify(user.name)}`;
-  if (!a.resourceRequest) return S.forbidden('', '', `${who} cannot ${a.verb} path ${JSON.stringify(a.path)}`);
+  // %q as Go prints it, and the HTML escaping forbiddenMessage applies to the whole message.
+  const escape = (m: string) => m.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const who = `User ${goQuote(user.name)}`;
+  if (!a.resourceRequest) return S.forbidden('', '', escape(`${who} cannot ${a.verb} path ${goQuote(a.path)}`));
   const resource = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
-  const where = a.namespace ? `in the namespace ${JSON.stringify(a.namespace)}` : 'at the cluster scope';
-  const msg = `${who} cannot ${a.verb} resource ${JSON.stringify(resource)} in API group ${JSON.stringify(a.apiGroup)} ${where}`;
-  return S.forbidden(a.resource, a.name, msg, { group: a.apiGroup });
+  const where = a.namespace ? `in the namespace ${goQuote(a.namespace)}` : 'at the cluster scope';
+  const msg = `${who} cannot ${a.verb} resource ${goQuote(resource)} in API group ${goQuote(a.apiGroup)} ${where}`;
+  return S.forbidden(a.resource, a.name, escape(msg), { group: a.apiGroup });
 }
 
 /** The rules a SelfSubjectRulesReview reports for the user under the lab's policy. */

@@ -128,16 +128,24 @@ export class LabServer {
     return undefined;
   }
 
-  /** The bearer token is the lab's owner; else a client certificate signed by the lab's CA (CN user, O groups). */
+  /**
+   * As kube-apiserver's union authenticator: a client certificate signed by the lab's CA for
+   * client authentication (CN user, O groups) first, then the bearer token (the lab's owner).
+   */
   private authenticate(req: IncomingMessage): UserInfo | undefined {
-    if (req.headers.authorization !== undefined) return tokenMatches(this.opts.credentials.token, req.headers.authorization) ? OWNER : undefined;
     const socket = req.socket as TLSSocket;
-    if (!socket.authorized) return undefined;
-    const subject = socket.getPeerCertificate()?.subject as { CN?: string | string[]; O?: string | string[] } | undefined;
-    const cn = Array.isArray(subject?.CN) ? subject.CN[0] : subject?.CN;
-    if (!cn) return undefined;
-    const o = subject?.O === undefined ? [] : Array.isArray(subject.O) ? subject.O : [subject.O];
-    return { name: cn, groups: [...o, 'system:authenticated'] };
+    if (socket.authorized) {
+      const cert = socket.getPeerCertificate();
+      const subject = cert?.subject as { CN?: string | string[]; O?: string | string[] } | undefined;
+      const cn = Array.isArray(subject?.CN) ? subject.CN[0] : subject?.CN;
+      // x509.Verifier requires the clientAuth usage: the lab's serving certificate is no user.
+      const clientAuth = (cert as { ext_key_usage?: string[] } | undefined)?.ext_key_usage?.includes('1.3.6.1.5.5.7.3.2') ?? false;
+      if (cn && clientAuth) {
+        const o = subject?.O === undefined ? [] : Array.isArray(subject.O) ? subject.O : [subject.O];
+        return { name: cn, groups: [...o, 'system:authenticated'] };
+      }
+    }
+    return tokenMatches(this.opts.credentials.token, req.headers.authorization) ? OWNER : undefined;
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

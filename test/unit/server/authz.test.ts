@@ -21,6 +21,12 @@ describe('request attributes', () => {
     assert.deepEqual(upgradeAttributes(u('/api/v1/namespaces/default/pods/p/exec?command=sh')), { resourceRequest: true, verb: 'create', apiGroup: '', resource: 'pods', subresource: 'exec', namespace: 'default', name: 'p', path: '/api/v1/namespaces/default/pods/p/exec' }));
 });
 
+test('a WebSocket watch is a watch, so readers may watch', () => {
+  const a = upgradeAttributes(u('/api/v1/namespaces/default/pods?watch=true'));
+  assert.deepEqual([a.verb, a.resource, a.subresource], ['watch', 'pods', '']);
+  assert.equal(authorize(alice, a), true);
+});
+
 describe('the lab’s policy', () => {
   const cases: [string, typeof alice, string, string, boolean][] = [
     ['the owner may do anything', OWNER, 'DELETE', '/api/v1/namespaces/default/pods', true],

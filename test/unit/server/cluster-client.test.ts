@@ -179,10 +179,20 @@ test('a read-only user: reading works, creating and exec are refused with kube-a
     assert.ok(deleted instanceof ApiStatusError);
     assert.equal(deleted.message, 'pods "p" is forbidden: User "alice" cannot delete resource "pods" in API group "" in the namespace "default"');
     const exec = await c.exec('default', 'p', 'app', ['true']).catch((e: unknown) => e);
-    assert.ok(exec instanceof Error, 'exec is refused');
+    assert.ok(exec instanceof ApiStatusError, `exec is refused with the API's Status: ${String(exec)}`);
+    assert.deepEqual([exec.code, exec.reason, exec.message], [403, 'Forbidden', 'pods "p" is forbidden: User "alice" cannot create resource "pods/exec" in API group "" in the namespace "default"']);
   } finally {
     await c.close();
   }
+});
+
+test('the lab’s serving certificate is no user: presented as a client certificate it is not authenticated', async () => {
+  const bad = join(dir, 'serving-as-client');
+  const cfg = { apiVersion: 'v1', kind: 'Config', clusters: [{ name: 'lab', cluster: { server: listContexts(kubeconfig)[0]!.server, 'certificate-authority-data': b64(creds.caPem) } }], users: [{ name: 'srv', user: { 'client-certificate-data': b64(creds.certPem), 'client-key-data': b64(creds.keyPem) } }], contexts: [{ name: 'srv', context: { cluster: 'lab', user: 'srv' } }] };
+  writeFileSync(bad, stringify(cfg));
+  const r = await openCluster({ kubeconfig: bad, context: 'srv' }).catch((e: unknown) => e);
+  assert.ok(r instanceof ApiStatusError);
+  assert.deepEqual([r.code, r.reason], [401, 'Unauthorized']);
 });
 
 test('lab features are refused on a cluster, saying why', async () => {
