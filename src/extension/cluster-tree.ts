@@ -5,21 +5,12 @@ import * as vscode from 'vscode';
 import type { Lab } from './lab.js';
 import type { Clusters } from './clusters.js';
 import { contextRow, type ContextInfo } from './clusterModel.js';
-import { buildPodRows, type Tone } from './podModel.js';
-import { nodeId, podChildren, podTreeItem, type LabNode } from './tree.js';
+import { buildPodRows } from './podModel.js';
+import { nodeId, podChildren, podTreeItem, toneColor, type LabNode } from './tree.js';
 
 export type ContextNode = { type: 'context'; info: ContextInfo };
 export type MessageNode = { type: 'message'; context: string; text: string; icon: string };
 export type ClusterNode = ContextNode | MessageNode | LabNode;
-
-const toneColor: Record<Tone, string | undefined> = {
-  ok: 'testing.iconPassed',
-  done: 'testing.iconPassed',
-  progress: 'charts.blue',
-  warn: 'charts.yellow',
-  error: 'testing.iconFailed',
-  idle: undefined,
-};
 
 export class ClusterTree implements vscode.TreeDataProvider<ClusterNode> {
   private readonly emitter = new vscode.EventEmitter<ClusterNode | undefined>();

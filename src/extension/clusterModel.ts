@@ -5,14 +5,8 @@
 import type { Tone } from './podModel.js';
 
 /** A kubeconfig context as src/client/cluster.ts lists it. */
-export interface ContextInfo {
-  name: string;
-  cluster: string;
-  user: string;
-  namespace?: string;
-  server: string;
-  current: boolean;
-}
+export type { KubeContextInfo as ContextInfo } from '../client/cluster.js';
+import type { KubeContextInfo as ContextInfo } from '../client/cluster.js';
 
 export type ClusterState =
   | { kind: 'closed' }

@@ -11,7 +11,7 @@ export type GroupNode = { type: 'group'; pod: PodRow; row: GroupRow; context?: s
 export type ContainerNode = { type: 'container'; pod: PodRow; row: ContainerRow; context?: string };
 export type LabNode = PodNode | GroupNode | ContainerNode;
 
-const toneColor: Record<Tone, string | undefined> = {
+export const toneColor: Record<Tone, string | undefined> = {
   ok: 'testing.iconPassed',
   done: 'testing.iconPassed',
   progress: 'charts.blue',
