@@ -58,12 +58,37 @@ function loadConfig(kubeconfigPath?: string): KubeConfig {
   const kc = new KubeConfig();
   try {
     if (kubeconfigPath) kc.loadFromFile(kubeconfigPath);
-    else if (process.env.KUBECONFIG?.split(delimiter).some((f) => f && existsSync(f))) kc.loadFromDefault();
+    else if (process.env.KUBECONFIG?.split(delimiter).some((f) => f && existsSync(f))) mergeFiles(kc, process.env.KUBECONFIG.split(delimiter));
     else if (existsSync(join(homedir(), '.kube', 'config'))) kc.loadFromFile(join(homedir(), '.kube', 'config'));
   } catch (e) {
     throw new Error(`cannot read the kubeconfig${kubeconfigPath ? ` ${kubeconfigPath}` : ''}: ${(e as Error).message}`);
   }
   return kc;
+}
+
+/**
+ * KUBECONFIG's files merged as kubectl merges them: missing files are skipped, the first file that
+ * names a cluster, user or context wins, the first current-context set wins (client-node's own
+ * merge refuses duplicate names).
+ */
+function mergeFiles(kc: KubeConfig, files: string[]): void {
+  const clusters: KubeConfig['clusters'] = [];
+  const users: KubeConfig['users'] = [];
+  const contexts: KubeConfig['contexts'] = [];
+  let currentContext = '';
+  const add = <T extends { name: string }>(into: T[], items: readonly T[]) => {
+    for (const i of items) if (!into.some((x) => x.name === i.name)) into.push(i);
+  };
+  for (const f of files) {
+    if (!f || !existsSync(f)) continue;
+    const one = new KubeConfig();
+    one.loadFromFile(f);
+    add(clusters, one.clusters);
+    add(users, one.users);
+    add(contexts, one.contexts);
+    currentContext ||= one.currentContext;
+  }
+  kc.loadFromOptions({ clusters, users, contexts, currentContext });
 }
 
 /** The contexts of a kubeconfig (default: KUBECONFIG, else ~/.kube/config, as kubectl). */

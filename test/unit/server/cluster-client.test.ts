@@ -135,6 +135,24 @@ test('without KUBECONFIG and ~/.kube/config there are no contexts (no made-up lo
   }
 });
 
+test('KUBECONFIG lists are merged as kubectl merges them: missing files skipped, the first name and current-context win', () => {
+  const saved = process.env.KUBECONFIG;
+  const second = join(dir, 'second');
+  writeFileSync(
+    second,
+    stringify({ apiVersion: 'v1', kind: 'Config', 'current-context': 'extra', clusters: [{ name: 'lab', cluster: { server: 'https://10.0.0.1' } }], users: [{ name: 'owner', user: { token: 'x' } }], contexts: [{ name: 'extra', context: { cluster: 'lab', user: 'owner' } }, { name: 'token', context: { cluster: 'lab', user: 'other' } }] }),
+  );
+  process.env.KUBECONFIG = [join(dir, 'missing'), kubeconfig, second].join(':');
+  try {
+    const got = listContexts();
+    assert.deepEqual(got.map((c) => [c.name, c.current, c.user]), [['token', true, 'owner'], ['cert-admin', false, 'ada'], ['exec-plugin', false, 'plugin'], ['proxy', false, 'owner'], ['cert-viewer', false, 'alice'], ['wrong-ca', false, 'owner'], ['extra', false, 'owner']]);
+    assert.match(got.find((c) => c.name === 'extra')!.server, /^https:\/\/127\.0\.0\.1:\d+$/, 'the first file’s cluster "lab" wins');
+  } finally {
+    if (saved === undefined) delete process.env.KUBECONFIG;
+    else process.env.KUBECONFIG = saved;
+  }
+});
+
 test('a broken kubeconfig is a clear error', () => {
   const bad = join(dir, 'broken');
   writeFileSync(bad, 'clusters: [ {');
