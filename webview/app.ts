@@ -17,6 +17,7 @@ import {
   type PodChoice,
   type ProbeView,
   type PanelSection,
+  type StateView,
   type ReplyBodies,
   type RequestBody,
   type WebviewState,
@@ -24,9 +25,16 @@ import {
 } from '../src/shared/protocol.js';
 import { h, on, replaceChildren, type Child } from './dom.js';
 import {
+  LOG_LINE_CAP,
   age,
+  appendLogLines,
   clockTime,
   countdown,
+  droppedText,
+  filterLogLines,
+  logCountText,
+  streamEndText,
+  type LogBuffer,
   eventAge,
   preciseDuration,
   restarts,
@@ -56,13 +64,41 @@ const DEPENDS: Record<UiSection, PanelSection[]> = {
   containers: ['containers'],
   conditions: ['conditions'],
   events: ['events'],
-  logs: ['containers'],
+  // The header too: a deleted pod's logs say so.
+  logs: ['containers', 'header'],
 };
 const UI_SECTIONS = Object.keys(DEPENDS) as UiSection[];
 
 interface LogEntry {
   loading: boolean;
   lines?: string[];
+  error?: string;
+}
+
+/** The logs pane's choice: which container, the attempt choices offered and the chosen one. */
+interface LogsSelection {
+  names: string[];
+  name: string;
+  c: ContainerView;
+  options: [string, string][];
+  selKey: string;
+  ref: AttemptRef;
+  timestamps: boolean;
+}
+
+/** The followed log of the shown container's current instance (one stream at a time). */
+interface FollowState {
+  /** Tells this stream's reply from a superseded one's. */
+  token: number;
+  container: string;
+  timestamps: boolean;
+  /** The instance followed (container id, '' while none runs yet) and the container's stamp when last looked at. */
+  containerID: string;
+  stamp: string;
+  /** The host's stream id, once its reply arrived. */
+  stream?: number;
+  buf: LogBuffer;
+  status: 'opening' | 'live' | 'ended' | 'error';
   error?: string;
 }
 
@@ -84,6 +120,17 @@ export class PanelApp {
   private readonly pending = new Map<number, { resolve: (b: unknown) => void; reject: (e: Error) => void }>();
   private nextId = 1;
   private readonly notices = new Map<string, string>();
+  /** Logs pane: the followed stream, the filter (not saved), the pane's signature and its view element. */
+  private follow: FollowState | undefined;
+  private followToken = 0;
+  private logFilter = '';
+  private logsSig = '';
+  private logView: HTMLElement | undefined;
+  /** What the log element shows now (the buffer's lines array and the filter), so unchanged data is not redrawn. */
+  private logRendered: { pre: HTMLElement; lines: string[]; filter: string } | undefined;
+  private logSource: { kind: 'follow' } | { kind: 'once'; key: string } | undefined;
+  /** A snapshot or patch arrived since this webview loaded (the host is listening: streams may open). */
+  private connected = false;
 
   constructor(
     private readonly root: HTMLElement,
@@ -139,8 +186,16 @@ export class PanelApp {
         if (this.model && (this.model.header.namespace !== m.model.header.namespace || this.model.header.name !== m.model.header.name)) {
           // Another pod: what was chosen for the previous one (logs, folded attempts) does not apply.
           this.logs.clear();
-          this.ui = { timelineZoom: this.ui.timelineZoom, open: this.ui.open?.filter((k) => k.startsWith('section:') || k.startsWith('!section:')) };
+          this.stopFollow();
+          this.logsSig = '';
+          this.ui = {
+            timelineZoom: this.ui.timelineZoom,
+            open: this.ui.open?.filter((k) => k.startsWith('section:') || k.startsWith('!section:')),
+            logsTimestamps: this.ui.logsTimestamps,
+            logsWrap: this.ui.logsWrap,
+          };
         }
+        this.connected = true;
         this.model = m.model;
         this.seq = m.seq;
         this.receivedAt = Date.now();
@@ -152,6 +207,7 @@ export class PanelApp {
           this.post({ type: 'resync', haveSeq: this.model ? this.seq : undefined });
           return;
         }
+        this.connected = true;
         this.model = applyPatch(this.model, m.changes);
         this.seq = m.seq;
         this.receivedAt = Date.now();
@@ -163,6 +219,9 @@ export class PanelApp {
       case 'pods':
         this.pods = { current: m.current, pods: m.pods };
         this.render(['header']);
+        break;
+      case 'logChunk':
+        this.onLogChunk(m);
         break;
       case 'reply': {
         const p = this.pending.get(m.id);
@@ -262,7 +321,8 @@ export class PanelApp {
           replaceChildren(el, this.events(model));
           break;
         case 'logs':
-          replaceChildren(el, this.logsPane(model));
+          // Kept in place when only its data changed (the filter keeps focus, the log its scroll).
+          if (this.renderLogs(el, model)) continue;
           break;
       }
       labelCells(el);
@@ -720,14 +780,15 @@ export class PanelApp {
     ];
   }
 
-  private logsPane(m: PanelModel): Child {
-    if (m.containers.length === 0) return null;
+  /** What the logs pane shows: the container, the attempt choices and the chosen one. */
+  private logsSelection(m: PanelModel): LogsSelection | undefined {
+    if (m.containers.length === 0) return undefined;
     const names = m.containers.map((c) => c.name);
     const name = this.ui.logsContainer && names.includes(this.ui.logsContainer) ? this.ui.logsContainer : names.find((n) => m.containers.find((c) => c.name === n)?.failed) ?? names[0]!;
     const c = m.containers.find((x) => x.name === name)!;
     const attemptKeyNow = this.ui.logsAttempt ?? 'current';
     const options: [string, string][] = [
-      ['current', 'current'],
+      ['current', 'current (follow)'],
       ['previous', 'previous (--previous)'],
       ...c.attempts
         .filter((a) => !a.removed)
@@ -735,6 +796,34 @@ export class PanelApp {
         .map((a): [string, string] => [a.containerId, `#${a.attempt} ${shortId(a.containerId)}${a.state === 'exited' ? ` exit ${a.exitCode}` : ` ${a.state}`}`]),
     ];
     const selKey = options.some(([k]) => k === attemptKeyNow) ? attemptKeyNow : 'current';
+    return { names, name, c, options, selKey, ref: attemptFromKey(selKey), timestamps: this.ui.logsTimestamps === true };
+  }
+
+  /** Renders the logs pane, or keeps it in place (its filter, focus and scroll) when only its data changed. */
+  private renderLogs(el: HTMLElement, m: PanelModel): boolean {
+    const sel = this.logsSelection(m);
+    const sig = sel ? JSON.stringify([sel.names, sel.name, sel.options, sel.selKey, sel.timestamps]) : '';
+    if (sel && sig === this.logsSig && this.logView?.isConnected && el.contains(this.logView)) {
+      this.syncLogs(m, sel);
+      this.updateLogView();
+      return true;
+    }
+    // Keyboard users keep their place: the control that had focus has it again after the rebuild.
+    const active = document.activeElement instanceof HTMLElement && el.contains(document.activeElement) ? document.activeElement.dataset.testid : undefined;
+    this.logsSig = sig;
+    if (!sel) {
+      this.stopFollow();
+      this.logView = undefined;
+      replaceChildren(el);
+      return false;
+    }
+    replaceChildren(el, this.logsPane(m, sel));
+    if (active) el.querySelector<HTMLElement>(`[data-testid="${active}"]`)?.focus();
+    return false;
+  }
+
+  private logsPane(m: PanelModel, sel: LogsSelection): Child {
+    const { names, name, options, selKey, ref, timestamps } = sel;
     const containerSel = h(
       'vscode-dropdown',
       { 'data-testid': 'logs-container', 'aria-label': 'Container' },
@@ -756,25 +845,244 @@ export class PanelApp {
       this.save();
       this.render(['logs']);
     });
-    const ref = attemptFromKey(selKey);
-    const refresh = h('vscode-button', { appearance: 'secondary', 'data-testid': 'logs-refresh' }, 'Refresh');
-    on(refresh, 'click', () => this.fetchLogs(name, ref));
-    // Current logs grow: fetch again whenever the container's data changes.
-    const stamp = `${c.containerID}|${c.state.kind}|${c.restartCount}`;
-    const k = logKey(name, ref);
-    if (ref.which !== 'id' && this.logStamps.get(k) !== stamp) {
-      this.logStamps.set(k, stamp);
-      this.fetchLogs(name, ref);
-    } else {
-      this.ensureLogs(name, ref);
+    // The current instance is followed (streamed); a previous one or an attempt by id is one read, refreshed on demand.
+    let refresh: HTMLElement | null = null;
+    if (ref.which !== 'current') {
+      refresh = h('vscode-button', { appearance: 'secondary', 'data-testid': 'logs-refresh' }, 'Refresh');
+      on(refresh, 'click', () => this.fetchLogs(name, ref, ref.which === 'previous' && timestamps));
     }
+    const tsBox = h('input', {
+      type: 'checkbox',
+      'data-testid': 'logs-timestamps',
+      checked: timestamps,
+      disabled: ref.which === 'id',
+      title: ref.which === 'id' ? 'Timestamps are available for the current and the previous instance' : 'Prefix each line with the runtime timestamp (kubectl logs --timestamps)',
+    }) as HTMLInputElement;
+    on(tsBox, 'change', () => {
+      this.ui.logsTimestamps = tsBox.checked;
+      this.save();
+      this.render(['logs']);
+    });
+    const wrapBox = h('input', { type: 'checkbox', 'data-testid': 'logs-wrap', checked: this.ui.logsWrap !== false, title: 'Wrap long lines' }) as HTMLInputElement;
+    on(wrapBox, 'change', () => {
+      this.ui.logsWrap = wrapBox.checked;
+      this.save();
+      this.updateLogView();
+    });
+    const filter = h('input', {
+      type: 'search',
+      class: 'logs-filter',
+      'data-testid': 'logs-filter',
+      placeholder: 'Filter lines',
+      'aria-label': 'Filter lines (case-insensitive)',
+      spellcheck: 'false',
+      autocomplete: 'off',
+    }) as HTMLInputElement;
+    filter.value = this.logFilter;
+    on(filter, 'input', () => {
+      this.logFilter = filter.value;
+      this.updateLogView();
+    });
+    on<KeyboardEvent>(filter, 'keydown', (e) => {
+      if (e.key === 'Escape' && filter.value !== '') {
+        e.preventDefault();
+        e.stopPropagation();
+        filter.value = '';
+        this.logFilter = '';
+        this.updateLogView();
+      }
+    });
+    const view = h(
+      'div',
+      { class: 'log log-view', 'data-testid': 'logs-view' },
+      h('p', { class: 'muted log-status', 'data-testid': 'logs-status', role: 'status', 'aria-live': 'polite', hidden: true }),
+      h('p', { class: 'muted log-dropped', 'data-testid': 'logs-dropped', hidden: true }),
+      h('p', { class: 'log-message', 'data-slot': 'message', hidden: true }),
+      h('pre', { class: 'log-lines', 'data-testid': 'logs-lines', tabindex: '0', 'aria-label': `Log of ${name}`, hidden: true }),
+    );
+    this.logView = view;
+    this.syncLogs(m, sel);
+    this.updateLogView();
     return [
       h('h2', {}, 'Logs'),
       h('div', { class: 'logs-toolbar' }, h('label', {}, 'Container '), containerSel, h('label', {}, ' Attempt '), attemptSel, refresh),
-      this.logBlock(name, ref),
+      h(
+        'div',
+        { class: 'logs-toolbar logs-options', role: 'group', 'aria-label': 'Log view options' },
+        h('label', { class: 'toggle' }, tsBox, ' Timestamps'),
+        h('label', { class: 'toggle' }, wrapBox, ' Wrap'),
+        filter,
+        h('span', { class: 'muted log-count', 'data-testid': 'logs-count', role: 'status', hidden: true }),
+      ),
+      view,
     ];
   }
   private readonly logStamps = new Map<string, string>();
+
+  /** Opens, keeps or closes the followed stream (or reads a previous instance) for what the pane shows. */
+  private syncLogs(m: PanelModel, sel: LogsSelection): void {
+    const { c, ref, timestamps } = sel;
+    if (ref.which === 'current') {
+      this.logSource = { kind: 'follow' };
+      this.syncFollow(m, c, timestamps);
+      return;
+    }
+    this.stopFollow();
+    const ts = ref.which === 'previous' && timestamps;
+    const k = logKey(c.name, ref, ts);
+    this.logSource = { kind: 'once', key: k };
+    // The previous instance changes when the container restarts: read it again then.
+    const stamp = `${c.containerID}|${c.state.kind}|${c.restartCount}`;
+    if (ref.which === 'previous' && this.logStamps.get(k) !== stamp && !m.header.gone) {
+      this.logStamps.set(k, stamp);
+      this.fetchLogs(c.name, ref, ts);
+    } else {
+      this.ensureLogs(c.name, ref, ts);
+    }
+  }
+
+  /**
+   * Follows the container's current instance: a new stream when another container, the timestamps
+   * option or a new instance (container id) is shown, or to retry after an error once the container
+   * changed. A stream that ended stays as it is until a new instance starts.
+   */
+  private syncFollow(m: PanelModel, c: ContainerView, timestamps: boolean): void {
+    const stamp = `${c.containerID}|${c.state.kind}|${c.restartCount}`;
+    const f = this.follow;
+    // The host closes a reloaded webview's streams on `ready`: open none before it has answered.
+    if (!this.connected || m.header.gone) return;
+    const reopen =
+      !f || f.container !== c.name || f.timestamps !== timestamps || f.containerID !== c.containerID || (f.status === 'error' && f.stamp !== stamp);
+    if (!reopen) {
+      f.stamp = stamp;
+      return;
+    }
+    this.stopFollow();
+    const token = ++this.followToken;
+    this.follow = { token, container: c.name, timestamps, containerID: c.containerID, stamp, buf: { lines: [], dropped: 0 }, status: 'opening' };
+    this.request<'followLogs'>({ kind: 'followLogs', container: c.name, attempt: { which: 'current' }, timestamps, tail: LOG_LINE_CAP }).then(
+      (r) => {
+        const now = this.follow;
+        if (!now || now.token !== token) {
+          // Superseded while it opened: the host may close it.
+          this.post({ type: 'stopLogs', stream: r.stream });
+          return;
+        }
+        now.stream = r.stream;
+        if (now.status === 'opening') now.status = 'live';
+        this.updateLogView();
+      },
+      (e: Error) => {
+        const now = this.follow;
+        if (!now || now.token !== token) return;
+        now.status = 'error';
+        now.error = e.message;
+        this.updateLogView();
+      },
+    );
+  }
+
+  /** Closes the followed stream (the host stops reading the container's log). */
+  private stopFollow(): void {
+    const f = this.follow;
+    this.follow = undefined;
+    if (f?.stream !== undefined && f.status === 'live') this.post({ type: 'stopLogs', stream: f.stream });
+  }
+
+  private onLogChunk(m: Extract<HostToWebview, { type: 'logChunk' }>): void {
+    const f = this.follow;
+    if (!f || f.stream !== m.stream) return;
+    if (m.lines.length) f.buf = appendLogLines(f.buf, m.lines);
+    if (m.ended) f.status = 'ended';
+    this.updateLogView();
+  }
+
+  /** Fills the pane's view from its source (the followed stream or a one-shot read), filtered and wrapped as chosen. */
+  private updateLogView(): void {
+    const view = this.logView;
+    const m = this.model;
+    if (!view || !m) return;
+    const status = view.querySelector<HTMLElement>('[data-testid=logs-status]')!;
+    const dropped = view.querySelector<HTMLElement>('[data-testid=logs-dropped]')!;
+    const message = view.querySelector<HTMLElement>('[data-slot=message]')!;
+    const pre = view.querySelector<HTMLElement>('pre.log-lines')!;
+    const count = view.parentElement?.querySelector<HTMLElement>('[data-testid=logs-count]');
+    const show = (el: HTMLElement, text: string, cls?: string) => {
+      el.textContent = text;
+      el.hidden = text === '';
+      if (cls !== undefined) el.className = cls;
+      if (cls !== undefined) el.removeAttribute('data-testid');
+    };
+    let lines: string[] | undefined;
+    let loading = false;
+    let error: string | undefined;
+    let statusText = '';
+    let statusState = '';
+    let droppedCount = 0;
+    const src = this.logSource;
+    if (src?.kind === 'follow') {
+      const f = this.follow;
+      if (!f || f.status === 'opening') loading = true;
+      else if (f.status === 'error') error = f.error;
+      if (f && (f.status !== 'opening' || f.buf.lines.length)) lines = f.buf.lines;
+      if (f?.status === 'error' && f.buf.lines.length === 0) lines = undefined;
+      droppedCount = f?.buf.dropped ?? 0;
+      if (f?.status === 'live') {
+        statusText = `Following ${f.container} (live)`;
+        statusState = 'live';
+      } else if (f?.status === 'ended') {
+        const c = m.containers.find((x) => x.name === f.container);
+        const done = [c?.state, c?.lastState].find(
+          (s): s is Extract<StateView, { kind: 'terminated' }> => s?.kind === 'terminated' && (f.containerID === '' || s.containerId === f.containerID),
+        );
+        statusText = streamEndText(done);
+        statusState = 'ended';
+      }
+    } else if (src?.kind === 'once') {
+      const e = this.logs.get(src.key);
+      loading = !e || (e.loading && !e.lines);
+      lines = e?.lines;
+      error = e?.error;
+    }
+    pre.classList.toggle('nowrap', this.ui.logsWrap === false);
+    view.dataset.state = statusState || (loading ? 'loading' : error ? 'error' : 'read');
+    status.textContent = statusText;
+    status.hidden = statusText === '';
+    status.classList.toggle('ended', statusState === 'ended');
+    dropped.textContent = droppedCount ? droppedText(droppedCount) : '';
+    dropped.hidden = droppedCount === 0;
+    const gone = m.header.gone && (!lines || lines.length === 0) && (error !== undefined || loading || src?.kind === 'follow');
+    if (gone) {
+      // The pod is gone, and its containers with it: say so, not the API's `pods "x" not found`.
+      show(message, 'This pod was deleted: its containers and their logs were removed with it.', 'muted log-message');
+      message.dataset.testid = 'logs-gone';
+    } else if (error !== undefined && !lines) {
+      show(message, error, 'error log-message');
+      message.dataset.testid = 'logs-error';
+    } else if (loading && !lines) {
+      show(message, 'loading logs…', 'muted log-message loading-logs');
+    } else {
+      show(message, '', 'log-message');
+    }
+    if (!lines || gone) {
+      pre.hidden = true;
+      pre.textContent = '';
+      if (count) show(count, '');
+      return;
+    }
+    // Unchanged lines and filter (a header or container update): the log stays as it is.
+    if (!pre.hidden && this.logRendered?.pre === pre && this.logRendered.lines === lines && this.logRendered.filter === this.logFilter) return;
+    this.logRendered = { pre, lines, filter: this.logFilter };
+    const shown = filterLogLines(lines, this.logFilter);
+    if (count) count.textContent = this.logFilter ? logCountText(shown.length, lines.length) : '';
+    if (count) count.hidden = !this.logFilter;
+    const atEnd = pre.hidden || pre.scrollTop + pre.clientHeight >= pre.scrollHeight - 8;
+    pre.hidden = false;
+    pre.classList.toggle('empty', shown.length === 0);
+    pre.textContent = shown.length ? shown.join('\n') : lines.length ? `(no line contains "${this.logFilter}")` : '(no output)';
+    // Like a terminal: new lines scroll into view unless the reader scrolled up.
+    if (src?.kind === 'follow' && atEnd) pre.scrollTop = pre.scrollHeight;
+  }
 
   // -------------------------------------------------------------------------------------------
   // Logs, actions, notices
@@ -795,15 +1103,18 @@ export class PanelApp {
     else replaceChildren(el, h('pre', { class: 'log-lines' }, entry.lines!.length ? entry.lines!.join('\n') : '(no output)'));
   }
 
-  private ensureLogs(container: string, ref: AttemptRef): void {
-    if (!this.logs.has(logKey(container, ref))) this.fetchLogs(container, ref);
+  private ensureLogs(container: string, ref: AttemptRef, timestamps = false): void {
+    if (!this.logs.has(logKey(container, ref, timestamps))) this.fetchLogs(container, ref, timestamps);
   }
 
-  private fetchLogs(container: string, ref: AttemptRef): void {
-    const k = logKey(container, ref);
+  private fetchLogs(container: string, ref: AttemptRef, timestamps = false): void {
+    const k = logKey(container, ref, timestamps);
     const prev = this.logs.get(k);
     this.logs.set(k, { loading: true, lines: prev?.lines });
-    this.request<'logs'>({ kind: 'logs', container, attempt: ref, tail: 500 }).then(
+    if (this.logSource?.kind === 'once' && this.logSource.key === k) this.updateLogView();
+    const body: Extract<RequestBody, { kind: 'logs' }> = { kind: 'logs', container, attempt: ref, tail: 500 };
+    if (timestamps) body.timestamps = true;
+    this.request<'logs'>(body).then(
       (r) => this.setLogs(k, { loading: false, lines: r.lines }),
       (e: Error) => this.setLogs(k, { loading: false, error: e.message }),
     );
@@ -814,6 +1125,7 @@ export class PanelApp {
     this.root.querySelectorAll<HTMLElement>('[data-log-key]').forEach((el) => {
       if (el.dataset.logKey === k) this.fillLog(el, entry);
     });
+    if (this.logSource?.kind === 'once' && this.logSource.key === k) this.updateLogView();
   }
 
   private act<K extends 'restartNow' | 'openShell' | 'continueStep'>(kind: K, body: Extract<RequestBody, { kind: K }>): void {
@@ -868,8 +1180,8 @@ function labelCells(root: HTMLElement): void {
   }
 }
 
-function logKey(container: string, ref: AttemptRef): string {
-  return `${container}|${attemptKey(ref)}`;
+function logKey(container: string, ref: AttemptRef, timestamps = false): string {
+  return `${container}|${attemptKey(ref)}${timestamps ? '|ts' : ''}`;
 }
 
 /** The latest run of a probe: result, time and duration, the run toward a verdict, the output. */

@@ -87,3 +87,46 @@ export function streakText(st: NonNullable<ProbeView['streak']>, verdict?: strin
     ? `${st.count} ${what} in a row: ${left} more ${left === 1 ? 'makes' : 'make'} the verdict ${st.result} (${field} ${st.threshold})`
     : `${st.count} ${what} in a row (${field} ${st.threshold} reached)`;
 }
+
+// ---------------------------------------------------------------------------------------------
+// The logs pane (a log viewer over `kubectl logs -f`).
+
+/** The most lines the logs pane keeps; older ones are dropped (and the pane says how many). */
+export const LOG_LINE_CAP = 5000;
+
+/** The lines the logs pane keeps, and how many older ones it dropped to stay within the cap. */
+export interface LogBuffer {
+  lines: string[];
+  dropped: number;
+}
+
+/** Appends a chunk, keeping at most the last `cap` lines; `dropped` counts every line let go. */
+export function appendLogLines(buf: LogBuffer, lines: readonly string[], cap = LOG_LINE_CAP): LogBuffer {
+  const all = buf.lines.length === 0 ? lines.slice() : [...buf.lines, ...lines];
+  const over = Math.max(0, all.length - cap);
+  return { lines: over ? all.slice(over) : all, dropped: buf.dropped + over };
+}
+
+/** The lines that contain `query`, ignoring case (all of them for an empty query). */
+export function filterLogLines(lines: readonly string[], query: string): string[] {
+  if (query === '') return lines.slice();
+  const q = query.toLowerCase();
+  return lines.filter((l) => l.toLowerCase().includes(q));
+}
+
+/** The filter's count: "3 of 120 lines". */
+export function logCountText(shown: number, total: number): string {
+  return `${shown} of ${total} ${total === 1 ? 'line' : 'lines'}`;
+}
+
+/** What the pane says once it dropped older lines. */
+export function droppedText(dropped: number, cap = LOG_LINE_CAP): string {
+  return `${dropped} older ${dropped === 1 ? 'line' : 'lines'} dropped: the viewer keeps the last ${cap}.`;
+}
+
+/** What the pane says when a followed stream ends: the finished container's exit, when the model knows it. */
+export function streamEndText(finished: Extract<StateView, { kind: 'terminated' }> | undefined): string {
+  if (!finished) return 'The log stream ended: the container is no longer running.';
+  const why = finished.reason ? `exit code ${finished.exitCode}, ${finished.reason}` : `exit code ${finished.exitCode}`;
+  return `The container finished (${why}): the log stream ended.`;
+}

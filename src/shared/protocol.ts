@@ -10,6 +10,9 @@
 //   webview → host  {type:'resync', haveSeq}            (a patch did not apply: send a snapshot)
 //   webview → host  {type:'request', id, body}          → host → webview {type:'reply', id, ok, ...}
 //   host → webview  {type:'pods', current, pods}        (the pod switcher: the lab's pods, which one is shown)
+//   webview → host  {type:'request', id, body:{kind:'followLogs', …}} → reply {kind:'followLogs', stream}
+//   host → webview  {type:'logChunk', stream, lines, ended?}   (a followed log: batched lines; `ended` once)
+//   webview → host  {type:'stopLogs', stream}           (the webview no longer shows that stream)
 import type { ContainerAttempt } from '../engine/api.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -284,8 +287,13 @@ export type PanelPatch = Partial<Omit<PanelModel, 'now'>> & { now: number };
 /** Which run of a container: the current one, the previous one (kubectl logs --previous), or one by container id. */
 export type AttemptRef = { which: 'current' } | { which: 'previous' } | { which: 'id'; containerId: string };
 
+/** The instances a log can be followed on (kubectl logs -f, with or without --previous); others are one-shot reads by id. */
+export type FollowAttemptRef = Extract<AttemptRef, { which: 'current' | 'previous' }>;
+
 export type RequestBody =
-  | { kind: 'logs'; container: string; attempt: AttemptRef; tail?: number }
+  | { kind: 'logs'; container: string; attempt: AttemptRef; tail?: number; timestamps?: boolean }
+  /** Follows the container's log (kubectl logs -f --tail=N [--timestamps]); the reply names the stream its `logChunk`s carry. */
+  | { kind: 'followLogs'; container: string; attempt: FollowAttemptRef; timestamps: boolean; tail: number }
   | { kind: 'restartNow'; container: string }
   | { kind: 'continueStep' }
   | { kind: 'openShell'; container: string }
@@ -295,6 +303,7 @@ export type RequestKind = RequestBody['kind'];
 
 export interface ReplyBodies {
   logs: { kind: 'logs'; container: string; attempt: AttemptRef; lines: string[] };
+  followLogs: { kind: 'followLogs'; container: string; attempt: FollowAttemptRef; stream: number };
   restartNow: { kind: 'restartNow' };
   continueStep: { kind: 'continueStep' };
   openShell: { kind: 'openShell' };
@@ -321,13 +330,26 @@ export type HostToWebview =
   | { type: 'snapshot'; seq: number; model: PanelModel }
   | { type: 'patch'; seq: number; baseSeq: number; changes: PanelPatch }
   | { type: 'pods'; current: { namespace: string; name: string }; pods: PodChoice[] }
+  | LogChunkMessage
   | ReplyMessage;
+
+/**
+ * Lines of a followed log (a `followLogs` stream), batched: at most one message per stream about
+ * every 50 ms. `ended`: the stream is over (the container finished); no message follows it.
+ */
+export interface LogChunkMessage {
+  type: 'logChunk';
+  stream: number;
+  lines: string[];
+  ended?: boolean;
+}
 
 export type WebviewToHost =
   | { type: 'ready'; haveSeq?: number }
   | { type: 'rendered'; seq: number }
   | { type: 'resync'; haveSeq?: number }
-  | { type: 'request'; id: number; body: RequestBody };
+  | { type: 'request'; id: number; body: RequestBody }
+  | { type: 'stopLogs'; stream: number };
 
 /** What the webview keeps with getState/setState so it survives hide/show without retainContextWhenHidden. */
 export interface WebviewState {
@@ -344,6 +366,10 @@ export interface WebviewState {
     timelineZoom?: 'all' | 'first5s' | 'last60s';
     /** <details> the user opened ("key") or closed ("!key"). */
     open?: string[];
+    /** Logs pane: lines carry the runtime's timestamps (kubectl logs --timestamps). Default off. */
+    logsTimestamps?: boolean;
+    /** Logs pane: long lines wrap. Default on. */
+    logsWrap?: boolean;
   };
 }
 
@@ -389,6 +415,16 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null;
 }
 
+/** A stream id: the host numbers streams 1, 2, 3 … */
+function isStreamId(v: unknown): v is number {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
+}
+
+/** A line count (tail): a whole number, not negative. */
+function isCount(v: unknown): v is number {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+}
+
 /** Narrowing guard for messages arriving at the host (they cross a trust boundary). */
 export function isWebviewToHost(m: unknown): m is WebviewToHost {
   if (!isObject(m) || typeof m.type !== 'string') return false;
@@ -398,12 +434,28 @@ export function isWebviewToHost(m: unknown): m is WebviewToHost {
       return m.haveSeq === undefined || typeof m.haveSeq === 'number';
     case 'rendered':
       return typeof m.seq === 'number';
+    case 'stopLogs':
+      return isStreamId(m.stream);
     case 'request': {
       if (typeof m.id !== 'number' || !isObject(m.body)) return false;
       const b = m.body;
       switch (b.kind) {
         case 'logs':
-          return typeof b.container === 'string' && isObject(b.attempt) && typeof b.attempt.which === 'string';
+          return (
+            typeof b.container === 'string' &&
+            isObject(b.attempt) &&
+            typeof b.attempt.which === 'string' &&
+            (b.tail === undefined || isCount(b.tail)) &&
+            (b.timestamps === undefined || typeof b.timestamps === 'boolean')
+          );
+        case 'followLogs':
+          return (
+            typeof b.container === 'string' &&
+            isObject(b.attempt) &&
+            (b.attempt.which === 'current' || b.attempt.which === 'previous') &&
+            typeof b.timestamps === 'boolean' &&
+            isCount(b.tail)
+          );
         case 'restartNow':
         case 'openShell':
           return typeof b.container === 'string';
@@ -432,6 +484,13 @@ export function isHostToWebview(m: unknown): m is HostToWebview {
       return typeof m.id === 'number' && typeof m.ok === 'boolean';
     case 'pods':
       return isObject(m.current) && Array.isArray(m.pods);
+    case 'logChunk':
+      return (
+        isStreamId(m.stream) &&
+        Array.isArray(m.lines) &&
+        m.lines.every((l) => typeof l === 'string') &&
+        (m.ended === undefined || typeof m.ended === 'boolean')
+      );
     default:
       return false;
   }

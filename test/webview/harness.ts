@@ -131,6 +131,11 @@ export async function openPanel(
             if (m.type !== 'request') continue;
             const reply = answer(stream, m.body);
             await send(reply.ok ? { type: 'reply', id: m.id, ok: true, body: reply.body } : { type: 'reply', id: m.id, ok: false, error: reply.error });
+            if (reply.ok && reply.body.kind === 'followLogs') {
+              // A followed log: the recorded lines of that instance, in one chunk after the reply.
+              const read = answer(stream, { kind: 'logs', container: reply.body.container, attempt: reply.body.attempt });
+              await send({ type: 'logChunk', stream: reply.body.stream, lines: read.ok && read.body.kind === 'logs' ? read.body.lines : [] });
+            }
           }
         } catch {
           return; // page closed
@@ -156,8 +161,14 @@ export async function openPanel(
   };
 }
 
+let followed = 0;
+
 function answer(stream: RecordedStream, body: RequestBody): { ok: true; body: ReplyBody } | { ok: false; error: string } {
   switch (body.kind) {
+    case 'followLogs': {
+      const read = answer(stream, { kind: 'logs', container: body.container, attempt: body.attempt });
+      return read.ok ? { ok: true, body: { kind: 'followLogs', container: body.container, attempt: body.attempt, stream: ++followed } } : read;
+    }
     case 'logs': {
       const logs = stream.logs ?? {};
       if (body.attempt.which === 'id') {

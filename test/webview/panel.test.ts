@@ -33,7 +33,7 @@ async function play(stream: RecordedStream, opts: Parameters<typeof openPanel>[2
   const sent = replay(stream).map((m) => m.message);
   for (const m of sent) await p.send(m);
   const last = sent[sent.length - 1]!;
-  await p.waitForSeq(last.type === 'reply' || last.type === 'pods' ? 0 : last.seq);
+  await p.waitForSeq(last.type === 'snapshot' || last.type === 'patch' ? last.seq : 0);
   return { p, sent };
 }
 
@@ -217,7 +217,7 @@ describe('the failing init container pod', () => {
     await p.page.waitForFunction(() =>
       (window as unknown as { __posted: { type: string; body?: { kind: string } }[] }).__posted.some((m) => m.body?.kind === 'openShell'),
     );
-    const bodies = (await p.posted()).flatMap((m) => (m.type === 'request' && m.body.kind !== 'logs' ? [m.body] : []));
+    const bodies = (await p.posted()).flatMap((m) => (m.type === 'request' && m.body.kind !== 'logs' && m.body.kind !== 'followLogs' ? [m.body] : []));
     assert.deepEqual(bodies, [
       { kind: 'restartNow', container: 'init-db-check' },
       { kind: 'openShell', container: 'init-db-check' },

@@ -2,8 +2,18 @@
 // and debug info into the observation, turns the view model into snapshot/patch messages with
 // sequence numbers, and measures the latency from an engine event to the webview's `rendered`
 // acknowledgement. The manager drives it with real time; tests and fixture replays drive it by hand.
+// LogChunks does the same for followed logs (the kubelet's `kubectl logs -f` stream,
+// pkg/kubelet/kuberuntime/logs): it numbers the streams and batches their lines into `logChunk`s.
 import type { PodDebugInfo, WatchEvent, KEvent } from '../../engine/api.js';
-import { PANEL_SECTIONS, diffModel, type HostToWebview, type PanelModel, patchedSections, type PanelSection } from '../../shared/protocol.js';
+import {
+  PANEL_SECTIONS,
+  diffModel,
+  type HostToWebview,
+  type LogChunkMessage,
+  type PanelModel,
+  patchedSections,
+  type PanelSection,
+} from '../../shared/protocol.js';
 import type { ObjectLookup } from '../../engine/kubelet/env.js';
 import { buildPanelModel, newObservation, observe, withDebug, withEvents, type PodObservation } from './model.js';
 
@@ -80,10 +90,15 @@ export class PanelFeed {
     this.dirty = true;
   }
 
-  /** The webview (re)loaded or lost track: the next message is a full snapshot. */
+  /**
+   * The webview (re)loaded or lost track: the next message is a full snapshot. Engine events that
+   * arrived before this are no latency sample: the snapshot's delay is the webview's own load (or
+   * the time it was hidden), not the panel's reaction to the engine.
+   */
   resetWebview(): void {
     this.sent = undefined;
     this.dirty = true;
+    this.dirtySince = undefined;
   }
 
   /**
@@ -125,5 +140,81 @@ export class PanelFeed {
     for (const k of this.inflight.keys()) if (k < seq) this.inflight.delete(k);
     if (t.eventAt === undefined) return undefined;
     return { seq, ms: mono - t.eventAt, sections: t.sections };
+  }
+}
+
+/** How long lines of a followed log wait for more before they are posted (one post per ~50 ms, not per line). */
+export const LOG_BATCH_MS = 50;
+
+/**
+ * The host's followed log streams, without I/O or timers: stream ids, the lines not yet posted,
+ * whether the stream's id has reached the webview (its `followLogs` reply went out: no chunk may
+ * come before it), and whether the stream ended. The manager pushes lines as the engine delivers
+ * them and calls `take()` every LOG_BATCH_MS while `pending`.
+ */
+export class LogChunks {
+  private nextId = 1;
+  private readonly streams = new Map<number, { lines: string[]; replied: boolean; ended: boolean }>();
+
+  /** A new stream; its id for the `followLogs` reply. */
+  open(): number {
+    const id = this.nextId++;
+    this.streams.set(id, { lines: [], replied: false, ended: false });
+    return id;
+  }
+
+  /** Whether the stream is open (neither closed nor ended and delivered). */
+  has(id: number): boolean {
+    return this.streams.has(id);
+  }
+
+  /** Open streams' ids, oldest first. */
+  get ids(): number[] {
+    return [...this.streams.keys()];
+  }
+
+  /** A line the engine delivered. False when the stream is not open (closed meanwhile) or already ended. */
+  push(id: number, line: string): boolean {
+    const s = this.streams.get(id);
+    if (!s || s.ended) return false;
+    s.lines.push(line);
+    return true;
+  }
+
+  /** The engine ended the stream (the container finished): the next chunk says so, and is the last. */
+  end(id: number): boolean {
+    const s = this.streams.get(id);
+    if (!s || s.ended) return false;
+    s.ended = true;
+    return true;
+  }
+
+  /** The stream's id reached the webview: its chunks may go out. */
+  replied(id: number): void {
+    const s = this.streams.get(id);
+    if (s) s.replied = true;
+  }
+
+  /** Forgets the stream and its unposted lines (stopLogs, pod switch, webview reload, dispose). */
+  close(id: number): boolean {
+    return this.streams.delete(id);
+  }
+
+  /** Whether take() has something to post. */
+  get pending(): boolean {
+    for (const s of this.streams.values()) if (s.replied && (s.lines.length > 0 || s.ended)) return true;
+    return false;
+  }
+
+  /** One chunk per replied stream with new lines or its end; ended streams are forgotten once their end is taken. */
+  take(): LogChunkMessage[] {
+    const out: LogChunkMessage[] = [];
+    for (const [stream, s] of this.streams) {
+      if (!s.replied || (s.lines.length === 0 && !s.ended)) continue;
+      out.push(s.ended ? { type: 'logChunk', stream, lines: s.lines, ended: true } : { type: 'logChunk', stream, lines: s.lines });
+      s.lines = [];
+      if (s.ended) this.streams.delete(stream);
+    }
+    return out;
   }
 }

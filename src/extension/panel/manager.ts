@@ -4,7 +4,9 @@
 // pod's debug watch (the lab API's poddebugs: attempts, back-off timers, step wait, probe and hook
 // runs; nothing is polled), coalesces updates to at most about ten posts a second, and logs the
 // latency from an engine event to the webview's `rendered` acknowledgement. The view model is
-// built by the pure code in model.ts / feed.ts.
+// built by the pure code in model.ts / feed.ts. The logs pane follows the shown container's log
+// (`kubectl logs -f`): lines are batched into one `logChunk` post per ~50 ms per stream, and every
+// stream is closed on stopLogs, pod switch, webview reload (or hide) and dispose.
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { EngineApi, WatchEvent } from '../../engine/api.js';
@@ -15,7 +17,7 @@ import {
   type RequestBody,
   type WebviewToHost,
 } from '../../shared/protocol.js';
-import { PanelFeed, type Latency } from './feed.js';
+import { LOG_BATCH_MS, LogChunks, PanelFeed, type Latency } from './feed.js';
 import { makeNonce, panelHtml } from './html.js';
 import { flushDelay } from './model.js';
 import { podStatusText } from '../../engine/printer.js';
@@ -90,6 +92,10 @@ class PodPanel {
   /** The pod switcher's list as last posted (JSON), so an unchanged list is not posted again. */
   private podsPosted = '';
   readonly latencies: (Latency & { pod: string })[] = [];
+  /** Followed logs: ids and unposted lines (pure), and the engine's subscriptions by stream id. */
+  private readonly logChunks = new LogChunks();
+  private readonly logSubs = new Map<number, { dispose(): void }>();
+  private logTimer: NodeJS.Timeout | undefined;
 
   constructor(
     extensionUri: vscode.Uri,
@@ -123,7 +129,11 @@ class PodPanel {
       this.panel.onDidChangeViewState((e) => {
         // Without retainContextWhenHidden the webview is destroyed when hidden and reloads when
         // shown; it then says `ready` again and gets a snapshot.
-        if (!e.webviewPanel.visible) this.webviewReady = false;
+        if (!e.webviewPanel.visible) {
+          this.webviewReady = false;
+          // The destroyed webview's log streams have no reader any more.
+          this.closeLogStreams();
+        }
       }),
       this.panel.onDidDispose(() => this.dispose()),
     );
@@ -149,6 +159,7 @@ class PodPanel {
     this.name = name;
     this.debugWatch?.dispose();
     this.debugWatch = undefined;
+    this.closeLogStreams();
     this.feed = new PanelFeed(namespace, name, this.feed.lastSeq);
     this.panel.title = this.titleOf(name);
     if (this.engine) this.follow(this.engine);
@@ -263,7 +274,11 @@ class PodPanel {
       case 'resync':
         this.webviewReady = true;
         this.feed.resetWebview();
-        if (m.type === 'ready') this.podsPosted = '';
+        if (m.type === 'ready') {
+          this.podsPosted = '';
+          // A reloaded webview: the streams the previous one followed are nobody's.
+          this.closeLogStreams();
+        }
         this.postPods();
         this.schedule();
         break;
@@ -280,13 +295,83 @@ class PodPanel {
       case 'request':
         void this.answer(m.id, m.body);
         break;
+      case 'stopLogs':
+        this.closeLogStream(m.stream);
+        break;
     }
+  }
+
+  // --- followed logs ---------------------------------------------------------------------------
+
+  private onLogLine(stream: number, line: string): void {
+    if (this.logChunks.push(stream, line)) this.scheduleLogs();
+  }
+
+  private onLogEnd(stream: number): void {
+    if (this.logChunks.end(stream)) this.scheduleLogs();
+  }
+
+  /** Posts the streams' new lines at most once per LOG_BATCH_MS. */
+  private scheduleLogs(): void {
+    if (this.logTimer || this.disposed || !this.logChunks.pending) return;
+    this.logTimer = setTimeout(() => {
+      this.logTimer = undefined;
+      this.flushLogs();
+    }, LOG_BATCH_MS);
+  }
+
+  private flushLogs(): void {
+    if (this.disposed) return;
+    for (const chunk of this.logChunks.take()) {
+      this.post(chunk);
+      if (chunk.ended) {
+        this.logSubs.get(chunk.stream)?.dispose();
+        this.logSubs.delete(chunk.stream);
+      }
+    }
+  }
+
+  private closeLogStream(stream: number): void {
+    this.logChunks.close(stream);
+    this.logSubs.get(stream)?.dispose();
+    this.logSubs.delete(stream);
+  }
+
+  private closeLogStreams(): void {
+    for (const id of new Set([...this.logChunks.ids, ...this.logSubs.keys()])) this.closeLogStream(id);
+  }
+
+  /** Opens a followed log of the shown pod; the stream id goes back in the reply. */
+  private async followLogs(engine: EngineApi, body: Extract<RequestBody, { kind: 'followLogs' }>): Promise<ReplyBody> {
+    const { namespace, name } = this;
+    const stream = this.logChunks.open();
+    let sub: { dispose(): void };
+    try {
+      sub = await engine.followLogs(namespace, name, body.container, (line) => this.onLogLine(stream, line), {
+        previous: body.attempt.which === 'previous',
+        tail: body.tail,
+        timestamps: body.timestamps,
+        onEnd: () => this.onLogEnd(stream),
+      });
+    } catch (err) {
+      this.logChunks.close(stream);
+      throw err;
+    }
+    // Closed while the engine opened it (stopLogs, pod switch, reload, dispose): nobody reads it.
+    if (!this.logChunks.has(stream) || this.disposed) sub.dispose();
+    else this.logSubs.set(stream, sub);
+    return { kind: 'followLogs', container: body.container, attempt: body.attempt, stream };
   }
 
   private async answer(id: number, body: RequestBody): Promise<void> {
     try {
       const reply = await this.handle(body);
       this.post({ type: 'reply', id, ok: true, body: reply });
+      if (reply.kind === 'followLogs') {
+        // Chunks only after the reply, so the webview knows the stream they belong to.
+        this.logChunks.replied(reply.stream);
+        this.scheduleLogs();
+      }
     } catch (err) {
       this.post({ type: 'reply', id, ok: false, error: errorText(err) });
     }
@@ -302,9 +387,11 @@ class PodPanel {
         const lines =
           a.which === 'id'
             ? await engine.attemptLogs(a.containerId, body.tail)
-            : await engine.logs(namespace, name, body.container, { previous: a.which === 'previous', tail: body.tail });
+            : await engine.logs(namespace, name, body.container, { previous: a.which === 'previous', tail: body.tail, timestamps: body.timestamps });
         return { kind: 'logs', container: body.container, attempt: a, lines };
       }
+      case 'followLogs':
+        return this.followLogs(engine, body);
       case 'restartNow':
         this.log(`lifecycle ${this.key}: Restart now (lab feature) for init container ${body.container}`);
         engine.restartNow(namespace, name, body.container);
@@ -329,6 +416,8 @@ class PodPanel {
     this.disposed = true;
     if (this.timer) clearTimeout(this.timer);
     if (this.podsTimer) clearTimeout(this.podsTimer);
+    if (this.logTimer) clearTimeout(this.logTimer);
+    this.closeLogStreams();
     this.watch?.dispose();
     this.debugWatch?.dispose();
     for (const d of this.disposables) d.dispose();
