@@ -512,10 +512,11 @@ export class PanelApp {
   private initDebug(m: PanelModel): Child {
     const failed = m.containers.filter((c) => c.failed);
     if (failed.length === 0) return null;
-    return failed.map((c) => this.failedInitCard(c));
+    return failed.map((c) => this.failedInitCard(c, m.debug.available));
   }
 
-  private failedInitCard(c: ContainerView): Child {
+  /** `lab`: the engine is Pod Lab's (debug info available); on a real cluster the lab-only actions are not offered. */
+  private failedInitCard(c: ContainerView, lab: boolean): Child {
     const st = c.state.kind === 'terminated' ? c.state : c.lastState.kind === 'terminated' ? c.lastState : undefined;
     const restartBtn = h('vscode-button', { appearance: 'secondary', 'data-testid': `restart-now-${c.name}` }, 'Restart now');
     on(restartBtn, 'click', () => this.act('restartNow', { kind: 'restartNow', container: c.name }));
@@ -554,10 +555,11 @@ export class PanelApp {
       h(
         'div',
         { class: 'actions' },
-        restartBtn,
-        h('span', { class: 'lab-note' }, h('span', { class: 'tag tag-lab' }, 'lab feature'), ' skips the back-off; the real kubelet cannot be told to.'),
-        shellBtn,
-        h('span', { class: 'muted' }, 'a shell in a copy of the failed container\'s filesystem (like kubectl debug --copy-to)'),
+        lab ? restartBtn : null,
+        lab ? h('span', { class: 'lab-note' }, h('span', { class: 'tag tag-lab' }, 'lab feature'), ' skips the back-off; the real kubelet cannot be told to.') : null,
+        lab ? shellBtn : null,
+        lab ? h('span', { class: 'muted' }, 'a shell in a copy of the failed container\'s filesystem (like kubectl debug --copy-to)') : null,
+        lab ? null : h('span', { class: 'muted', 'data-testid': 'cluster-note' }, 'A real cluster: the back-off runs its course (no Restart now), and a copy of the exited container is a lab feature (kubectl debug --copy-to makes one on a cluster).'),
       ),
       this.notice('restartNow'),
       this.notice('openShell'),

@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { WatchEvent, PodDebugInfo } from '../../src/engine/api.js';
 import { mergeHistory, reconstructHistory, type StatusMark } from '../../src/extension/panel/history.js';
-import { buildPanelModel, newObservation, observe, withDebug, withEvents } from '../../src/extension/panel/model.js';
+import { buildPanelModel, instanceOf, newObservation, observe, withDebug, withEvents } from '../../src/extension/panel/model.js';
 import { replayFeed, type RecordedStream } from '../../src/extension/panel/recording.js';
 import type { AttemptView, EventView } from '../../src/shared/protocol.js';
 
@@ -148,4 +148,22 @@ describe('a panel opened late shows the history a watching panel saw', () => {
       assert.ok(late.length >= 3, `a re-opened panel shows more than Pending: ${JSON.stringify(statuses(late))}`);
     });
   }
+});
+
+describe('which instance a container id is on a real cluster (kubectl logs or logs --previous)', () => {
+  const p: Pod = {
+    metadata: { name: 'p' },
+    status: {
+      initContainerStatuses: [
+        { name: 'init', image: 'busybox', imageID: '', ready: false, restartCount: 2, containerID: 'containerd://aaa', state: { terminated: { exitCode: 1, containerID: 'containerd://aaa' } }, lastState: { terminated: { exitCode: 1, containerID: 'containerd://bbb' } } },
+      ],
+    },
+  };
+  const cases: [string, string, 'current' | 'previous' | undefined][] = [
+    ['the id of the status’s container (with its runtime scheme) is the current one', 'containerd://aaa', 'current'],
+    ['a bare id matches the scheme-prefixed one', 'aaa', 'current'],
+    ['the last state’s container is the previous one', 'bbb', 'previous'],
+    ['an older instance is neither: the API has no logs of it', 'ccc', undefined],
+  ];
+  for (const [name, id, want] of cases) test(name, () => assert.equal(instanceOf(p, 'init', id), want));
 });

@@ -803,3 +803,21 @@ describe('one panel for all pods: the pod switcher', () => {
     }
   });
 });
+
+describe('a failing init container on a real cluster (no lab debug info)', () => {
+  test('the failed card shows the exit code but offers neither Restart now nor the copy shell, and says why', async () => {
+    const lab = fixture('failing-init');
+    // What a kubeconfig context's client delivers: the watch of the pod and its events, no PodDebug.
+    const stream: RecordedStream = { ...lab, frames: lab.frames.filter((f) => 'watch' in f) };
+    const { p } = await play(stream);
+    try {
+      await p.page.locator('[data-testid^=failed-init-]').first().waitFor({ timeout: 5000 });
+      assert.equal(await p.page.locator('[data-testid^=restart-now-]').count(), 0);
+      assert.equal(await p.page.locator('[data-testid^=open-shell-]').count(), 0);
+      assert.match(await text(p, '[data-testid=cluster-note]'), /^A real cluster: the back-off runs its course \(no Restart now\)/);
+      assert.equal(await text(p, '[data-testid=failed-exit-code]'), ' exit code 3 (Error)');
+    } finally {
+      await p.close();
+    }
+  });
+});

@@ -19,7 +19,7 @@ import {
 } from '../../shared/protocol.js';
 import { LOG_BATCH_MS, LogChunks, PanelFeed, type Latency } from './feed.js';
 import { makeNonce, panelHtml } from './html.js';
-import { flushDelay } from './model.js';
+import { flushDelay, instanceOf } from './model.js';
 import { podStatusText } from '../../engine/printer.js';
 
 /** At most one post per this many milliseconds (about ten a second). */
@@ -32,6 +32,8 @@ export interface OpenShellArgs {
   namespace: string;
   name: string;
   container: string;
+  /** The kubeconfig context of a real cluster's pod. */
+  context?: string;
 }
 
 /**
@@ -384,9 +386,13 @@ class PodPanel {
     switch (body.kind) {
       case 'logs': {
         const a = body.attempt;
+        // On a real cluster an instance is reachable only as the current or the previous one (kubectl logs [--previous]).
+        const byStatus = a.which === 'id' && this.context !== undefined ? instanceOf(engine.getPod(namespace, name), body.container, a.containerId) : undefined;
         const lines =
-          a.which === 'id'
+          a.which === 'id' && !byStatus
             ? await engine.attemptLogs(a.containerId, body.tail)
+            : byStatus
+              ? await engine.logs(namespace, name, body.container, { previous: byStatus === 'previous', tail: body.tail, timestamps: body.timestamps })
             : await engine.logs(namespace, name, body.container, { previous: a.which === 'previous', tail: body.tail, timestamps: body.timestamps });
         return { kind: 'logs', container: body.container, attempt: a, lines };
       }
@@ -401,7 +407,7 @@ class PodPanel {
         engine.continueStep(namespace, name);
         return { kind: 'continueStep' };
       case 'openShell': {
-        const args: OpenShellArgs = { namespace, name, container: body.container };
+        const args: OpenShellArgs = { namespace, name, container: body.container, ...(this.context !== undefined ? { context: this.context } : {}) };
         await vscode.commands.executeCommand('podlab.openShell', args);
         return { kind: 'openShell' };
       }
@@ -429,3 +435,4 @@ class PodPanel {
 function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+

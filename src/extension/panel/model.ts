@@ -573,3 +573,12 @@ export function flushDelay(recentPosts: readonly number[], now: number, maxPerWi
   if (inWindow.length < maxPerWindow) return 0;
   return Math.max(0, inWindow[inWindow.length - maxPerWindow]! + windowMs - now);
 }
+
+/** Whether a container id is the container's current or previous instance in the pod's status. */
+export function instanceOf(pod: Pod | undefined, container: string, containerId: string): 'current' | 'previous' | undefined {
+  const cs = [...(pod?.status?.initContainerStatuses ?? []), ...(pod?.status?.containerStatuses ?? [])].find((c) => c.name === container);
+  const same = (full: string | undefined) => !!full && !!containerId && (full === containerId || full.endsWith(`://${containerId}`) || containerId.endsWith(`://${full}`));
+  if (same(cs?.containerID) || same(cs?.state?.terminated?.containerID)) return 'current';
+  if (same(cs?.lastState?.terminated?.containerID)) return 'previous';
+  return undefined;
+}
