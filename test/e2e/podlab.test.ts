@@ -31,6 +31,7 @@ import {
   showPodLabView,
   panelFrame,
   panelText,
+  webviewLocator,
   labContainers,
   removeLabContainers,
   outputLog,
@@ -380,6 +381,30 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     await waitFor(() => labContainers([two!.name]).length === 0, 60000, 'every container of the pod to be removed');
     await showPodLabView(s.page);
     await waitFor(async () => !(await treeRows(s.page)).some((r) => r.startsWith(`pod ${two!.name} `)), 15000, 'the pod to leave the tree');
+  });
+
+  test('the logs pane follows a running container: lines stream in without Refresh, the filter counts, timestamps re-open the stream', { skip: !engineReady || !two }, async () => {
+    await openFile(s.page, 'two-containers.yaml');
+    await runCommand(s.page, 'Pod Lab: Run Pod');
+    await panelFrame(s.page, 60000);
+    await waitFor(async () => ((await panelText(s.page)).includes('Running') ? true : undefined), 90000, 'Running in the panel');
+    const wv = webviewLocator(s.page);
+    await wv.locator('[data-testid=logs-container]').evaluate((el) => {
+      (el as unknown as { value: string }).value = 'probe-client';
+      el.dispatchEvent(new Event('change'));
+    });
+    await wv.locator('[data-testid=logs-status]').filter({ hasText: 'Following probe-client (live)' }).waitFor({ timeout: 20000 });
+    const count = async () => ((await wv.locator('[data-testid=logs-lines]').innerText()).match(/hello from web/g) ?? []).length;
+    const n0 = await waitFor(async () => ((await count()) > 0 ? await count() : undefined), 20000, 'a first line');
+    await waitFor(async () => ((await count()) > n0 ? true : undefined), 15000, 'a streamed line without Refresh');
+    await wv.locator('[data-testid=logs-filter]').fill('HELLO');
+    assert.match(await wv.locator('[data-testid=logs-count]').innerText(), /^(\d+) of \1 lines$/);
+    await wv.locator('[data-testid=logs-filter]').fill('');
+    await wv.locator('[data-testid=logs-timestamps]').check();
+    await waitFor(async () => (/^\d{4}-\d\d-\d\dT\S+Z hello from web/m.test(await wv.locator('[data-testid=logs-lines]').innerText()) ? true : undefined), 20000, 'timestamped lines');
+    await screenshot(s, 'logs-pane-follow');
+    await runCommand(s.page, 'Pod Lab: Delete Pod');
+    await waitFor(() => (labContainers([two!.name]).length === 0 ? true : undefined), 60000, 'the pod to be deleted');
   });
 
   test('a pod created with the real kubectl appears in the tree at once, Running, and leaves it when kubectl deletes it', { skip: !engineReady }, async () => {
