@@ -346,7 +346,8 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
       return found.length > 0 ? found : undefined;
     }, 20000, 'the panel\'s render acknowledgements in the output channel');
     const sorted = [...shown].sort((a, b) => a - b);
-    log(`panel latency, engine event → rendered: median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(1)} ms, max ${sorted.at(-1)!.toFixed(1)} ms over ${shown.length} updates (target < 100 ms)`);
+    const p95 = sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)]!;
+    log(`panel latency, engine event → rendered: median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${sorted.at(-1)!.toFixed(1)} ms over ${shown.length} updates (target p95 ≤ 100 ms)`);
     await showPodLabView(s.page);
     const rows = await waitFor(async () => {
       const r = await treeRows(s.page);
