@@ -1,6 +1,8 @@
-// Editor integration of the validator: diagnostics (debounced, per document, incremental),
-// hover (field docs, and live state of a running pod's containers), completion, quick fixes and
-// the Run / Delete / Show lifecycle CodeLenses above every Pod document.
+// Editor integration of the validator: diagnostics (debounced, per document, incremental), Pod
+// Lab's workspace check of ConfigMap/Secret references (against the file, the other YAML files of
+// the workspace and the lab's objects), hover (field docs, and live state of a running pod's
+// containers), completion, quick fixes and the Run / Delete / Show lifecycle CodeLenses on the
+// first line of every Pod document.
 import * as vscode from 'vscode';
 import type { Lab } from './lab.js';
 import { looksLikeKubernetes, refKey } from './manifest.js';
@@ -13,8 +15,15 @@ import {
   completionItems,
   quickFixes,
   fieldPathAt,
+  referenceProbs,
+  explanation,
+  lensOffset,
+  configObjectsIn,
+  labObject,
+  objectsOf,
   type Analysis,
   type DocInfo,
+  type KnownObject,
   type Prob,
 } from './validator.js';
 
@@ -25,17 +34,153 @@ export function isCandidate(doc: vscode.TextDocument): boolean {
   return doc.languageId === 'yaml' && doc.uri.scheme !== 'output' && doc.uri.scheme !== 'git';
 }
 
+const WORKSPACE_GLOB = '**/*.{yaml,yml}';
+const WORKSPACE_EXCLUDE = '**/{node_modules,.git}/**';
+const MAX_WORKSPACE_FILES = 2000;
+const MAX_FILE_BYTES = 1 << 20;
+
+const signature = (objs: readonly KnownObject[]) => JSON.stringify(objs);
+
+/**
+ * The ConfigMaps and Secrets defined outside the document being checked: the other YAML files of
+ * the workspace (open documents as their latest analysis has them, the rest as on disk, kept
+ * current by a file watcher) and the lab's objects. Fires when any of them changes.
+ */
+class WorkspaceObjects implements vscode.Disposable {
+  private readonly disk = new Map<string, KnownObject[]>();
+  private readonly open = new Map<string, { version: number; objects: KnownObject[] }>();
+  private lab: KnownObject[] = [];
+  private labSig = '[]';
+  private readonly emitter = new vscode.EventEmitter<void>();
+  private readonly subs: vscode.Disposable[] = [];
+  readonly onDidChange = this.emitter.event;
+
+  constructor(
+    private readonly labRef: Lab,
+    /** the latest analysis of an open document (of any version) */
+    private readonly analysisOf: (uri: vscode.Uri) => Analysis | undefined,
+  ) {
+    const watcher = vscode.workspace.createFileSystemWatcher(WORKSPACE_GLOB);
+    this.subs.push(
+      watcher,
+      watcher.onDidCreate((u) => void this.read(u)),
+      watcher.onDidChange((u) => void this.read(u)),
+      watcher.onDidDelete((u) => {
+        if (this.disk.delete(u.toString())) this.changed();
+      }),
+      vscode.workspace.onDidCloseTextDocument((d) => {
+        if (this.open.delete(d.uri.toString())) this.changed();
+      }),
+      labRef.onDidChangePods(() => this.refreshLab()),
+      labRef.onDidChangeState(() => this.refreshLab()),
+    );
+    void this.scan().catch((e: unknown) => labRef.out.debug(`scanning the workspace for ConfigMaps and Secrets: ${String(e)}`));
+  }
+
+  /** Every known object except those of `uri` itself (its own come from its analysis). */
+  known(uri: vscode.Uri): KnownObject[] {
+    const self = uri.toString();
+    const out: KnownObject[] = [];
+    const openNow = new Set<string>();
+    for (const d of vscode.workspace.textDocuments) {
+      const key = d.uri.toString();
+      if (key === self || !isCandidate(d) || d.uri.scheme !== 'file') continue;
+      openNow.add(key);
+      out.push(...this.openObjects(d));
+    }
+    for (const [key, objs] of this.disk) if (key !== self && !openNow.has(key)) out.push(...objs);
+    out.push(...this.lab);
+    return out;
+  }
+
+  /** An open document's objects: from its analysis when current, else parsed once per version. */
+  private openObjects(d: vscode.TextDocument): KnownObject[] {
+    const key = d.uri.toString();
+    const hit = this.open.get(key);
+    if (hit && hit.version === d.version) return hit.objects;
+    const a = this.analysisOf(d.uri);
+    const where = vscode.workspace.asRelativePath(d.uri);
+    const objects = a && a.version === d.version ? objectsOf(a, where) : configObjectsIn(d.getText(), where);
+    this.open.set(key, { version: d.version, objects });
+    return objects;
+  }
+
+  /** A document was analysed: when the objects it defines changed, the others are checked again. */
+  analysed(d: vscode.TextDocument): void {
+    if (d.uri.scheme !== 'file') return;
+    const key = d.uri.toString();
+    const before = signature(this.open.get(key)?.objects ?? this.disk.get(key) ?? []);
+    if (signature(this.openObjects(d)) !== before) this.changed();
+  }
+
+  private async scan(): Promise<void> {
+    await loadValidator();
+    const uris = await vscode.workspace.findFiles(WORKSPACE_GLOB, WORKSPACE_EXCLUDE, MAX_WORKSPACE_FILES);
+    for (const u of uris) await this.read(u, false);
+    this.changed();
+  }
+
+  private async read(uri: vscode.Uri, fire = true): Promise<void> {
+    try {
+      const st = await vscode.workspace.fs.stat(uri);
+      if (st.size > MAX_FILE_BYTES) return;
+      await loadValidator();
+      const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+      const objs = configObjectsIn(text, vscode.workspace.asRelativePath(uri));
+      const key = uri.toString();
+      const before = signature(this.disk.get(key) ?? []);
+      if (objs.length) this.disk.set(key, objs);
+      else this.disk.delete(key);
+      if (fire && signature(objs) !== before) this.changed();
+    } catch {
+      // unreadable or gone: nothing to know
+    }
+  }
+
+  private refreshLab(): void {
+    const engine = this.labRef.engineIfStarted;
+    const objs: KnownObject[] = [];
+    if (engine) {
+      for (const kind of ['ConfigMap', 'Secret'] as const) {
+        for (const o of engine.listObjects(kind)) {
+          const k = labObject(kind, o);
+          if (k) objs.push(k);
+        }
+      }
+    }
+    const sig = signature(objs);
+    if (sig === this.labSig) return;
+    this.lab = objs;
+    this.labSig = sig;
+    this.changed();
+  }
+
+  private changed(): void {
+    this.emitter.fire();
+  }
+
+  dispose(): void {
+    for (const s of this.subs) s.dispose();
+    this.emitter.dispose();
+  }
+}
+
 /** Owns diagnostics and the per-document incremental validators. */
 export class Diagnostics implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('podlab');
   private readonly analyzers = new Map<string, DocumentAnalyzer>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly references = new Map<string, Prob[]>();
   private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
   private readonly subs: vscode.Disposable[] = [];
+  private readonly objects: WorkspaceObjects;
   readonly onDidAnalyze = this.emitter.event;
 
   constructor(private readonly lab: Lab) {
+    this.objects = new WorkspaceObjects(lab, (uri) => this.analyzers.get(uri.toString())?.last);
     this.subs.push(
+      this.objects,
+      this.objects.onDidChange(() => this.republish()),
       vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d, 0)),
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.contentChanges.length > 0) this.schedule(e.document, DEBOUNCE_MS);
@@ -62,6 +207,7 @@ export class Diagnostics implements vscode.Disposable {
   private forget(uri: vscode.Uri): void {
     const key = uri.toString();
     this.analyzers.delete(key);
+    this.references.delete(key);
     const t = this.timers.get(key);
     if (t) clearTimeout(t);
     this.timers.delete(key);
@@ -75,6 +221,7 @@ export class Diagnostics implements vscode.Disposable {
     if (!looksLikeKubernetes(text)) {
       this.collection.delete(doc.uri);
       this.analyzers.delete(doc.uri.toString());
+      this.references.delete(doc.uri.toString());
       return undefined;
     }
     const key = doc.uri.toString();
@@ -89,9 +236,33 @@ export class Diagnostics implements vscode.Disposable {
     const a = an.update(text, doc.version);
     const ms = performance.now() - t0;
     if (ms > 50) this.lab.out.debug(`validated ${doc.uri.fsPath} in ${ms.toFixed(1)} ms`);
-    this.collection.set(doc.uri, a.problems.map((p) => toDiagnostic(doc, p)));
+    this.publish(doc, a);
+    this.objects.analysed(doc);
     this.emitter.fire(doc.uri);
     return a;
+  }
+
+  /** The validator's problems and the workspace check's reference warnings of an analysis, as diagnostics. */
+  private publish(doc: vscode.TextDocument, a: Analysis): void {
+    const refs = referenceProbs(a, this.objects.known(doc.uri));
+    this.references.set(doc.uri.toString(), refs);
+    this.collection.set(
+      doc.uri,
+      [...a.problems, ...refs].map((p) => toDiagnostic(doc, p, explanation(a, p))),
+    );
+  }
+
+  /** The workspace's or the lab's ConfigMaps/Secrets changed: re-check the references of every analysed document. */
+  private republish(): void {
+    for (const doc of vscode.workspace.textDocuments) {
+      const a = this.analyzers.get(doc.uri.toString())?.last;
+      if (a && a.version === doc.version && !doc.isClosed) this.publish(doc, a);
+    }
+  }
+
+  /** The workspace check's reference warnings last published for a document. */
+  referencesFor(uri: vscode.Uri): readonly Prob[] {
+    return this.references.get(uri.toString()) ?? [];
   }
 
   /** The latest analysis (possibly of an older version) without validating. */
@@ -115,13 +286,15 @@ export class Diagnostics implements vscode.Disposable {
 
 const probOf = new WeakMap<vscode.Diagnostic, Prob>();
 
-function toDiagnostic(doc: vscode.TextDocument, p: Prob): vscode.Diagnostic {
+function toDiagnostic(doc: vscode.TextDocument, p: Prob, more?: string): vscode.Diagnostic {
   const range = new vscode.Range(doc.positionAt(p.offset), doc.positionAt(p.endOffset > p.offset ? p.endOffset : p.offset + 1));
   const sev =
     p.severity === 'error' ? vscode.DiagnosticSeverity.Error : p.severity === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Information;
   const d = new vscode.Diagnostic(range, p.message, sev);
   d.source = 'Pod Lab';
   if (p.type) d.code = p.type;
+  // the API server's message stays exact; the explanation (an invalid quantity's syntax) comes below it
+  if (more) d.relatedInformation = [new vscode.DiagnosticRelatedInformation(new vscode.Location(doc.uri, range), more)];
   probOf.set(d, p);
   return d;
 }
@@ -130,7 +303,7 @@ function podFromDoc(lab: Lab, d: DocInfo) {
   return d.ref ? lab.findPod(d.ref.namespace, d.ref.name) : undefined;
 }
 
-/** Run / Delete / Show lifecycle above each Pod document, reflecting the pod's live state. */
+/** Run / Delete / Show lifecycle on the first line of each Pod document, reflecting the pod's live state. */
 export class PodCodeLenses implements vscode.CodeLensProvider {
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.emitter.event;
@@ -156,7 +329,9 @@ export class PodCodeLenses implements vscode.CodeLensProvider {
     const now = Date.now();
     for (const d of a.docs) {
       if (!d.isPod) continue;
-      const range = new vscode.Range(doc.positionAt(d.start), doc.positionAt(d.start));
+      // on the Pod's first content line: a lens on its `---` line would look like the previous document's
+      const at = doc.positionAt(lensOffset(a, d));
+      const range = new vscode.Range(at, at);
       const target = { uri: doc.uri.toString(), docIndex: d.index, namespace: d.ref?.namespace, name: d.ref?.name };
       if (!trusted) {
         lenses.push(
@@ -294,7 +469,10 @@ export class PodQuickFixes implements vscode.CodeActionProvider {
     const out: vscode.CodeAction[] = [];
     for (const diag of ctx.diagnostics) {
       if (diag.source !== 'Pod Lab') continue;
-      const p = probOf.get(diag) ?? a.problems.find((q) => q.message === diag.message && doc.positionAt(q.offset).isEqual(diag.range.start));
+      // the problem behind the diagnostic, from the current analysis (a stale one's fixes would edit the wrong offsets)
+      const current = [...a.problems, ...this.diags.referencesFor(doc.uri)];
+      const known = probOf.get(diag);
+      const p = (known && current.includes(known) ? known : undefined) ?? current.find((q) => q.message === diag.message && doc.positionAt(q.offset).isEqual(diag.range.start));
       if (!p) continue;
       for (const fix of quickFixes(a, p)) {
         const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);

@@ -2,15 +2,24 @@
 // shapes the editor features use (offsets into the text, per-document pods). The validator module
 // is loaded on first use, so activation stays cheap.
 import type * as V from '../validation/index.js';
+import type * as Q from '../validation/quickfixes.js';
 import { podRefOf, type PodRef } from './manifest.js';
 
 type ValidationModule = typeof V;
+type QuickFixModule = typeof Q;
 let mod: ValidationModule | undefined;
+let qmod: QuickFixModule | undefined;
 let loading: Promise<ValidationModule> | undefined;
 
+export type KnownObject = Q.KnownObject;
+
+/** Loads the validator (and the learners' quick fixes beside it) on first use. */
 export function loadValidator(): Promise<ValidationModule> {
-  if (mod) return Promise.resolve(mod);
-  loading ??= import('../validation/index.js').then((m) => (mod = m));
+  if (mod && qmod) return Promise.resolve(mod);
+  loading ??= Promise.all([import('../validation/index.js'), import('../validation/quickfixes.js')]).then(([m, q]) => {
+    qmod = q;
+    return (mod = m);
+  });
   return loading;
 }
 
@@ -169,6 +178,60 @@ export function quickFixes(a: Analysis, p: Prob): QuickFix[] {
   const v = mod;
   if (!v) return [];
   return v.quickFixesFor(a.text, p.raw).map((f) => ({ title: f.title, edits: f.edits, preferred: f.isPreferred }));
+}
+
+/**
+ * Pod Lab's workspace check over an analysis: the references of its Pods to ConfigMaps, Secrets or
+ * keys that neither the file nor `external` (other workspace files, the lab) define, as warnings
+ * carrying their fixes (quickFixes returns them).
+ */
+export function referenceProbs(a: Analysis, external: readonly KnownObject[]): Prob[] {
+  const q = qmod;
+  if (!q) return [];
+  try {
+    return q.referenceFindings(a.text, a.docs.map((d) => d.raw), external).map((p) => toProb(p, p.document));
+  } catch {
+    // a check of our own must never cost the API server's diagnostics
+    return [];
+  }
+}
+
+/** More words for a problem whose upstream message is terse (an invalid quantity's syntax), if any. */
+export function explanation(a: Analysis, p: Prob): string | undefined {
+  return qmod?.explanationFor(a.text, p.raw);
+}
+
+/** Where a document's CodeLens goes: its first content line (after `---`, comments, blank lines). */
+export function lensOffset(a: Analysis, d: DocInfo): number {
+  return qmod ? qmod.lensOffset(a.text, d.start, d.end) : d.start;
+}
+
+/** The ConfigMaps and Secrets a YAML text defines (`where`: its path, for messages). */
+export function configObjectsIn(text: string, where?: string): KnownObject[] {
+  return qmod ? qmod.configObjectsIn(text, 'workspace', where) : [];
+}
+
+/** The ConfigMaps and Secrets an analysed document defines (no second parse), `where`: its path. */
+export function objectsOf(a: Analysis, where?: string): KnownObject[] {
+  const q = qmod;
+  if (!q) return [];
+  const out: KnownObject[] = [];
+  for (const d of a.docs) {
+    const kind: KnownObject['kind'] | undefined = d.kind === 'ConfigMap' ? 'ConfigMap' : d.kind === 'Secret' ? 'Secret' : undefined;
+    if (!kind || d.raw.apiVersion !== 'v1') continue;
+    const known: KnownObject | undefined = d.raw.object
+      ? q.knownObject(d.raw.object as Parameters<QuickFixModule['knownObject']>[0], 'workspace', where)
+      : d.raw.name
+        ? { kind, namespace: d.raw.namespace || 'default', name: d.raw.name, origin: 'workspace' as const, ...(where !== undefined ? { where } : {}) }
+        : undefined;
+    if (known) out.push(known);
+  }
+  return out;
+}
+
+/** A ConfigMap or Secret of the lab as a known object. */
+export function labObject(kind: 'ConfigMap' | 'Secret', obj: unknown): KnownObject | undefined {
+  return qmod?.knownObject({ ...(obj as object), kind } as Parameters<QuickFixModule['knownObject']>[0], 'lab');
 }
 
 export function fieldPathAt(a: Analysis, offset: number): (string | number)[] | undefined {

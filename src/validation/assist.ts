@@ -6,6 +6,7 @@ import { pathAt, rootType } from './paths.js';
 import { refAtPath, typeSpec, type LabKind } from './schema.js';
 import { DEFAULTS, ENUMS, LAB_NOTES, SUGGESTED } from './assist-data.js';
 import type { Problem } from './documents.js';
+import { enumValueFixes, quantityFixes, typeMismatchFixes, unknownFieldFixes, type QuickFix, type ReferenceProblem } from './quickfixes.js';
 
 export { DEFAULTS, ENUMS, LAB_NOTES, SUGGESTED };
 
@@ -30,11 +31,7 @@ export interface Completion {
   endOffset?: number;
 }
 
-export interface QuickFix {
-  title: string;
-  isPreferred?: boolean;
-  edits: { offset: number; endOffset: number; newText: string }[];
-}
+export type { QuickFix };
 
 const API_REF = 'https://kubernetes.io/docs/reference/kubernetes-api/';
 const REF_PAGES: Record<string, string> = {
@@ -183,7 +180,12 @@ export function completionsAt(text: string, offset: number): Completion[] {
 const LABEL_RE = /[^a-z0-9-]/g;
 const unquote = (v: string) => (/^["'].*["']$/.test(v) ? v.slice(1, -1) : v);
 
-export function quickFixesFor(text: string, problem: Problem): QuickFix[] {
+/**
+ * The quick fixes of a problem: those a reference finding (quickfixes.ts referenceFindings) carries,
+ * else the ones computed from the problem's type, field and the text.
+ */
+export function quickFixesFor(text: string, problem: Problem | ReferenceProblem): QuickFix[] {
+  if ('fixes' in problem && Array.isArray(problem.fixes)) return problem.fixes;
   const value = text.slice(problem.offset, problem.endOffset);
   const fixes: QuickFix[] = [];
   const replace = (title: string, newText: string, preferred = false): QuickFix => ({ title, ...(preferred ? { isPreferred: true } : {}), edits: [{ offset: problem.offset, endOffset: problem.endOffset, newText }] });
@@ -193,12 +195,8 @@ export function quickFixesFor(text: string, problem: Problem): QuickFix[] {
     const fixed = raw.toLowerCase().replace(LABEL_RE, '-').replace(/-+/g, '-').replace(/^-+|-+$/g, '').slice(0, 63).replace(/-+$/, '') || 'name';
     if (fixed !== raw) fixes.push(replace(`Change the name to "${fixed}"`, quoted ? `"${fixed}"` : fixed, true));
   }
-  if (problem.type === 'Unsupported value') {
-    const m = /supported values: (.*)$/.exec(problem.detail);
-    const values = m ? [...m[1]!.matchAll(/"([^"]*)"/g)].map((x) => x[1]!) : [];
-    const raw = unquote(value).toLowerCase();
-    for (const v of values) fixes.push(replace(`Use "${v}"`, v === '' ? '""' : v, v.toLowerCase() === raw));
-  }
+  // near misses, decode-time type errors and quantities (quickfixes.ts)
+  fixes.push(...enumValueFixes(text, problem), ...unknownFieldFixes(text, problem), ...typeMismatchFixes(text, problem), ...quantityFixes(text, problem));
   if (problem.type === 'Duplicate value' && /\.name$/.test(problem.field)) {
     const raw = unquote(value);
     let n = 2;

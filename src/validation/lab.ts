@@ -83,7 +83,7 @@ export const UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
     when: (v) => v !== '' && v !== 'Memory',
   },
 
-  'EnvVarSource.fileKeyRef': { family: 'env', detail: 'Pod Lab does not read environment variables from files (fileKeyRef): the variable does not get the value from the file' },
+  'EnvVarSource.fileKeyRef': { family: 'env', detail: 'Pod Lab does not read environment variables from files (fileKeyRef): the container cannot start on the lab (CreateContainerConfigError)' },
 
   'Container.restartPolicy': {
     family: 'containers',
@@ -103,7 +103,6 @@ export const UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
     detail: 'Pod Lab does not apply recursiveReadOnly: Docker decides whether the submounts of a read-only mount are read-only',
     when: (v) => v === 'Enabled' || v === 'IfPossible',
   },
-  'VolumeMount.subPathExpr': { family: 'volume mounts', detail: 'Pod Lab does not expand subPathExpr: use subPath' },
 
   ...security('SecurityContext'),
   'SecurityContext.capabilities': {

@@ -89,10 +89,10 @@ describe('quick fixes', () => {
     assert.equal(fix!.title, 'Change the name to "web"');
     assert.match(apply(POD, fix!.edits), /- name: web\n/);
   });
-  test('an unsupported value offers each supported value, the case-insensitive match preferred', () => {
+  test('an unsupported value offers the near misses first, the nearest preferred, then the rest', () => {
     const fixes = quickFixesFor(POD, problem('spec.containers[1].ports[0].protocol'));
-    assert.deepEqual(fixes.map((f) => [f.title, f.isPreferred ?? false]), [['Use "SCTP"', false], ['Use "TCP"', true], ['Use "UDP"', false]]);
-    assert.match(apply(POD, fixes[1]!.edits), /protocol: TCP\n/);
+    assert.deepEqual(fixes.map((f) => [f.title, f.isPreferred ?? false]), [['Use "TCP"', true], ['Use "SCTP"', false], ['Use "UDP"', false]]);
+    assert.match(apply(POD, fixes[0]!.edits), /protocol: TCP\n/);
   });
   test('a missing image is added at the indentation of the container', () => {
     const [fix] = quickFixesFor(POD, problem('spec.containers[1].image'));
