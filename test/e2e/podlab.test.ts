@@ -168,6 +168,7 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
       'readiness-fail.yaml': READINESS_FAIL,
       'missing-configmap.yaml': MISSING_CONFIGMAP,
       'missing-configmap-volume.yaml': MISSING_CONFIGMAP_VOLUME,
+      'after-marker.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n---\n# the pod\napiVersion: v1\nkind: Pod\nmetadata:\n  name: e2e-typo\nspec:\n  containers:\n    - name: app\n      image: busybox:1.35\n      comand: ["sh"]\n',
     });
   });
 
@@ -280,6 +281,21 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     log(`completion of restartPolicy: ${values.join(', ')}`);
     for (const v of ['Always', 'OnFailure', 'Never']) assert.ok(values.includes(v), `${v} offered`);
     await s.page.keyboard.press('Escape');
+  });
+
+  test('the Run lens of a Pod after --- sits below the marker, and the near-miss quick fix renames comand to command', async () => {
+    await openFile(s.page, 'after-marker.yaml');
+    const lens = s.page.locator('.monaco-editor .codelens-decoration a', { hasText: 'Run Pod' }).first();
+    await lens.waitFor({ timeout: 20000 });
+    const marker = s.page.locator('.monaco-editor .view-line', { hasText: /^---$/ }).first();
+    assert.ok((await lens.boundingBox())!.y > (await marker.boundingBox())!.y, 'the lens is below the --- line');
+    await gotoLine(s.page, 15, 9);
+    await s.page.keyboard.press('Control+.');
+    // the nearest field is the first, focused (preferred) entry of the Quick Fix menu
+    await s.page.locator('.action-widget .monaco-list-row.focused', { hasText: 'Change the field name to "command"' }).first().waitFor({ timeout: 10000 });
+    await screenshot(s, 'quick-fix-near-miss');
+    await s.page.keyboard.press('Enter');
+    await waitFor(async () => (/command:\s\["sh"\]/.test(await s.page.locator('.monaco-editor .view-lines').innerText()) ? true : undefined), 10000, 'comand renamed');
   });
 
   test('the describe grammar colours Normal and Warning events, reasons and exit codes differently', async () => {
