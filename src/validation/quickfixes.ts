@@ -254,9 +254,29 @@ function guessQuantity(raw: string, unit: Unit): QuantityGuess | undefined {
 
 const isQuantityProblem = (p: Problem) => p.type === 'Type mismatch' && QUANTITY_ERRS.has(p.detail);
 
-/** An invalid quantity (`memory: 64MB`): the quantities it most likely means, with their values in the titles. */
+// the API server's warning for a byte count that is no whole number (pkg/api/pod/warnings.go), often `memory: 64m`
+const FRACTIONAL_BYTES = /^fractional byte value "([^"]*)" is invalid, must be an integer$/;
+
+/**
+ * The fractional byte value a warning is about, when the warning's range holds it as written (a
+ * requests value defaulted from limits points at `resources:`, whose value is not the quantity).
+ */
+function fractionalBytesAt(text: string, problem: Problem): string | undefined {
+  if (problem.type !== 'Invalid value') return undefined;
+  const m = FRACTIONAL_BYTES.exec(problem.detail);
+  if (!m) return undefined;
+  const written = unquote(text.slice(problem.offset, problem.endOffset)).trim();
+  const a = parseQuantity(written);
+  const b = parseQuantity(m[1]!);
+  return typeof a !== 'string' && typeof b !== 'string' && a.nano === b.nano ? written : undefined;
+}
+
+/**
+ * An invalid quantity (`memory: 64MB`), or a byte count with a fraction (`memory: 64m`, 0.064
+ * bytes): the quantities it most likely means, with their values in the titles.
+ */
 export function quantityFixes(text: string, problem: Problem): QuickFix[] {
-  if (!isQuantityProblem(problem)) return [];
+  if (!isQuantityProblem(problem) && fractionalBytesAt(text, problem) === undefined) return [];
   const written = text.slice(problem.offset, problem.endOffset);
   const unit = unitOf(problem.field);
   const g = guessQuantity(unquote(written), unit);
@@ -273,8 +293,18 @@ export function quantityFixes(text: string, problem: Problem): QuickFix[] {
 export const QUANTITY_SYNTAX =
   'A quantity is a number with an optional suffix: decimal k, M, G, T, P, E (powers of 1000; m is a thousandth) or binary Ki, Mi, Gi, Ti, Pi, Ei (powers of 1024). There is no B for bytes, and case matters (k is 1000, K is not a suffix).';
 
-/** More words for a problem whose upstream message is terse: for an invalid quantity, its syntax and what the value probably meant. */
+/**
+ * More words for a problem whose upstream message is terse: for an invalid quantity or a fractional
+ * byte count, the quantity syntax and what the value probably meant.
+ */
 export function explanationFor(text: string, problem: Problem): string | undefined {
+  const fraction = fractionalBytesAt(text, problem);
+  if (fraction !== undefined) {
+    const g = guessQuantity(fraction, 'bytes');
+    const milli = /m$/.test(fraction) ? ' (m is a thousandth, as in cpu: 500m, not mega)' : '';
+    const meant = g ? ` ${g.candidates.map((c) => `${c} is ${describeQuantity(c, 'bytes')}`).join(', ')}.` : '';
+    return `${QUANTITY_SYNTAX} ${fraction} is ${describeQuantity(fraction, 'bytes')}${milli}, and a byte count must be a whole number.${meant}`;
+  }
   if (!isQuantityProblem(problem)) return undefined;
   const written = unquote(text.slice(problem.offset, problem.endOffset));
   const unit = unitOf(problem.field);
