@@ -568,32 +568,7 @@ export class PanelApp {
       h('h3', {}, 'Args'),
       h('pre', { class: 'code', 'data-testid': 'args' }, argsText(c.command, c.args)),
       h('h3', {}, 'Environment'),
-      c.env.length || c.envFrom.length
-        ? h(
-            'table',
-            { class: 'grid env', 'data-testid': 'env' },
-            h('thead', {}, h('tr', {}, h('th', {}, 'Name'), h('th', {}, 'Value'))),
-            h(
-              'tbody',
-              {},
-              c.env.map((e) =>
-                h(
-                  'tr',
-                  {},
-                  h('td', {}, h('code', {}, e.name)),
-                  h(
-                    'td',
-                    {},
-                    e.value === undefined ? null : e.secret ? secretValue(e.value) : h('code', {}, e.value),
-                    e.source ? h('span', { class: 'muted' }, ` ${e.source}`) : null,
-                    e.error ? h('span', { class: 'env-error', 'data-testid': 'env-error' }, ` ${e.error}`) : null,
-                  ),
-                ),
-              ),
-              c.envFrom.map((f) => h('tr', {}, h('td', { class: 'muted' }, 'envFrom'), h('td', {}, f))),
-            ),
-          )
-        : h('p', { class: 'muted' }, '<none>'),
+      envTable(c),
       h('h3', {}, 'Attempts'),
       h(
         'div',
@@ -656,12 +631,59 @@ export class PanelApp {
               'tbody',
               {},
               h('tr', { class: 'group' }, h('th', { colspan: 10 }, title)),
-              list.map((c) => this.containerRow(c)),
+              list.flatMap((c) => [this.containerRow(c), this.containerDetails(c)]),
             ),
           ),
       ),
       this.probes(m),
     ];
+  }
+
+  /**
+   * Under each container's row, folded: its environment (values as the container sees them and
+   * their sources), its probes and its lifecycle hooks — where a learner looks for them.
+   */
+  private containerDetails(c: ContainerView): HTMLElement {
+    const key = `container:${c.name}`;
+    const details = h(
+      'details',
+      { class: 'container-details', 'data-testid': `container-details-${c.name}`, open: this.isOpen(key, false) },
+      h('summary', {}, `Environment, probes and hooks of ${c.name}`),
+      h('h4', {}, 'Environment'),
+      envTable(c),
+      h('h4', {}, 'Probes'),
+      c.probes.length
+        ? h('ul', { class: 'plain', 'data-testid': 'container-probes' }, c.probes.map((p) => h('li', {}, `${p.type}: `, h('code', {}, p.config), p.verdict ? h('span', { class: p.verdict === 'Failure' ? 'error' : 'ok' }, ` ${p.verdict}`) : null)))
+        : h('p', { class: 'muted' }, '<none>'),
+      h('h4', {}, 'Lifecycle hooks'),
+      c.hooks.length
+        ? h(
+            'ul',
+            { class: 'plain', 'data-testid': 'container-hooks' },
+            c.hooks.map((k) =>
+              h(
+                'li',
+                {},
+                `${k.hook}: `,
+                h('code', {}, k.handler),
+                k.last
+                  ? h(
+                      'span',
+                      { class: k.last.error ? 'error' : 'muted' },
+                      ` — ran at ${clockTime(k.last.at)}${k.last.durationMs !== undefined ? ` (${preciseDuration(k.last.durationMs)})` : ', running'}${k.last.error ? `: ${k.last.error}` : ''}`,
+                    )
+                  : h('span', { class: 'muted' }, ' — not run yet'),
+              ),
+            ),
+          )
+        : h('p', { class: 'muted' }, '<none>'),
+    );
+    const initiallyOpen = (details as HTMLDetailsElement).open;
+    on(details, 'toggle', () => {
+      const open = (details as HTMLDetailsElement).open;
+      if (open !== initiallyOpen) this.setOpen(key, open);
+    });
+    return h('tr', { class: 'details-row', 'data-details-for': c.name }, h('td', { colspan: 10 }, details));
   }
 
   /** Each container's probes: kubectl describe's line, the verdict and the flag it sets, and the latest run. */
@@ -1234,6 +1256,36 @@ function legend(cls: string, label: string): HTMLElement {
 }
 
 /** A Secret's value: masked until clicked (and masked again on the next click). */
+/** A container's environment: each variable with its value as the container sees it and where it comes from (Secret values masked until clicked). */
+function envTable(c: ContainerView): Child {
+  return c.env.length || c.envFrom.length
+        ? h(
+            'table',
+            { class: 'grid env', 'data-testid': 'env' },
+            h('thead', {}, h('tr', {}, h('th', {}, 'Name'), h('th', {}, 'Value'))),
+            h(
+              'tbody',
+              {},
+              c.env.map((e) =>
+                h(
+                  'tr',
+                  {},
+                  h('td', {}, h('code', {}, e.name)),
+                  h(
+                    'td',
+                    {},
+                    e.value === undefined ? null : e.secret ? secretValue(e.value) : h('code', {}, e.value),
+                    e.source ? h('span', { class: 'muted' }, ` ${e.source}`) : null,
+                    e.error ? h('span', { class: 'env-error', 'data-testid': 'env-error' }, ` ${e.error}`) : null,
+                  ),
+                ),
+              ),
+              c.envFrom.map((f) => h('tr', {}, h('td', { class: 'muted' }, 'envFrom'), h('td', {}, f))),
+            ),
+          )
+        : h('p', { class: 'muted' }, '<none>');
+}
+
 function secretValue(value: string): HTMLElement {
   const el = h('code', { class: 'secret', title: 'From a Secret: click to show', 'data-testid': 'env-secret', tabindex: '0' }, '••••••');
   let shown = false;

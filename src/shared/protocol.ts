@@ -118,6 +118,16 @@ export interface ContainerView {
   stepWaiting: boolean;
   /** The container's probes: configuration as kubectl describe prints it and the prober's latest results. */
   probes: ProbeView[];
+  /** Its lifecycle hooks (postStart, preStop): the handler and the latest run the engine recorded. */
+  hooks: HookView[];
+}
+
+export interface HookView {
+  hook: 'postStart' | 'preStop';
+  /** The handler in kubectl describe's probe wording: `exec [sh -c …]`, `http-get http://:8080/`, `sleep 2s`. */
+  handler: string;
+  /** The latest run (lab debug info only): when it started, how long it took, and its failure if any. */
+  last?: { at: number; durationMs?: number; error?: string };
 }
 
 export type ProbeType = 'liveness' | 'readiness' | 'startup';

@@ -513,6 +513,9 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
 
   const multi = podsOf('multi-doc.yaml');
   test('CodeLens Run on the second Pod of a multi-document file runs that pod only', { skip: !engineReady }, async () => {
+    // Only this file's lenses on screen (earlier scenarios leave other manifests open, some edited).
+    await runCommand(s.page, 'File: Save All');
+    await runCommand(s.page, 'View: Close All Editors');
     await openFile(s.page, 'multi-doc.yaml');
     const lenses = s.page.locator('.monaco-editor .codelens-decoration a', { hasText: '▶ Run Pod' });
     await waitFor(async () => (await lenses.count()) === multi.length, 20000, `one Run lens per Pod (${multi.length})`);

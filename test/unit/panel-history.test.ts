@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { WatchEvent, PodDebugInfo } from '../../src/engine/api.js';
 import { mergeHistory, reconstructHistory, type StatusMark } from '../../src/extension/panel/history.js';
-import { buildPanelModel, instanceOf, newObservation, observe, withDebug, withEvents } from '../../src/extension/panel/model.js';
+import { buildPanelModel, hookViews, instanceOf, newObservation, observe, withDebug, withEvents } from '../../src/extension/panel/model.js';
 import { replayFeed, type RecordedStream } from '../../src/extension/panel/recording.js';
 import type { AttemptView, EventView } from '../../src/shared/protocol.js';
 
@@ -166,4 +166,22 @@ describe('which instance a container id is on a real cluster (kubectl logs or lo
     ['an older instance is neither: the API has no logs of it', 'ccc', undefined],
   ];
   for (const [name, id, want] of cases) test(name, () => assert.equal(instanceOf(p, 'init', id), want));
+});
+
+describe('a container’s lifecycle hooks in the panel', () => {
+  test('each hook’s handler in kubectl describe’s wording and its latest run, whole', () =>
+    assert.deepEqual(
+      hookViews(
+        { name: 'web', lifecycle: { postStart: { exec: { command: ['sh', '-c', 'echo hi'] } }, preStop: { httpGet: { path: '/quit', port: 8080 } } } },
+        [
+          { containerName: 'web', containerId: 'a', hook: 'postStart', startedAt: 1000, finishedAt: 1200 },
+          { containerName: 'web', containerId: 'b', hook: 'postStart', startedAt: 5000, finishedAt: 5300, error: 'Exec lifecycle hook ([sh -c echo hi]) for Container "web" in Pod "p" failed - error: command \'sh -c echo hi\' exited with 1: , message: ""' },
+          { containerName: 'other', containerId: 'c', hook: 'preStop', startedAt: 6000 },
+        ],
+      ),
+      [
+        { hook: 'postStart', handler: 'exec [sh -c echo hi]', last: { at: 5000, durationMs: 300, error: 'Exec lifecycle hook ([sh -c echo hi]) for Container "web" in Pod "p" failed - error: command \'sh -c echo hi\' exited with 1: , message: ""' } },
+        { hook: 'preStop', handler: 'http-get http://:8080/quit' },
+      ],
+    ));
 });

@@ -821,3 +821,22 @@ describe('a failing init container on a real cluster (no lab debug info)', () =>
     }
   });
 });
+
+describe('each container’s details: environment, probes and lifecycle hooks', () => {
+  test('folded under the row; opened, they show the probe lines and each hook’s handler with its last run', async () => {
+    const { p } = await play(fixture('probes-and-hooks'));
+    try {
+      const details = p.page.locator('[data-testid=container-details-web]');
+      assert.equal(await details.evaluate((d) => (d as HTMLDetailsElement).open), false);
+      await details.locator('summary').click();
+      const hooks = await details.locator('[data-testid=container-hooks] li').allInnerTexts();
+      assert.equal(hooks.length, 2);
+      assert.match(hooks[0]!, /^postStart: exec \[sh -c echo started > \/tmp\/post-start\] — ran at \d\d:\d\d:\d\d\.\d{3} \(\d+ms\)$/);
+      assert.match(hooks[1]!, /^preStop: sleep 2s — /);
+      const probes = await details.locator('[data-testid=container-probes] li').allInnerTexts();
+      assert.ok(probes.length >= 1 && probes.every((l) => /^(Liveness|Readiness|Startup): (http-get|exec|tcp-socket|grpc) /.test(l)), probes.join(' | '));
+    } finally {
+      await p.close();
+    }
+  });
+});

@@ -11,7 +11,7 @@ import type {
   Pod,
   PodCondition,
 } from 'kubernetes-types/core/v1';
-import type { ContainerAttempt, PodDebugInfo, WatchEvent } from '../../engine/api.js';
+import type { ContainerAttempt, HookRun, PodDebugInfo, WatchEvent } from '../../engine/api.js';
 import { podStatusText, readyText } from '../../engine/printer.js';
 import { describeEnvironment, expand as expandVars, type EnvVarView, type ObjectLookup, type PodRuntimeFacts } from '../../engine/kubelet/env.js';
 import type {
@@ -22,6 +22,7 @@ import type {
   EnvView,
   EventView,
   HeaderView,
+  HookView,
   PanelModel,
   ProbeType,
   ReadyMark,
@@ -343,6 +344,7 @@ function containerView(
     failed,
     stepWaiting: debug?.stepWaitingFor === c.name,
     probes: probeViews(c, obs.probeRuns, st),
+    hooks: hookViews(c, obs.debug?.hooks),
   };
 }
 
@@ -581,4 +583,35 @@ export function instanceOf(pod: Pod | undefined, container: string, containerId:
   if (same(cs?.containerID) || same(cs?.state?.terminated?.containerID)) return 'current';
   if (same(cs?.lastState?.terminated?.containerID)) return 'previous';
   return undefined;
+}
+
+/** A lifecycle handler in kubectl describe's probe wording (DescribeProbe's handler part). */
+export function handlerText(h: NonNullable<NonNullable<Container['lifecycle']>['postStart']>): string {
+  if (h.exec) return `exec [${(h.exec.command ?? []).join(' ')}]`;
+  if (h.httpGet) {
+    const port = String(h.httpGet.port ?? '');
+    const host = h.httpGet.host ?? '';
+    return `http-get ${(h.httpGet.scheme ?? 'HTTP').toLowerCase()}://${host}${port ? `:${port}` : ''}${h.httpGet.path ?? '/'}`;
+  }
+  if (h.tcpSocket) return `tcp-socket ${h.tcpSocket.host ?? ''}:${h.tcpSocket.port}`;
+  if (h.sleep) return `sleep ${h.sleep.seconds}s`;
+  return 'unknown';
+}
+
+/** The container's hooks with the latest recorded run of each. */
+export function hookViews(c: Container, runs: readonly HookRun[] | undefined): HookView[] {
+  const out: HookView[] = [];
+  for (const hook of ['postStart', 'preStop'] as const) {
+    const h = c.lifecycle?.[hook];
+    if (!h) continue;
+    const last = [...(runs ?? [])].reverse().find((r) => r.containerName === c.name && r.hook === hook);
+    out.push({
+      hook,
+      handler: handlerText(h),
+      ...(last
+        ? { last: { at: last.startedAt, ...(last.finishedAt !== undefined ? { durationMs: last.finishedAt - last.startedAt } : {}), ...(last.error ? { error: last.error } : {}) } }
+        : {}),
+    });
+  }
+  return out;
 }
