@@ -76,6 +76,16 @@ export class Clusters implements vscode.Disposable {
     return this.entries.get(name)?.state ?? { kind: 'closed' };
   }
 
+  /** The connected contexts: their engines and the namespace each shows (for live hovers). */
+  openPlaces(): { context: string; namespace: string; engine: EngineApi }[] {
+    const out: { context: string; namespace: string; engine: EngineApi }[] = [];
+    for (const [context, e] of this.entries) {
+      const ns = (e.engine as { target?: { namespace?: string } } | undefined)?.target?.namespace;
+      if (e.engine) out.push({ context, namespace: ns ?? 'default', engine: e.engine });
+    }
+    return out;
+  }
+
   engineIfOpen(name: string): EngineApi | undefined {
     return this.entries.get(name)?.engine;
   }

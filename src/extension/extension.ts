@@ -20,10 +20,10 @@ export function activate(context: vscode.ExtensionContext): { lab: Lab } {
   const t0 = performance.now();
   const l = new Lab(context);
   lab = l;
-  const diags = registerLanguageFeatures(l);
+  const clusters = new Clusters(l);
+  const diags = registerLanguageFeatures(l, () => clusters.openPlaces());
   const steps = new StepModeWatch(l, announceHeld());
   const tree = registerTree(l, steps);
-  const clusters = new Clusters(l);
   l.onDispose(() => clusters.dispose());
   const engineFor = (context: string | undefined) => (context === undefined ? l.getEngine() : clusters.engine(context));
   const clusterTree = registerClusterTree(l, clusters);

@@ -4,6 +4,7 @@
 // containers), completion, quick fixes and the Run / Delete / Show lifecycle CodeLenses on the
 // first line of every Pod document.
 import * as vscode from 'vscode';
+import type { EngineApi } from '../engine/api.js';
 import type { Lab } from './lab.js';
 import { looksLikeKubernetes, refKey } from './manifest.js';
 import { lensTitles } from './podModel.js';
@@ -364,10 +365,19 @@ export class PodCodeLenses implements vscode.CodeLensProvider {
   }
 }
 
+/** A place a pod may run: the lab, or an opened kubeconfig context (the engine and the namespace it shows). */
+export interface LivePlace {
+  context?: string;
+  namespace?: string;
+  engine: EngineApi;
+}
+
 export class PodHover implements vscode.HoverProvider {
   constructor(
     private readonly lab: Lab,
     private readonly diags: Diagnostics,
+    /** The kubeconfig contexts opened in the Clusters view. */
+    private readonly clusterPlaces: () => LivePlace[] = () => [],
   ) {}
 
   async provideHover(doc: vscode.TextDocument, pos: vscode.Position): Promise<vscode.Hover | undefined> {
@@ -381,15 +391,17 @@ export class PodHover implements vscode.HoverProvider {
       parts.push(new vscode.MarkdownString(h.markdown));
       range = new vscode.Range(doc.positionAt(h.start), doc.positionAt(h.end));
     }
-    const live = await this.liveState(a, offset);
-    if (live) parts.push(live);
+    const places: LivePlace[] = [...(this.lab.engineIfStarted ? [{ engine: this.lab.engineIfStarted }] : []), ...this.clusterPlaces()];
+    for (const place of places) {
+      const live = await this.liveState(a, offset, place);
+      if (live) parts.push(live);
+    }
     if (parts.length === 0) return undefined;
     return new vscode.Hover(parts, range);
   }
 
-  private async liveState(a: Analysis, offset: number): Promise<vscode.MarkdownString | undefined> {
-    const engine = this.lab.engineIfStarted;
-    if (!engine) return undefined;
+  private async liveState(a: Analysis, offset: number, place: LivePlace): Promise<vscode.MarkdownString | undefined> {
+    const engine = place.engine;
     const d = docAt(a, offset);
     if (!d?.isPod || !d.ref) return undefined;
     const path = fieldPathAt(a, offset);
@@ -399,13 +411,17 @@ export class PodHover implements vscode.HoverProvider {
     const spec = (d.object as { spec?: Record<string, { name?: string }[]> } | undefined)?.spec;
     const cname = spec?.[list]?.[idx]?.name;
     if (!cname) return undefined;
-    const pod = engine.getPod(d.ref.namespace, d.ref.name);
+    // On a context, a manifest without a namespace runs in the context's namespace.
+    const explicitNs = (d.object as { metadata?: { namespace?: string } } | undefined)?.metadata?.namespace;
+    const namespace = place.context !== undefined && !explicitNs ? (place.namespace ?? d.ref.namespace) : d.ref.namespace;
+    const pod = engine.getPod(namespace, d.ref.name);
     if (!pod) return undefined;
     const statuses = list === 'initContainers' ? pod.status?.initContainerStatuses : pod.status?.containerStatuses;
     const cs = statuses?.find((s) => s.name === cname);
     const md = new vscode.MarkdownString(undefined, true);
     md.isTrusted = { enabledCommands: ['podlab.showLifecycle', 'podlab.showLogs'] };
-    md.appendMarkdown(`**Live in Pod Lab** — \`${d.ref.namespace}/${d.ref.name}\` container \`${cname}\`\n\n`);
+    const where = place.context === undefined ? 'Live in Pod Lab' : `Live in context ${escapeMd(place.context)}`;
+    md.appendMarkdown(`**${where}** — \`${namespace}/${d.ref.name}\` container \`${cname}\`\n\n`);
     if (!cs?.state) {
       md.appendMarkdown('State: not created yet\n\n');
     } else if (cs.state.running) {
@@ -420,7 +436,7 @@ export class PodHover implements vscode.HoverProvider {
     md.appendMarkdown(`Restarts: **${cs?.restartCount ?? 0}**\n\n`);
     try {
       const useLast = !cs?.state?.running && !cs?.state?.terminated && !!last;
-      const lines = await engine.logs(d.ref.namespace, d.ref.name, cname, { tail: 5, previous: useLast });
+      const lines = await engine.logs(namespace, d.ref.name, cname, { tail: 5, previous: useLast });
       if (lines.length > 0) {
         md.appendMarkdown(useLast ? 'Last lines (previous attempt):\n' : 'Last lines:\n');
         md.appendCodeblock(lines.join('\n'), 'log');
@@ -428,8 +444,9 @@ export class PodHover implements vscode.HoverProvider {
     } catch {
       // no logs yet
     }
-    const args = encodeURIComponent(JSON.stringify([{ namespace: d.ref.namespace, name: d.ref.name }]));
-    const largs = encodeURIComponent(JSON.stringify([{ namespace: d.ref.namespace, name: d.ref.name, container: cname }]));
+    const ctx = place.context !== undefined ? { context: place.context } : {};
+    const args = encodeURIComponent(JSON.stringify([{ namespace, name: d.ref.name, ...ctx }]));
+    const largs = encodeURIComponent(JSON.stringify([{ namespace, name: d.ref.name, container: cname, ...ctx }]));
     md.appendMarkdown(`[Show lifecycle](command:podlab.showLifecycle?${args}) · [Show logs](command:podlab.showLogs?${largs})`);
     return md;
   }
@@ -489,12 +506,12 @@ export class PodQuickFixes implements vscode.CodeActionProvider {
   }
 }
 
-export function registerLanguageFeatures(lab: Lab): Diagnostics {
+export function registerLanguageFeatures(lab: Lab, clusterPlaces?: () => LivePlace[]): Diagnostics {
   const diags = new Diagnostics(lab);
   lab.push(
     diags,
     vscode.languages.registerCodeLensProvider(SELECTOR, new PodCodeLenses(lab, diags)),
-    vscode.languages.registerHoverProvider(SELECTOR, new PodHover(lab, diags)),
+    vscode.languages.registerHoverProvider(SELECTOR, new PodHover(lab, diags, clusterPlaces)),
     vscode.languages.registerCompletionItemProvider(SELECTOR, new PodCompletion(diags), ':', ' ', '-'),
     vscode.languages.registerCodeActionsProvider(SELECTOR, new PodQuickFixes(diags), PodQuickFixes.metadata),
   );

@@ -146,6 +146,9 @@ spec:
         name: e2e-missing
 `;
 
+/** The pod the cluster scenario creates on a second lab server (the same manifest, for the live hover). */
+const REMOTE_POD = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: e2e-remote\nspec:\n  terminationGracePeriodSeconds: 1\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sh", "-c", "echo remote hello; exec sleep 3600"]\n';
+
 const allPodNames = [
   'e2e-from-kubectl',
   'e2e-remote',
@@ -168,6 +171,7 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
       'readiness-fail.yaml': READINESS_FAIL,
       'missing-configmap.yaml': MISSING_CONFIGMAP,
       'missing-configmap-volume.yaml': MISSING_CONFIGMAP_VOLUME,
+      'remote.yaml': REMOTE_POD,
       'after-marker.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n---\n# the pod\napiVersion: v1\nkind: Pod\nmetadata:\n  name: e2e-typo\nspec:\n  containers:\n    - name: app\n      image: busybox:1.35\n      comand: ["sh"]\n',
     });
   });
@@ -455,7 +459,7 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
       const kc2 = path.join(dir2, 'server', 'kubeconfig');
       await waitFor(() => existsSync(kc2), 30000, `the second lab server to write its kubeconfig (${started.stderr})`);
       const kubectl = (args: string[], input?: string) => spawnSync('/usr/lib/google-cloud-sdk/bin/kubectl.1.33', args, { env: { ...process.env, KUBECONFIG: kc2 }, input, encoding: 'utf8', timeout: 60000 });
-      const applied = kubectl(['apply', '-f', '-'], 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: e2e-remote\nspec:\n  terminationGracePeriodSeconds: 1\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sh", "-c", "echo remote hello; exec sleep 3600"]\n');
+      const applied = kubectl(['apply', '-f', '-'], REMOTE_POD);
       assert.equal(applied.stdout, 'pod/e2e-remote created\n', applied.stderr);
       const creds = await loadOrCreateCredentials(dir2);
       const server = (yamlParse(readFileSync(kc2, 'utf8')) as { clusters: { cluster: { server: string } }[] }).clusters[0]!.cluster.server;
@@ -502,6 +506,19 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
       // The read-only user sees the same pods (reads are allowed).
       await ctxRow('second-lab-viewer').click();
       await waitFor(async () => ((await ctxRow('second-lab-viewer').getAttribute('aria-label'))?.includes('1 pod') ? true : undefined), 30000, 'the viewer context connected with 1 pod');
+      // The manifest's live hover names the context where the pod runs (and not the lab, where it does not).
+      await openFile(s.page, 'remote.yaml');
+      await gotoLine(s.page, 8, 14);
+      await showHover(s);
+      const hoverText = await waitFor(async () => {
+        const t = (await s.page.locator('.monaco-hover:not(.hidden)').first().innerText().catch(() => '')).trim();
+        return t.includes('Live in context second-lab') ? t : undefined;
+      }, 20000, 'the live hover of the remote pod');
+      assert.match(hoverText, /default\/e2e-remote/);
+      assert.match(hoverText, /Running/);
+      assert.doesNotMatch(hoverText, /Live in Pod Lab/);
+      await screenshot(s, 'hover-live-cluster');
+      await s.page.keyboard.press('Escape');
     } finally {
       spawnSync('/usr/lib/google-cloud-sdk/bin/kubectl.1.33', ['delete', 'pod', 'e2e-remote', '--grace-period=0', '--wait=false'], { env: { ...process.env, KUBECONFIG: path.join(dir2, 'server', 'kubeconfig') }, timeout: 30000 });
       await stopServer(dir2).catch(() => undefined);
