@@ -156,21 +156,30 @@ function describeResources(w: Out, c: Container): void {
   }
 }
 
+/**
+ * A probe's or lifecycle hook's handler as DescribeProbe words it (`exec [sh -c …]`,
+ * `http-get http://:8080/`, `tcp-socket :80`, `grpc <pod>:9000 svc`); a hook's sleep as `sleep 2s`.
+ */
+export function handlerText(h: Pick<Probe, 'exec' | 'httpGet' | 'tcpSocket' | 'grpc'> & { sleep?: { seconds: number } }): string {
+  if (h.exec) return `exec [${(h.exec.command ?? []).join(' ')}]`;
+  if (h.httpGet) {
+    const port = String(h.httpGet.port ?? '');
+    const host = h.httpGet.host ?? '';
+    const hostPort = port ? `${host.includes(':') ? `[${host}]` : host}:${port}` : host;
+    return `http-get ${(h.httpGet.scheme ?? 'HTTP').toLowerCase()}://${hostPort}${h.httpGet.path ?? '/'}`;
+  }
+  if (h.tcpSocket) return `tcp-socket ${h.tcpSocket.host ?? ''}:${h.tcpSocket.port}`;
+  if (h.grpc) return `grpc <pod>:${h.grpc.port} ${h.grpc.service ?? ''}`;
+  if (h.sleep) return `sleep ${h.sleep.seconds}s`;
+  return 'unknown';
+}
+
 /** DescribeProbe, with the API defaults for fields the manifest left out. */
 export function describeProbe(p: Probe): string {
   const attrs =
     `delay=${p.initialDelaySeconds ?? 0}s timeout=${p.timeoutSeconds ?? 1}s period=${p.periodSeconds ?? 10}s ` +
     `#success=${p.successThreshold ?? 1} #failure=${p.failureThreshold ?? 3}`;
-  if (p.exec) return `exec [${(p.exec.command ?? []).join(' ')}] ${attrs}`;
-  if (p.httpGet) {
-    const port = String(p.httpGet.port ?? '');
-    const host = p.httpGet.host ?? '';
-    const hostPort = port ? `${host.includes(':') ? `[${host}]` : host}:${port}` : host;
-    return `http-get ${(p.httpGet.scheme ?? 'HTTP').toLowerCase()}://${hostPort}${p.httpGet.path ?? '/'} ${attrs}`;
-  }
-  if (p.tcpSocket) return `tcp-socket ${p.tcpSocket.host ?? ''}:${p.tcpSocket.port} ${attrs}`;
-  if (p.grpc) return `grpc <pod>:${p.grpc.port} ${p.grpc.service ?? ''} ${attrs}`;
-  return `unknown ${attrs}`;
+  return `${handlerText({ exec: p.exec, httpGet: p.httpGet, tcpSocket: p.tcpSocket, grpc: p.grpc })} ${attrs}`;
 }
 
 function describeProbes(w: Out, c: Container): void {

@@ -13,6 +13,7 @@ import type {
 } from 'kubernetes-types/core/v1';
 import type { ContainerAttempt, HookRun, PodDebugInfo, WatchEvent } from '../../engine/api.js';
 import { podStatusText, readyText } from '../../engine/printer.js';
+import { handlerText } from '../../engine/describe.js';
 import { describeEnvironment, expand as expandVars, type EnvVarView, type ObjectLookup, type PodRuntimeFacts } from '../../engine/kubelet/env.js';
 import type {
   AttemptView,
@@ -583,19 +584,6 @@ export function instanceOf(pod: Pod | undefined, container: string, containerId:
   if (same(cs?.containerID) || same(cs?.state?.terminated?.containerID)) return 'current';
   if (same(cs?.lastState?.terminated?.containerID)) return 'previous';
   return undefined;
-}
-
-/** A lifecycle handler in kubectl describe's probe wording (DescribeProbe's handler part). */
-export function handlerText(h: NonNullable<NonNullable<Container['lifecycle']>['postStart']>): string {
-  if (h.exec) return `exec [${(h.exec.command ?? []).join(' ')}]`;
-  if (h.httpGet) {
-    const port = String(h.httpGet.port ?? '');
-    const host = h.httpGet.host ?? '';
-    return `http-get ${(h.httpGet.scheme ?? 'HTTP').toLowerCase()}://${host}${port ? `:${port}` : ''}${h.httpGet.path ?? '/'}`;
-  }
-  if (h.tcpSocket) return `tcp-socket ${h.tcpSocket.host ?? ''}:${h.tcpSocket.port}`;
-  if (h.sleep) return `sleep ${h.sleep.seconds}s`;
-  return 'unknown';
 }
 
 /** The container's hooks with the latest recorded run of each. */
