@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { completionsAt, hoverAt, quickFixesFor, validateText } from '../../../src/validation/index.js';
+import { applyEdits } from './helpers.js';
 
 const POD = `apiVersion: v1
 kind: Pod
@@ -25,8 +26,7 @@ spec:
       image: busybox:1.35
 `;
 const off = (needle: string, delta = 0) => POD.indexOf(needle) + delta;
-const apply = (text: string, edits: { offset: number; endOffset: number; newText: string }[]) =>
-  [...edits].sort((a, b) => b.offset - a.offset).reduce((t, e) => t.slice(0, e.offset) + e.newText + t.slice(e.endOffset), text);
+const apply = applyEdits;
 const problem = (field: string) => validateText(POD).problems.find((p) => p.field === field)!;
 
 describe('hover', () => {

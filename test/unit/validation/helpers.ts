@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { stringify } from 'yaml';
 import { validateText, type Problem } from '../../../src/validation/index.js';
+import type { QuickFix } from '../../../src/validation/quickfixes.js';
+import { Lines } from '../../../src/validation/documents.js';
 
 export type Obj = Record<string, any>;
 export type Finding = [field: string, type: string, detail: string];
@@ -55,3 +57,26 @@ export const DNS_SUBDOMAIN = "a lowercase RFC 1123 subdomain must consist of low
 export const QUALIFIED_NAME = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 export const LABEL_VALUE = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
 export const PORT_RANGE = 'must be between 1 and 65535, inclusive';
+
+// ---- quick fixes ------------------------------------------------------------------------------
+
+/** A fix as the tests compare it: each edit as the line:column it starts at, the text it replaces and the new text. */
+export type Fix = { title: string; preferred: boolean; edits: { at: string; old: string; newText: string }[] };
+
+export function readable(text: string, f: QuickFix): Fix {
+  const lines = new Lines(text);
+  const { title, isPreferred, edits, ...rest } = f;
+  assert.deepEqual(rest, {}, 'a fix has only title, isPreferred and edits');
+  return {
+    title,
+    preferred: isPreferred === true,
+    edits: edits.map((e) => {
+      const p = lines.linePos(e.offset);
+      return { at: `${p.line}:${p.col}`, old: text.slice(e.offset, e.endOffset), newText: e.newText };
+    }),
+  };
+}
+
+/** The text with the edits applied (last first, so earlier offsets stay valid). */
+export const applyEdits = (text: string, edits: readonly { offset: number; endOffset: number; newText: string }[]): string =>
+  [...edits].sort((a, b) => b.offset - a.offset).reduce((t, e) => t.slice(0, e.offset) + e.newText + t.slice(e.endOffset), text);

@@ -6,26 +6,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { quickFixesFor, validateText, type Problem } from '../../../src/validation/index.js';
 import { explanationFor, QUANTITY_SYNTAX, type QuickFix } from '../../../src/validation/quickfixes.js';
-import { Lines } from '../../../src/validation/documents.js';
+import { applyEdits, readable, type Fix } from './helpers.js';
 
-type Fix = { title: string; preferred: boolean; edits: { at: string; old: string; newText: string }[] };
-
-function readable(text: string, f: QuickFix): Fix {
-  const lines = new Lines(text);
-  const { title, isPreferred, edits, ...rest } = f;
-  assert.deepEqual(rest, {}, 'a fix has only title, isPreferred and edits');
-  return {
-    title,
-    preferred: isPreferred === true,
-    edits: edits.map((e) => {
-      const p = lines.linePos(e.offset);
-      return { at: `${p.line}:${p.col}`, old: text.slice(e.offset, e.endOffset), newText: e.newText };
-    }),
-  };
-}
-
-const apply = (text: string, edits: QuickFix['edits']) =>
-  [...edits].sort((a, b) => b.offset - a.offset).reduce((t, e) => t.slice(0, e.offset) + e.newText + t.slice(e.endOffset), text);
+const apply = applyEdits;
 
 const pod = (resources: string) =>
   `apiVersion: v1\nkind: Pod\nmetadata:\n  name: demo\nspec:\n  containers:\n    - name: app\n      image: busybox:1.35\n      resources:\n${resources}`;

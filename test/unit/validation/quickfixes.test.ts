@@ -20,28 +20,11 @@ import {
   type ReferenceProblem,
 } from '../../../src/validation/quickfixes.js';
 import { Lines } from '../../../src/validation/documents.js';
+import { applyEdits, readable, type Fix } from './helpers.js';
 import { configMapPayload, makeConfigMapPayload, makeSecretPayload, secretPayload } from '../../../src/engine/kubelet/volumes/payload.js';
 import { makeEnvironmentVariables, type ObjectLookup } from '../../../src/engine/kubelet/env.js';
 
-type Edit = { at: string; old: string; newText: string };
-type Fix = { title: string; preferred: boolean; edits: Edit[] };
-
-function readable(text: string, f: QuickFix): Fix {
-  const lines = new Lines(text);
-  const { title, isPreferred, edits, ...rest } = f;
-  assert.deepEqual(rest, {}, 'a fix has only title, isPreferred and edits');
-  return {
-    title,
-    preferred: isPreferred === true,
-    edits: edits.map((e) => {
-      const p = lines.linePos(e.offset);
-      return { at: `${p.line}:${p.col}`, old: text.slice(e.offset, e.endOffset), newText: e.newText };
-    }),
-  };
-}
-
-const apply = (text: string, edits: QuickFix['edits']) =>
-  [...edits].sort((a, b) => b.offset - a.offset).reduce((t, e) => t.slice(0, e.offset) + e.newText + t.slice(e.endOffset), text);
+const apply = applyEdits;
 
 const pod = (containerLines: string, specLines = '', top = '') => `apiVersion: v1
 kind: Pod
