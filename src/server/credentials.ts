@@ -98,32 +98,51 @@ async function newCa(now: Date): Promise<{ certPem: string; keyPem: string }> {
   return { certPem: `${cert.toString('pem')}\n`, keyPem: await exportKey(keys.privateKey) };
 }
 
-/** A serving certificate for 127.0.0.1 and localhost signed by the CA, valid a year (never past the CA). */
-async function newServingCert(caPem: string, caKeyPem: string, now: Date): Promise<{ certPem: string; keyPem: string }> {
+/**
+ * A leaf certificate signed by the CA with a new key: backdated like GenerateSelfSignedCertKey,
+ * never valid past the CA, for one extended key usage (plus any further extensions).
+ */
+async function signLeaf(
+  caPem: string,
+  caKeyPem: string,
+  now: Date,
+  leaf: { subject: string; validityMs: number; usage: string; extensions?: x509.Extension[] },
+): Promise<{ certPem: string; keyPem: string }> {
   const keys = await newKeys();
   const ca = new x509.X509Certificate(caPem);
-  const notAfter = Math.min(now.getTime() + SERVING_VALIDITY, ca.notAfter.getTime());
   const cert = await x509.X509CertificateGenerator.create({
     serialNumber: serial(),
-    subject: `CN=podlab@${Math.floor(now.getTime() / 1000)}`,
+    subject: leaf.subject,
     issuer: ca.subject,
     notBefore: new Date(now.getTime() - BACKDATE),
-    notAfter: new Date(notAfter),
+    notAfter: new Date(Math.min(now.getTime() + leaf.validityMs, ca.notAfter.getTime())),
     signingKey: await importKey(caKeyPem),
     publicKey: keys.publicKey,
     signingAlgorithm: ALG,
     extensions: [
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
+      new x509.ExtendedKeyUsageExtension([leaf.usage]),
+      ...(leaf.extensions ?? []),
+      await x509.AuthorityKeyIdentifierExtension.create(ca, false),
+    ],
+  });
+  return { certPem: `${cert.toString('pem')}\n`, keyPem: await exportKey(keys.privateKey) };
+}
+
+/** A serving certificate for 127.0.0.1 and localhost signed by the CA, valid a year (never past the CA). */
+async function newServingCert(caPem: string, caKeyPem: string, now: Date): Promise<{ certPem: string; keyPem: string }> {
+  const out = await signLeaf(caPem, caKeyPem, now, {
+    subject: `CN=podlab@${Math.floor(now.getTime() / 1000)}`,
+    validityMs: SERVING_VALIDITY,
+    usage: x509.ExtendedKeyUsage.serverAuth,
+    extensions: [
       new x509.SubjectAlternativeNameExtension([
         { type: 'ip', value: '127.0.0.1' },
         { type: 'dns', value: 'localhost' },
       ]),
-      await x509.AuthorityKeyIdentifierExtension.create(ca, false),
     ],
   });
-  const out = { certPem: `${cert.toString('pem')}\n`, keyPem: await exportKey(keys.privateKey) };
   if (servingCertProblem(caPem, out.certPem, out.keyPem, now) !== undefined) throw new Error('the lab CA key (ca.key) does not match its certificate (ca.crt)');
   return out;
 }
@@ -135,27 +154,9 @@ async function newServingCert(caPem: string, caKeyPem: string, now: Date): Promi
  */
 export async function issueClientCertificate(creds: Pick<LabCredentials, 'caPem' | 'dir'>, who: { user: string; groups?: string[] }, now: Date = new Date(), validityDays = 365): Promise<{ certPem: string; keyPem: string }> {
   const caKeyPem = readFileSync(join(creds.dir, FILES.caKey), 'utf8');
-  const keys = await newKeys();
-  const ca = new x509.X509Certificate(creds.caPem);
   const escape = (v: string) => v.replace(/([,+="\\<>;#])/g, '\\$1');
   const subject = [...(who.groups ?? []).map((g) => `O=${escape(g)}`), `CN=${escape(who.user)}`].join(', ');
-  const cert = await x509.X509CertificateGenerator.create({
-    serialNumber: serial(),
-    subject,
-    issuer: ca.subject,
-    notBefore: new Date(now.getTime() - BACKDATE),
-    notAfter: new Date(Math.min(now.getTime() + validityDays * DAY, ca.notAfter.getTime())),
-    signingKey: await importKey(caKeyPem),
-    publicKey: keys.publicKey,
-    signingAlgorithm: ALG,
-    extensions: [
-      new x509.BasicConstraintsExtension(false, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth]),
-      await x509.AuthorityKeyIdentifierExtension.create(ca, false),
-    ],
-  });
-  return { certPem: `${cert.toString('pem')}\n`, keyPem: await exportKey(keys.privateKey) };
+  return signLeaf(creds.caPem, caKeyPem, now, { subject, validityMs: validityDays * DAY, usage: x509.ExtendedKeyUsage.clientAuth });
 }
 
 /**
