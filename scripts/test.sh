@@ -32,7 +32,13 @@ for pattern in "${suites[@]}"; do for f in $pattern; do files+=("$f"); done; don
 mapfile -t files < <(printf '%s\n' "${files[@]}" | awk '!seen[$0]++')
 
 status=0
-node --import tsx --test --test-concurrency=1 "${files[@]}" || status=$?
+# The usual report (spec on a terminal, TAP otherwise), then a summary of the failures at the end.
+reporter=tap
+[ -t 1 ] && reporter=spec
+node --import tsx --test --test-concurrency=1 \
+  --test-reporter="$reporter" --test-reporter-destination=stdout \
+  --test-reporter=./scripts/failures-reporter.mjs --test-reporter-destination=stdout \
+  "${files[@]}" || status=$?
 
 left=$(docker ps -aq --filter label=io.podlab.managed=true | wc -l)
 if [ "$left" -gt 0 ]; then
