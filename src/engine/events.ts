@@ -44,8 +44,9 @@ export class EventRecorder {
 
   record(ref: ObjectReference, type: EventType, reason: string, message: string, source: EventSource, action?: string): KEvent {
     const now = this.clock.now();
+    // The events of the same object only (the store's index), as the kubelet's correlator keys them.
     const existing = this.store
-      .list('Event')
+      .byIndex('Event', 'involvedUid', ref.uid ?? '')
       .find(
         (e) =>
           e.involvedObject.uid === ref.uid &&

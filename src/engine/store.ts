@@ -29,6 +29,24 @@ export class NotFoundError extends Error {
 
 const keyOf = (ns: string | undefined, name: string) => `${ns ?? ''}/${name}`;
 
+/**
+ * The store's secondary indexes (the counterpart of client-go's cache.Indexers, as the API
+ * server's watch cache keeps them for `spec.nodeName`): a list by namespace, the pods of a node and
+ * the events of an object cost what they return, not a scan of the kind.
+ */
+export type IndexName = 'namespace' | 'nodeName' | 'involvedUid';
+const INDEXERS: { [K in Kind]: Partial<Record<IndexName, (o: ObjOf<K>) => string | undefined>> } = {
+  Pod: { namespace: (o) => o.metadata?.namespace ?? '', nodeName: (o) => o.spec?.nodeName ?? '' },
+  Event: { namespace: (o) => o.metadata?.namespace ?? '', involvedUid: (o) => o.involvedObject?.uid ?? '' },
+  Node: {},
+  ConfigMap: { namespace: (o) => o.metadata?.namespace ?? '' },
+  Secret: { namespace: (o) => o.metadata?.namespace ?? '' },
+  Namespace: {},
+};
+
+/** One index: value → the keys of the objects with that value. */
+type Index = Map<string, Set<string>>;
+
 export class Store {
   private rv = 0;
   private readonly objects: Record<Kind, Map<string, AnyObj>> = {
@@ -39,9 +57,54 @@ export class Store {
     Secret: new Map(),
     Namespace: new Map(),
   };
+  private readonly indexes = new Map<string, Index>();
   private readonly listeners = new Set<(e: WatchEvent) => void>();
 
   constructor(private readonly clock: Clock) {}
+
+  private index(kind: Kind, name: IndexName): Index | undefined {
+    if (!INDEXERS[kind][name]) return undefined;
+    const k = `${kind}/${name}`;
+    let ix = this.indexes.get(k);
+    if (!ix) this.indexes.set(k, (ix = new Map()));
+    return ix;
+  }
+
+  /** Puts `next` (or nothing) in place of `prev` under `key`, keeping every index of the kind. */
+  private setObject(kind: Kind, key: string, prev: AnyObj | undefined, next: AnyObj | undefined): void {
+    if (next) this.objects[kind].set(key, next);
+    else this.objects[kind].delete(key);
+    for (const [name, fn] of Object.entries(INDEXERS[kind]) as [IndexName, (o: AnyObj) => string | undefined][]) {
+      const a = prev ? fn(prev) : undefined;
+      const b = next ? fn(next) : undefined;
+      if (a === b) continue;
+      const ix = this.index(kind, name)!;
+      if (a !== undefined) {
+        const set = ix.get(a);
+        set?.delete(key);
+        if (set?.size === 0) ix.delete(a);
+      }
+      if (b !== undefined) {
+        let set = ix.get(b);
+        if (!set) ix.set(b, (set = new Set()));
+        set.add(key);
+      }
+    }
+  }
+
+  /** The objects of the kind whose index `name` has `value` (for example the pods of a node). */
+  byIndex<K extends Kind>(kind: K, name: IndexName, value: string): ObjOf<K>[] {
+    const ix = this.index(kind, name);
+    if (!ix) throw new Error(`the store has no ${name} index of ${kind}s`);
+    const out: ObjOf<K>[] = [];
+    for (const key of ix.get(value) ?? []) out.push(this.objects[kind].get(key) as ObjOf<K>);
+    return out;
+  }
+
+  /** How many objects of the kind the store holds. */
+  count(kind: Kind): number {
+    return this.objects[kind].size;
+  }
 
   private emit(e: WatchEvent): void {
     for (const l of [...this.listeners]) {
@@ -57,8 +120,11 @@ export class Store {
     return this.objects[kind].get(keyOf(ns, name)) as ObjOf<K> | undefined;
   }
 
-  list<K extends Kind>(kind: K): ObjOf<K>[] {
-    return [...this.objects[kind].values()] as ObjOf<K>[];
+  /** The objects of a kind; with `namespace`, only that namespace's (through the index). */
+  list<K extends Kind>(kind: K, namespace?: string): ObjOf<K>[] {
+    if (namespace !== undefined && INDEXERS[kind].namespace) return this.byIndex(kind, 'namespace', namespace);
+    const all = [...this.objects[kind].values()] as ObjOf<K>[];
+    return namespace === undefined ? all : all.filter((o) => (o.metadata?.namespace ?? '') === namespace);
   }
 
   /**
@@ -79,7 +145,7 @@ export class Store {
         resourceVersion: String(++this.rv),
       },
     } as ObjOf<K>;
-    this.objects[kind].set(key, stored);
+    this.setObject(kind, key, undefined, stored);
     this.emit({ type: 'ADDED', kind, object: stored } as WatchEvent);
     return stored;
   }
@@ -92,7 +158,7 @@ export class Store {
     const next = structuredClone(cur) as DeepMutable<ObjOf<K>>;
     mutate(next);
     next.metadata = { ...next.metadata, resourceVersion: String(++this.rv) };
-    this.objects[kind].set(key, next as ObjOf<K>);
+    this.setObject(kind, key, cur, next as ObjOf<K>);
     this.emit({ type: 'MODIFIED', kind, object: next } as WatchEvent);
     return next as ObjOf<K>;
   }
@@ -101,7 +167,7 @@ export class Store {
     const key = keyOf(ns, name);
     const cur = this.objects[kind].get(key) as ObjOf<K> | undefined;
     if (!cur) return undefined;
-    this.objects[kind].delete(key);
+    this.setObject(kind, key, cur, undefined);
     // As the API server does, the DELETED event carries the object at a new resourceVersion.
     const gone = { ...cur, metadata: { ...cur.metadata, resourceVersion: String(++this.rv) } } as ObjOf<K>;
     this.emit({ type: 'DELETED', kind, object: gone } as WatchEvent);
@@ -141,8 +207,9 @@ export class Store {
     const cur = this.objects[kind].get(key);
     if (cur && cur.metadata?.uid === md.uid && cur.metadata?.resourceVersion === md.resourceVersion) return 'UNCHANGED';
     if (cur && cur.metadata?.uid !== md.uid) this.delete(kind, md.namespace, md.name ?? '');
-    const type = this.objects[kind].has(key) ? 'MODIFIED' : 'ADDED';
-    this.objects[kind].set(key, obj);
+    const prev = this.objects[kind].get(key);
+    const type = prev ? 'MODIFIED' : 'ADDED';
+    this.setObject(kind, key, prev, obj);
     this.emit({ type, kind, object: obj } as WatchEvent);
     return type;
   }

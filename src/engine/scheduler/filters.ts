@@ -66,20 +66,107 @@ export function nodeAllocatable(node: Node): Resources {
   return { milliCpu: milli(a.cpu), memory: units(a.memory), pods: units(a.pods ?? '110') };
 }
 
-function hostPorts(pod: Pod): string[] {
-  const out: string[] = [];
+/** A host port a pod asks for (NodePorts' key: protocol, host IP, port). */
+export interface HostPort {
+  protocol: string;
+  ip: string;
+  port: number;
+}
+
+function hostPorts(pod: Pod): HostPort[] {
+  const out: HostPort[] = [];
   for (const c of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) {
     for (const p of c.ports ?? []) {
-      if (p.hostPort) out.push(`${p.protocol ?? 'TCP'}/${p.hostIP || '0.0.0.0'}/${p.hostPort}`);
+      if (p.hostPort) out.push({ protocol: p.protocol ?? 'TCP', ip: p.hostIP || '0.0.0.0', port: p.hostPort });
     }
   }
   return out;
 }
 
-function portsConflict(a: string, b: string): boolean {
-  const [pa, ia, na] = a.split('/');
-  const [pb, ib, nb] = b.split('/');
-  return pa === pb && na === nb && (ia === ib || ia === '0.0.0.0' || ib === '0.0.0.0');
+/** What the filters and the score need of a pod, worked out once (upstream's PreFilter state). */
+export interface PodFacts {
+  requests: Resources;
+  hostPorts: HostPort[];
+  nodeName?: string;
+  nodeSelector: [string, string][];
+  terms?: readonly NodeSelectorTerm[];
+  tolerations: readonly Toleration[];
+  toleratesUnschedulable: boolean;
+}
+
+export function podFacts(pod: Pod): PodFacts {
+  const spec = pod.spec;
+  const tolerations = spec?.tolerations ?? [];
+  return {
+    requests: podRequests(pod),
+    hostPorts: hostPorts(pod),
+    ...(spec?.nodeName ? { nodeName: spec.nodeName } : {}),
+    nodeSelector: Object.entries(spec?.nodeSelector ?? {}),
+    ...(spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution ? { terms: spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms ?? [] } : {}),
+    tolerations,
+    toleratesUnschedulable: tolerations.some((t) => t.key === 'node.kubernetes.io/unschedulable' && (t.operator === 'Exists' || !t.effect || t.effect === 'NoSchedule')),
+  };
+}
+
+/**
+ * A node and the sums of the non-terminal pods assigned to it: the counterpart of upstream's
+ * framework.NodeInfo (Requested, UsedPorts, the pod count), so that a filter costs O(1) per node
+ * whatever the number of pods.
+ */
+export interface NodeInfo {
+  readonly node: Node;
+  readonly name: string;
+  readonly labels: Readonly<Record<string, string>>;
+  /** The taints that keep pods off (NoSchedule, NoExecute). */
+  readonly hardTaints: readonly Taint[];
+  readonly allocatable: Resources;
+  /** Summed requests of the pods on the node; `pods` is their number. */
+  readonly requested: Resources;
+  /** Host ports in use: `protocol/port` → host IP → how many pods hold it. */
+  readonly usedPorts: Map<string, Map<string, number>>;
+}
+
+export function newNodeInfo(node: Node, from?: NodeInfo): NodeInfo {
+  return {
+    node,
+    name: node.metadata?.name ?? '',
+    labels: node.metadata?.labels ?? {},
+    hardTaints: (node.spec?.taints ?? []).filter((t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute'),
+    allocatable: nodeAllocatable(node),
+    requested: from ? { ...from.requested } : { milliCpu: 0, memory: 0, pods: 0 },
+    usedPorts: from ? new Map([...from.usedPorts].map(([k, ips]) => [k, new Map(ips)])) : new Map(),
+  };
+}
+
+/** Counts a pod on the node (`sign` -1 takes it off again). */
+export function accountPod(info: NodeInfo, facts: PodFacts, sign: 1 | -1): void {
+  const r = info.requested as Resources;
+  r.milliCpu += sign * facts.requests.milliCpu;
+  r.memory += sign * facts.requests.memory;
+  r.pods += sign;
+  for (const hp of facts.hostPorts) {
+    const k = `${hp.protocol}/${hp.port}`;
+    const ips = info.usedPorts.get(k) ?? new Map<string, number>();
+    const n = (ips.get(hp.ip) ?? 0) + sign;
+    if (n > 0) ips.set(hp.ip, n);
+    else ips.delete(hp.ip);
+    if (ips.size) info.usedPorts.set(k, ips);
+    else info.usedPorts.delete(k);
+  }
+}
+
+/** The NodeInfo of a node built from scratch from its pods (the uncached path). */
+export function nodeInfoOf(node: Node, podsOnNode: readonly Pod[]): NodeInfo {
+  const info = newNodeInfo(node);
+  for (const p of podsOnNode) accountPod(info, podFacts(p), 1);
+  return info;
+}
+
+/** Whether a wanted host port collides with one in use: same protocol and port, and the same IP or either one 0.0.0.0. */
+function portInUse(info: NodeInfo, hp: HostPort): boolean {
+  const ips = info.usedPorts.get(`${hp.protocol}/${hp.port}`);
+  if (!ips) return false;
+  return hp.ip === '0.0.0.0' || ips.has(hp.ip) || ips.has('0.0.0.0');
 }
 
 function matchExpr(labels: Record<string, string>, r: NodeSelectorRequirement): boolean {
@@ -126,39 +213,41 @@ function tolerates(t: Toleration, taint: Taint): boolean {
 
 /** Runs every filter of one node; returns the failures (empty = the node fits). */
 export function filterNode(pod: Pod, node: Node, podsOnNode: Pod[]): FilterFailure[] {
-  const spec = pod.spec ?? { containers: [] };
-  const name = node.metadata?.name ?? '';
-  if (spec.nodeName && spec.nodeName !== name) {
+  return filterNodeInfo(pod, podFacts(pod), nodeInfoOf(node, podsOnNode));
+}
+
+/** The filters over a NodeInfo: NodeName, NodeUnschedulable, NodeAffinity, TaintToleration, NodePorts, NodeResourcesFit. */
+export function filterNodeInfo(_pod: Pod, facts: PodFacts, info: NodeInfo): FilterFailure[] {
+  const node = info.node;
+  if (facts.nodeName && facts.nodeName !== info.name) {
     return [{ reason: "node(s) didn't match the requested node name", kind: 'UnschedulableAndUnresolvable' }];
   }
-  if (node.spec?.unschedulable && !(spec.tolerations ?? []).some((t) => t.key === 'node.kubernetes.io/unschedulable' && (t.operator === 'Exists' || !t.effect || t.effect === 'NoSchedule'))) {
+  if (node.spec?.unschedulable && !facts.toleratesUnschedulable) {
     return [{ reason: 'node(s) were unschedulable', kind: 'UnschedulableAndUnresolvable' }];
   }
-  const labels = node.metadata?.labels ?? {};
-  const selectorOk = Object.entries(spec.nodeSelector ?? {}).every(([k, v]) => labels[k] === v);
-  const terms = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
-  const affinityOk = !terms || terms.some((t) => matchTerm(node, t));
+  const labels = info.labels;
+  let selectorOk = true;
+  for (const [k, v] of facts.nodeSelector) if (labels[k] !== v) selectorOk = false;
+  let affinityOk = !facts.terms;
+  for (const t of facts.terms ?? []) if (matchTerm(node, t)) affinityOk = true;
   if (!selectorOk || !affinityOk) {
     return [{ reason: "node(s) didn't match Pod's node affinity/selector", kind: 'UnschedulableAndUnresolvable' }];
   }
-  const untolerated = (node.spec?.taints ?? []).find(
-    (taint) => (taint.effect === 'NoSchedule' || taint.effect === 'NoExecute') && !(spec.tolerations ?? []).some((t) => tolerates(t, taint)),
-  );
-  if (untolerated) {
-    return [{ reason: `node(s) had untolerated taint {${untolerated.key}: ${untolerated.value ?? ''}}`, kind: 'UnschedulableAndUnresolvable' }];
+  for (const taint of info.hardTaints) {
+    let tolerated = false;
+    for (const t of facts.tolerations) if (tolerates(t, taint)) tolerated = true;
+    if (!tolerated) return [{ reason: `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`, kind: 'UnschedulableAndUnresolvable' }];
   }
   const failures: FilterFailure[] = [];
-  const used = podsOnNode.flatMap(hostPorts);
-  if (hostPorts(pod).some((p) => used.some((u) => portsConflict(p, u)))) {
-    failures.push({ reason: "node(s) didn't have free ports for the requested pod ports", kind: 'Unschedulable' });
+  for (const hp of facts.hostPorts) {
+    if (portInUse(info, hp)) {
+      failures.push({ reason: "node(s) didn't have free ports for the requested pod ports", kind: 'Unschedulable' });
+      break;
+    }
   }
-  const alloc = nodeAllocatable(node);
-  const want = podRequests(pod);
-  const have = podsOnNode.map(podRequests).reduce((a, r) => ({ milliCpu: a.milliCpu + r.milliCpu, memory: a.memory + r.memory, pods: a.pods + 1 }), {
-    milliCpu: 0,
-    memory: 0,
-    pods: 0,
-  });
+  const alloc = info.allocatable;
+  const want = facts.requests;
+  const have = info.requested;
   if (have.pods + 1 > alloc.pods) failures.push({ reason: 'Too many pods', kind: 'Unschedulable' });
   if (want.milliCpu > 0 && have.milliCpu + want.milliCpu > alloc.milliCpu) failures.push({ reason: 'Insufficient cpu', kind: 'Unschedulable' });
   if (want.memory > 0 && have.memory + want.memory > alloc.memory) failures.push({ reason: 'Insufficient memory', kind: 'Unschedulable' });
@@ -167,14 +256,17 @@ export function filterNode(pod: Pod, node: Node, podsOnNode: Pod[]): FilterFailu
 
 /** LeastAllocated-style score: prefer the node with the most free CPU and memory after placement (0–100). */
 export function scoreNode(pod: Pod, node: Node, podsOnNode: Pod[]): number {
-  const alloc = nodeAllocatable(node);
-  const used = [...podsOnNode, pod].map(podRequests).reduce((a, r) => ({ milliCpu: a.milliCpu + r.milliCpu, memory: a.memory + r.memory }), {
-    milliCpu: 0,
-    memory: 0,
-  });
-  const free = (cap: number, u: number) => (cap <= 0 ? 0 : Math.max(0, ((cap - u) * 100) / cap));
-  return Math.round((free(alloc.milliCpu, used.milliCpu) + free(alloc.memory, used.memory)) / 2);
+  return scoreNodeInfo(podFacts(pod), nodeInfoOf(node, podsOnNode));
 }
+
+export function scoreNodeInfo(facts: PodFacts, info: NodeInfo): number {
+  const alloc = info.allocatable;
+  const usedCpu = info.requested.milliCpu + facts.requests.milliCpu;
+  const usedMemory = info.requested.memory + facts.requests.memory;
+  return Math.round((freePercent(alloc.milliCpu, usedCpu) + freePercent(alloc.memory, usedMemory)) / 2);
+}
+
+const freePercent = (cap: number, used: number) => (cap <= 0 ? 0 : Math.max(0, ((cap - used) * 100) / cap));
 
 export type ScheduleResult = { node: string } | { error: string };
 
@@ -201,21 +293,54 @@ export function fitErrorMessage(total: number, failures: Map<string, FilterFailu
   return msg.length > MAX_MESSAGE ? `${msg.slice(0, MAX_MESSAGE - 4)} ...` : msg;
 }
 
-/** One scheduling cycle for one pod over all nodes. `podsByNode` holds the non-terminal pods bound to each node. */
-export function schedulePod(pod: Pod, nodes: Node[], podsByNode: ReadonlyMap<string, Pod[]>): ScheduleResult {
-  if (nodes.length === 0) return { error: 'no nodes available to schedule pods' };
+/** Below this many nodes every node is evaluated (upstream minFeasibleNodesToFind). */
+export const MIN_FEASIBLE_NODES_TO_FIND = 100;
+/** The adaptive percentage never goes below this (upstream minFeasibleNodesPercentageToFind). */
+export const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5;
+
+/**
+ * How many feasible nodes end the search (upstream schedule_one.go numFeasibleNodesToFind with the
+ * default percentageOfNodesToScore of 0, "adaptive"): every node below 100; otherwise
+ * 50 − nodes/125 percent of them (at least 5 %), and never fewer than 100.
+ */
+export function numFeasibleNodesToFind(numAllNodes: number): number {
+  if (numAllNodes < MIN_FEASIBLE_NODES_TO_FIND) return numAllNodes;
+  const percentage = Math.max(MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND, 50 - Math.trunc(numAllNodes / 125));
+  const numNodes = Math.trunc((numAllNodes * percentage) / 100);
+  return numNodes < MIN_FEASIBLE_NODES_TO_FIND ? MIN_FEASIBLE_NODES_TO_FIND : numNodes;
+}
+
+/**
+ * One scheduling cycle over NodeInfos (upstream findNodesThatFitPod + prioritizeNodes +
+ * selectHost, without the randomness): the nodes are visited from `start` round the list until
+ * numFeasibleNodesToFind of them fit; the best score wins, ties going to the smaller name. When no
+ * node fits, every node was visited and the FitError names them all. `processed` is how many
+ * nodes were visited (the next cycle starts that much further on, as nextStartNodeIndex does).
+ */
+export function findNode(pod: Pod, infos: readonly NodeInfo[], start = 0, facts: PodFacts = podFacts(pod)): { result: ScheduleResult; processed: number } {
+  const total = infos.length;
+  if (total === 0) return { result: { error: 'no nodes available to schedule pods' }, processed: 0 };
+  const enough = numFeasibleNodesToFind(total);
   const failures = new Map<string, FilterFailure[]>();
+  let feasible = 0;
+  let processed = 0;
   let best: { node: string; score: number } | undefined;
-  for (const n of nodes) {
-    const name = n.metadata?.name ?? '';
-    const onNode = podsByNode.get(name) ?? [];
-    const f = filterNode(pod, n, onNode);
+  for (let i = 0; i < total && feasible < enough; i++) {
+    const info = infos[(start + i) % total]!;
+    processed++;
+    const f = filterNodeInfo(pod, facts, info);
     if (f.length) {
-      failures.set(name, f);
+      failures.set(info.name, f);
       continue;
     }
-    const score = scoreNode(pod, n, onNode);
-    if (!best || score > best.score || (score === best.score && name < best.node)) best = { node: name, score };
+    feasible++;
+    const score = scoreNodeInfo(facts, info);
+    if (!best || score > best.score || (score === best.score && info.name < best.node)) best = { node: info.name, score };
   }
-  return best ? { node: best.node } : { error: fitErrorMessage(nodes.length, failures) };
+  return { result: best ? { node: best.node } : { error: fitErrorMessage(total, failures) }, processed };
+}
+
+/** One scheduling cycle for one pod over all nodes. `podsByNode` holds the non-terminal pods bound to each node. */
+export function schedulePod(pod: Pod, nodes: Node[], podsByNode: ReadonlyMap<string, Pod[]>): ScheduleResult {
+  return findNode(pod, nodes.map((n) => nodeInfoOf(n, podsByNode.get(n.metadata?.name ?? '') ?? []))).result;
 }
