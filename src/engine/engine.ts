@@ -15,6 +15,8 @@ import { Store } from './store.js';
 import { EventRecorder } from './events.js';
 import { realClock, rfc3339, type Clock } from './clock.js';
 import { Scheduler } from './scheduler/scheduler.js';
+import { SimulatedKubelet } from './simulated/kubelet.js';
+import { isSimulatedNode } from '../shared/labels.js';
 import { Kubelet, readArchivedAttempts, readRuntimePod, removePodFromRuntime } from './kubelet/kubelet.js';
 import { defaultNode, DEFAULT_NODE_NAME } from './node.js';
 import { adoptFromRuntime } from './checkpoint.js';
@@ -57,6 +59,8 @@ export class Engine implements EngineApi {
   private readonly recorder: EventRecorder;
   private scheduler?: Scheduler;
   kubelet?: Kubelet;
+  /** The kubelet of the simulated nodes (no containers; src/engine/simulated/). */
+  simulated?: SimulatedKubelet;
   private readonly pullListeners = new Set<(p: PullProgress & { pod: string }) => void>();
   private readonly stepListeners = new Set<(podKey: string, container: string) => void>();
   private readonly debugListeners = new Set<(uid: string) => void>();
@@ -97,6 +101,7 @@ export class Engine implements EngineApi {
     this.startConfigObjects();
     this.scheduler = new Scheduler(this.store, this.recorder, this.clock);
     this.kubelet = this.newKubelet();
+    this.simulated = new SimulatedKubelet({ store: this.store, clock: this.clock, backoffInitialMs: this.settings.backoffInitialMs, backoffMaxMs: this.settings.backoffMaxMs, log: this.log });
     this.sweepEvents();
   }
 
@@ -115,7 +120,8 @@ export class Engine implements EngineApi {
   /** The lab's nodes as configured now: kept (uid, creation time) when unchanged in name, replaced otherwise. */
   private syncNodes(nodes: Node[]): void {
     const want = new Set(nodes.map((n) => n.metadata?.name ?? ''));
-    for (const n of this.store.list('Node')) if (!want.has(n.metadata?.name ?? '')) this.store.delete('Node', undefined, n.metadata?.name ?? '');
+    // Simulated nodes are the user's objects (made through the API), not settings: they stay.
+    for (const n of this.store.list('Node')) if (!want.has(n.metadata?.name ?? '') && !isSimulatedNode(n)) this.store.delete('Node', undefined, n.metadata?.name ?? '');
     for (const n of nodes) {
       const cur = this.store.get('Node', undefined, n.metadata?.name ?? '');
       if (!cur) this.store.create('Node', n);
@@ -462,6 +468,7 @@ export class Engine implements EngineApi {
     this.sweepTimer?.cancel();
     this.configObjects?.dispose();
     this.scheduler?.dispose();
+    this.simulated?.dispose();
     this.kubelet?.dispose();
     await this.kubelet?.idle();
     for (const s of this.subs) s.dispose();

@@ -71,3 +71,32 @@ export function goDuration(ms: number): string {
   const out = h ? `${h}h${m}m${s}s` : m ? `${m}m${s}s` : `${s}s`;
   return neg ? `-${out}` : out;
 }
+
+const DURATION_UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/**
+ * time.ParseDuration, in milliseconds: a sequence of decimal numbers each with a unit (`1.5s`,
+ * `2m30s`, `300ms`); "0" alone is allowed. Returns an error text in Go's wording when invalid.
+ */
+export function parseGoDuration(text: string): number | { error: string } {
+  const bad = { error: `time: invalid duration ${goQuote(text)}` };
+  let s = text;
+  let sign = 1;
+  if (s.startsWith('-') || s.startsWith('+')) {
+    if (s[0] === '-') sign = -1;
+    s = s.slice(1);
+  }
+  if (s === '0') return 0;
+  if (s === '') return bad;
+  let total = 0;
+  while (s !== '') {
+    const m = /^([0-9]*(?:\.[0-9]*)?)([a-zµ]*)/.exec(s);
+    if (!m || m[1] === '' || m[1] === '.') return bad;
+    if (m[2] === '') return { error: `time: missing unit in duration ${goQuote(text)}` };
+    const unit = DURATION_UNITS[m[2]!];
+    if (unit === undefined) return { error: `time: unknown unit ${goQuote(m[2]!)} in duration ${goQuote(text)}` };
+    total += Number(m[1]) * unit;
+    s = s.slice(m[0].length);
+  }
+  return sign * total;
+}

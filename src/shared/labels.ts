@@ -25,3 +25,19 @@ export const ContainerTypeLabel = 'io.podlab.container.type';
 export const LabLabel = 'io.podlab.lab';
 /** Host path of the termination-message file of a container instance (lab annotation). */
 export const TerminationMessageHostPathAnnotation = 'io.podlab.terminationMessageHostPath';
+
+// ---- simulated nodes (the lab API's annotations; read by the engine, the CLI and the extension) ----
+
+/** On a v1 Node: "true" makes it a simulated node — pods bound there get statuses, never containers. */
+export const SimulatedNodeAnnotation = 'lab.podlab.dev/simulated';
+/** On a simulated Node: how long its pods stay ContainerCreating (a Go duration, default 1s). */
+export const SimulatedStartDelayAnnotation = 'lab.podlab.dev/simulated-start-delay';
+/** On a Pod bound to a simulated node: its containers exit with this code (default: they run on). */
+export const SimulatedExitCodeAnnotation = 'lab.podlab.dev/simulated-exit-code';
+/** On a Pod bound to a simulated node: how long each container instance runs before that exit (default 10s). */
+export const SimulatedExitAfterAnnotation = 'lab.podlab.dev/simulated-exit-after';
+
+/** Whether a Node is a simulated node of the lab. */
+export function isSimulatedNode(node: { metadata?: { annotations?: Record<string, string> } } | undefined): boolean {
+  return node?.metadata?.annotations?.[SimulatedNodeAnnotation] === 'true';
+}

@@ -13,6 +13,7 @@ import { PodWorker } from './pod-workers.js';
 import { ProberManager } from './prober/index.js';
 import { VolumeManager, type ObjectLookup, type VolumeFacts } from './volumes/index.js';
 import { containerFieldPath, podRef } from '../events.js';
+import { isSimulatedNode } from '../../shared/labels.js';
 
 export type { KubeletDeps } from './context.js';
 export { PodWorker } from './pod-workers.js';
@@ -105,10 +106,14 @@ export class Kubelet implements Disposable, KubeletShared {
     this.scheduleRelist();
   }
 
-  /** A pod bound to one of the lab's nodes (a pod bound to a node nobody runs stays Pending, as on a cluster). */
+  /**
+   * A pod bound to one of the lab's Docker-backed nodes (a pod bound to a node nobody runs stays
+   * Pending, as on a cluster; a simulated node's pods are the simulated kubelet's).
+   */
   private runsOnLabNode(pod: Pod): boolean {
     const node = pod.spec?.nodeName;
-    return !!node && !!this.deps.store.get('Node', undefined, node);
+    const n = node ? this.deps.store.get('Node', undefined, node) : undefined;
+    return !!n && !isSimulatedNode(n);
   }
 
   private worker(pod: Pod): PodWorker {

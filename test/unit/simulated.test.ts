@@ -1,0 +1,201 @@
+// Simulated nodes: the pure timeline (src/engine/simulated/stages.ts) and the simulated kubelet in
+// an engine on the fake runtime and the fake clock — statuses the real kubelet would write, and no
+// runtime call for a simulated pod.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Node, Pod } from 'kubernetes-types/core/v1';
+import { planSettings, restartDelay, simulatedRuntime, type SimulationPlan } from '../../src/engine/simulated/stages.js';
+import { generatePodStatus } from '../../src/engine/kubelet/status.js';
+import { podStatusText, readyText } from '../../src/engine/printer.js';
+import { fakeLab, podOf, stateOf } from '../support/fake-engine.js';
+import { settle } from '../../src/engine/clock.js';
+import { SimulatedNodeAnnotation } from '../../src/shared/labels.js';
+
+const T0 = Date.parse('2026-11-23T10:00:00Z');
+const sec = 1000;
+
+const simPod = (spec: Parameters<typeof podOf>[0], annotations: Record<string, string> = {}, name = 'p'): Pod => {
+  const p = podOf(spec, name);
+  return { ...p, metadata: { ...p.metadata, namespace: 'default', uid: '1234abcd-0000-0000-0000-000000000000', annotations }, spec: { ...p.spec!, nodeName: 'sim-1' } };
+};
+
+const plan = (extra: Partial<SimulationPlan> = {}): SimulationPlan => ({ boundAt: T0, startAt: T0 + sec, ip: '10.244.0.7', backoffInitialMs: 10 * sec, backoffMaxMs: 300 * sec, ...extra });
+
+/** What `kubectl get pods` and the container states say at `t` seconds after the bind. */
+function at(pod: Pod, p: SimulationPlan, t: number): string {
+  const now = T0 + t * sec;
+  const sim = simulatedRuntime(pod, p, now);
+  const status = generatePodStatus({ pod, runtime: sim.runtime, reasonCache: sim.reasons, podIsTerminal: false, now });
+  const shown = { ...pod, status };
+  const states = [...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])].map((c) => `${c.name}=${stateOf(shown, c.name)}#${c.restartCount}`).join(' ');
+  return `${status.phase} ${podStatusText(shown)} ${readyText(shown)} ip=${status.podIP ?? '-'} ${states}${sim.next !== undefined ? ` next=+${(sim.next - T0) / sec}s` : ''}`;
+}
+
+const timelines: { name: string; pod: Pod; plan?: Partial<SimulationPlan>; times: number[]; want: string[] }[] = [
+  {
+    name: 'a plain pod is ContainerCreating with its IP until the start delay, then Running and ready, and never changes again',
+    pod: simPod({ containers: [{ name: 'app' }] }),
+    times: [0, 0.5, 1, 3600],
+    want: [
+      'Pending ContainerCreating 0/1 ip=10.244.0.7 app=waiting:ContainerCreating#0 next=+1s',
+      'Pending ContainerCreating 0/1 ip=10.244.0.7 app=waiting:ContainerCreating#0 next=+1s',
+      'Running Running 1/1 ip=10.244.0.7 app=running#0',
+      'Running Running 1/1 ip=10.244.0.7 app=running#0',
+    ],
+  },
+  {
+    name: 'init containers complete at the start, in order; a sidecar runs and counts in READY',
+    pod: simPod({ initContainers: [{ name: 'setup' }, { name: 'proxy', restartPolicy: 'Always' }], containers: [{ name: 'app' }] }),
+    times: [0, 1],
+    want: [
+      'Pending Init:0/2 0/2 ip=10.244.0.7 setup=waiting:PodInitializing#0 proxy=waiting:PodInitializing#0 app=waiting:PodInitializing#0 next=+1s',
+      'Running Running 2/2 ip=10.244.0.7 setup=terminated:Completed/0#0 proxy=running#0 app=running#0',
+    ],
+  },
+  {
+    name: 'exit 1 after 5s under restartPolicy Always: the first restart at once, then CrashLoopBackOff 10s, 20s',
+    pod: simPod({ containers: [{ name: 'app' }] }, { 'lab.podlab.dev/simulated-exit-code': '1', 'lab.podlab.dev/simulated-exit-after': '5s' }),
+    plan: { exit: { code: 1, afterMs: 5 * sec } },
+    times: [5, 6, 11, 12, 21, 26, 27, 46],
+    want: [
+      'Running Running 1/1 ip=10.244.0.7 app=running#0 next=+6s',
+      'Running Running 1/1 ip=10.244.0.7 app=running#1 next=+11s',
+      'Running CrashLoopBackOff 0/1 ip=10.244.0.7 app=waiting:CrashLoopBackOff#1 next=+21s',
+      'Running CrashLoopBackOff 0/1 ip=10.244.0.7 app=waiting:CrashLoopBackOff#1 next=+21s',
+      'Running Running 1/1 ip=10.244.0.7 app=running#2 next=+26s',
+      'Running CrashLoopBackOff 0/1 ip=10.244.0.7 app=waiting:CrashLoopBackOff#2 next=+46s',
+      'Running CrashLoopBackOff 0/1 ip=10.244.0.7 app=waiting:CrashLoopBackOff#2 next=+46s',
+      'Running Running 1/1 ip=10.244.0.7 app=running#3 next=+51s',
+    ],
+  },
+  {
+    name: 'exit 0 under restartPolicy Never: Completed and Succeeded, then nothing more',
+    pod: simPod({ restartPolicy: 'Never', containers: [{ name: 'app' }] }),
+    plan: { exit: { code: 0, afterMs: 2 * sec } },
+    times: [2, 3, 600],
+    want: ['Running Running 1/1 ip=10.244.0.7 app=running#0 next=+3s', 'Succeeded Completed 0/1 ip=10.244.0.7 app=terminated:Completed/0#0', 'Succeeded Completed 0/1 ip=10.244.0.7 app=terminated:Completed/0#0'],
+  },
+  {
+    name: 'exit 3 under restartPolicy OnFailure restarts; exit 0 under OnFailure completes',
+    pod: simPod({ restartPolicy: 'OnFailure', containers: [{ name: 'app' }] }),
+    plan: { exit: { code: 3, afterMs: 2 * sec } },
+    times: [3, 5],
+    want: ['Running Running 1/1 ip=10.244.0.7 app=running#1 next=+5s', 'Running CrashLoopBackOff 0/1 ip=10.244.0.7 app=waiting:CrashLoopBackOff#1 next=+15s'],
+  },
+];
+
+for (const c of timelines) {
+  test(`timeline: ${c.name}`, () => {
+    assert.deepEqual(
+      c.times.map((t) => at(c.pod, plan(c.plan), t)),
+      c.want,
+    );
+  });
+}
+
+test('timeline: the CrashLoopBackOff message is the kubelet’s, with format.Pod and the back-off in Go’s duration form', () => {
+  const pod = simPod({ containers: [{ name: 'app' }] });
+  const sim = simulatedRuntime(pod, plan({ exit: { code: 1, afterMs: 5 * sec } }), T0 + 12 * sec);
+  assert.deepEqual(Object.fromEntries(sim.reasons), {
+    app: { reason: 'CrashLoopBackOff', message: 'back-off 10s restarting failed container=app pod=p_default(1234abcd-0000-0000-0000-000000000000)', backoff: { delayMs: 10 * sec, until: T0 + 21 * sec } },
+  });
+});
+
+test('restartDelay: at once, then 10s doubling to the 300s cap', () => {
+  assert.deepEqual(
+    [0, 1, 2, 3, 4, 5, 6, 7].map((k) => restartDelay(k, 10 * sec, 300 * sec) / sec),
+    [0, 10, 20, 40, 80, 160, 300, 300],
+  );
+});
+
+test('planSettings: durations in Go’s syntax; a bad value is named and ignored', () => {
+  const node = (a: Record<string, string>): Node => ({ metadata: { name: 'n', annotations: { [SimulatedNodeAnnotation]: 'true', ...a } } });
+  const withAnn = (a: Record<string, string>) => simPod({ containers: [{ name: 'app' }] }, a);
+  assert.deepEqual(
+    [
+      planSettings(withAnn({}), node({})),
+      planSettings(withAnn({ 'lab.podlab.dev/simulated-exit-code': '2', 'lab.podlab.dev/simulated-exit-after': '1m30s' }), node({ 'lab.podlab.dev/simulated-start-delay': '250ms' })),
+      planSettings(withAnn({ 'lab.podlab.dev/simulated-exit-code': '256' }), node({ 'lab.podlab.dev/simulated-start-delay': '5' })),
+      planSettings(withAnn({ 'lab.podlab.dev/simulated-exit-after': '3s' }), node({})),
+    ],
+    [
+      { startDelayMs: 1000, problems: [] },
+      { startDelayMs: 250, exit: { code: 2, afterMs: 90_000 }, problems: [] },
+      {
+        startDelayMs: 1000,
+        problems: ['lab.podlab.dev/simulated-start-delay: time: missing unit in duration "5"; using 1s', 'lab.podlab.dev/simulated-exit-code: "256" is not an exit code (0 to 255); the containers run on'],
+      },
+      { startDelayMs: 1000, problems: ['lab.podlab.dev/simulated-exit-after has no effect without lab.podlab.dev/simulated-exit-code'] },
+    ],
+  );
+});
+
+// ---- the simulated kubelet in an engine --------------------------------------------------------
+
+const simulatedNode = (name: string, extra: Partial<Node> = {}): Node => ({
+  apiVersion: 'v1',
+  kind: 'Node',
+  metadata: { name, labels: { 'kubernetes.io/hostname': name, zone: 'b' }, annotations: { [SimulatedNodeAnnotation]: 'true' } },
+  ...extra,
+});
+
+test('engine: a simulated node gets its status posted; a pod steered there runs there with no runtime call, next to a real pod', async () => {
+  const lab = await fakeLab();
+  try {
+    lab.engine.store.create('Node', simulatedNode('sim-1'));
+    await settle();
+    const node = lab.engine.store.get('Node', undefined, 'sim-1')!;
+    assert.deepEqual(
+      { capacity: node.status?.capacity, allocatable: node.status?.allocatable, ready: node.status?.conditions?.map((c) => `${c.type}=${c.status} ${c.reason}`), addresses: node.status?.addresses, version: node.status?.nodeInfo?.kubeletVersion },
+      {
+        capacity: { cpu: '4', memory: '16Gi', pods: '110' },
+        allocatable: { cpu: '4', memory: '16Gi', pods: '110' },
+        ready: ['Ready=True KubeletReady'],
+        addresses: [
+          { type: 'InternalIP', address: '10.240.0.1' },
+          { type: 'Hostname', address: 'sim-1' },
+        ],
+        version: 'podlab-simulated',
+      },
+    );
+    const callsBefore = lab.rt.calls.length;
+    await lab.engine.createPod({ ...podOf({ containers: [{ name: 'app', command: ['sleep', '3600'] }], nodeSelector: { zone: 'b' } }, 'sim') });
+    await settle();
+    assert.equal(lab.pod('sim')?.spec?.nodeName, 'sim-1');
+    assert.equal(stateOf(lab.pod('sim'), 'app'), 'waiting:ContainerCreating');
+    assert.equal(lab.pod('sim')?.status?.podIP, '10.244.0.1');
+    assert.equal(lab.pod('sim')?.status?.hostIP, '10.240.0.1');
+    await lab.clock.advanceAsync(1000);
+    await settle();
+    assert.equal(podStatusText(lab.pod('sim')!), 'Running');
+    assert.deepEqual(lab.rt.calls.slice(callsBefore).filter((c) => JSON.stringify(c.args).includes(lab.pod('sim')!.metadata!.uid!)), [], 'no runtime call names the simulated pod');
+    // A real pod steered to the Docker node is run there as before.
+    await lab.engine.createPod(podOf({ containers: [{ name: 'app', command: ['sleep', '3600'] }], nodeSelector: { 'kubernetes.io/hostname': 'podlab-node' } }, 'real'));
+    await settle();
+    await lab.clock.advanceAsync(1000);
+    await settle();
+    assert.equal(lab.pod('real')?.spec?.nodeName, 'podlab-node');
+    assert.ok(lab.rt.calls.some((c) => c.method === 'runPodSandbox'), 'the real pod got a sandbox');
+    assert.deepEqual(lab.events('sim'), [], 'the simulated kubelet records no kubelet event');
+  } finally {
+    await lab.close();
+  }
+});
+
+test('engine: deleting a simulated pod removes it at once and frees its IP; a restarted engine keeps the node', async () => {
+  const lab = await fakeLab();
+  try {
+    lab.engine.store.create('Node', simulatedNode('sim-1'));
+    await settle();
+    await lab.engine.createPod(podOf({ containers: [{ name: 'app' }], nodeName: 'sim-1' }, 'a'));
+    await settle();
+    await lab.engine.deletePod('default', 'a', 30);
+    assert.equal(lab.pod('a'), undefined);
+    await lab.engine.createPod(podOf({ containers: [{ name: 'app' }], nodeName: 'sim-1' }, 'b'));
+    await settle();
+    assert.equal(lab.pod('b')?.status?.podIP, '10.244.0.2', 'addresses are handed out in order, not reused at once');
+    assert.equal(lab.engine.simulated?.podCount(), 1);
+  } finally {
+    await lab.close();
+  }
+});
