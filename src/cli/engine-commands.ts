@@ -22,6 +22,8 @@ import { RuntimeError } from '../runtime/cri.js';
 import { RunLogs } from './log-streams.js';
 import { chooseLogsContainer } from './pod-logs.js';
 import { DeletionReporter } from './delete-reporter.js';
+import { nodes } from './nodes-command.js';
+import { isSimulatedNode } from '../shared/labels.js';
 import { UsageError, isUsageError, seconds, kubectlJson, kubectlList, parseResourceArgs, type ResourceKind, type ResourceTarget } from './args.js';
 
 type Out = { out: (s: string) => void; err: (s: string) => void };
@@ -97,6 +99,8 @@ export async function runCommand(cmd: string, argv: string[]): Promise<number> {
         return await exec(argv, io, () => connect({}));
       case 'port-forward':
         return await portForwardCommand(argv, io, () => connect({}));
+      case 'nodes':
+        return await nodes(argv, io, () => connect({}));
     }
     throw new UsageError(`unknown command "${cmd}"`);
   } catch (e) {
@@ -491,9 +495,14 @@ function resolveTargets(engine: Engine, targets: ResourceTarget[], ns: string): 
   return { found, missing };
 }
 
-function tableOf(kind: ResourceKind, objects: AnyObject[], now: number, wide: boolean, withKind: boolean): string {
+/** The names of the lab's simulated nodes. */
+const simulatedNodeNames = (engine: { listNodes(): Node[] }) => new Set(engine.listNodes().filter(isSimulatedNode).map((n) => n.metadata?.name ?? ''));
+
+function tableOf(kind: ResourceKind, objects: AnyObject[], now: number, wide: boolean, withKind: boolean, simulated: ReadonlySet<string> = new Set()): string {
   const prefix = (cells: string[]) => (withKind ? [`${kind.toLowerCase()}/${cells[0]}`, ...cells.slice(1)] : cells);
-  if (kind === 'Pod') return formatTable([[...(wide ? POD_WIDE_COLUMNS : POD_COLUMNS)], ...objects.map((o) => prefix(podCells(o as Pod, now, wide)))]);
+  // -o wide: the NODE cell (the 7th) names a simulated node as such.
+  const mark = (p: Pod, cells: string[]) => (wide && simulated.has(p.spec?.nodeName ?? '') ? cells.map((c, i) => (i === 6 ? `${c} (simulated)` : c)) : cells);
+  if (kind === 'Pod') return formatTable([[...(wide ? POD_WIDE_COLUMNS : POD_COLUMNS)], ...objects.map((o) => prefix(mark(o as Pod, podCells(o as Pod, now, wide))))]);
   if (kind === 'ConfigMap') return formatTable([[...CONFIGMAP_COLUMNS], ...objects.map((o) => prefix(configMapCells(o as ConfigObject, now)))]);
   return formatTable([[...SECRET_COLUMNS], ...objects.map((o) => prefix(secretCells(o as ConfigObject, now)))]);
 }
@@ -532,7 +541,10 @@ async function get(argv: string[]): Promise<number> {
       return code;
     }
     const now = Date.now();
-    io.out(groups.map(([kind, os]) => tableOf(kind, os, now, fmt === 'wide', groups.length > 1)).join('\n'));
+    const simulated = simulatedNodeNames(engine);
+    io.out(groups.map(([kind, os]) => tableOf(kind, os, now, fmt === 'wide', groups.length > 1, simulated)).join('\n'));
+    const onSimulated = groups.flatMap(([kind, os]) => (kind === 'Pod' ? os : [])).filter((p) => simulated.has((p as Pod).spec?.nodeName ?? '')).length;
+    if (onSimulated && fmt !== 'wide') io.err(`note: ${onSimulated === 1 ? '1 pod runs' : `${onSimulated} pods run`} on simulated nodes (no containers); -o wide names the node\n`);
     return code;
   } finally {
     await engine.close();
@@ -557,8 +569,9 @@ async function describe(argv: string[]): Promise<number> {
       if (r.missing) code = 1;
     }
     const now = Date.now();
+    const simulated = simulatedNodeNames(engine);
     const texts = found.map(([kind, o]) => {
-      if (kind === 'Pod') return describePod(o as Pod, engine.listEvents({ uid: o.metadata?.uid }), now);
+      if (kind === 'Pod') return describePod(o as Pod, engine.listEvents({ uid: o.metadata?.uid }), now, { simulatedNode: simulated.has((o as Pod).spec?.nodeName ?? '') });
       if (kind === 'ConfigMap') return describeConfigMap(o as ConfigMap, engine.listEvents({ uid: o.metadata?.uid }), now);
       return describeSecret(o as Secret);
     });

@@ -19,6 +19,8 @@ Usage:
   podlab delete [pod|configmap|secret] NAME...|--all [--grace-period SECONDS] [-n NAMESPACE]
   podlab exec NAME [-c CONTAINER] [-i] [-t] [-n NAMESPACE] -- COMMAND [ARG...]
   podlab port-forward NAME [LOCAL:]REMOTE [-n NAMESPACE]
+  podlab nodes [list] | nodes add --simulated N [--prefix P] [--cpu Q] [--memory Q] [--pods N] [--zones A,B]
+                      [--taint KEY[=VALUE]:EFFECT] [--start-delay DURATION] | nodes delete NAME...|--all
   podlab validate FILE... [--json]
   podlab serve [--port N] [--sandbox-image IMAGE] [--backoff-initial SECONDS] [--backoff-max SECONDS] [--nodes FILE]
   podlab stop
@@ -41,7 +43,7 @@ ConfigMaps and Secrets, the server's credentials): PODLAB_STATE_DIR.
 `;
 
 /** The commands served by the engine bundle (dist/podlab-engine.js, engine-commands.ts `runCommand`). */
-export const ENGINE_COMMANDS = ['run', 'get', 'describe', 'logs', 'delete', 'exec', 'port-forward', 'serve', 'stop', 'status', 'kubeconfig'] as const;
+export const ENGINE_COMMANDS = ['run', 'get', 'describe', 'logs', 'delete', 'exec', 'port-forward', 'nodes', 'serve', 'stop', 'status', 'kubeconfig'] as const;
 export type EngineCommandName = (typeof ENGINE_COMMANDS)[number];
 export type CommandName = EngineCommandName | 'validate';
 
@@ -146,6 +148,24 @@ export const COMMANDS: readonly CommandHelp[] = [
     summary: "forward a local port to a pod's port",
     description: "Listen on 127.0.0.1:LOCAL (a free port when LOCAL is empty or 0) and forward each connection to the pod's port REMOTE, as kubectl port-forward does, until interrupted.",
     options: [{ flags: '-n, --namespace <ns>', description: 'the namespace (default: default)' }],
+  },
+  {
+    name: 'nodes',
+    synopsis: '[list] | add --simulated N [options] | delete NAME...|--all',
+    summary: "list the lab's nodes; add and delete simulated ones",
+    description:
+      "List the lab's nodes (the Docker node and the simulated ones) with their pods and size. add --simulated N creates N simulated nodes (v1 Nodes annotated lab.podlab.dev/simulated=true, named PREFIX-1, PREFIX-2, …): the scheduler places pods on them as on any node, and a simulated kubelet moves their pods to Running without starting containers. delete removes simulated nodes by name, or all of them with --all.",
+    options: [
+      { flags: '--simulated <n>', description: 'add: how many simulated nodes' },
+      { flags: '--prefix <prefix>', description: 'add: name prefix', default: 'sim' },
+      { flags: '--cpu <quantity>', description: 'add: each node’s CPU', default: '4' },
+      { flags: '--memory <quantity>', description: 'add: each node’s memory', default: '16Gi' },
+      { flags: '--pods <n>', description: 'add: each node’s pod capacity', default: '110' },
+      { flags: '--zones <list>', description: 'add: comma-separated topology.kubernetes.io/zone values, given round-robin' },
+      { flags: '--taint <taint>', description: 'add: KEY[=VALUE]:EFFECT, repeatable' },
+      { flags: '--start-delay <duration>', description: 'add: how long pods stay ContainerCreating (Go duration)', default: '1s' },
+      { flags: '--all', description: 'delete: every simulated node' },
+    ],
   },
   {
     name: 'validate',

@@ -361,7 +361,7 @@ function describeStatusLines(w: Out, pod: Pod, now: number): void {
   if (status.nominatedNodeName) w.write(0, `NominatedNodeName:\t${status.nominatedNodeName}\n`);
 }
 
-function describeHeader(w: Out, pod: Pod): void {
+function describeHeader(w: Out, pod: Pod, simulatedNode: boolean): void {
   const spec = pod.spec;
   w.write(0, `Name:\t${pod.metadata?.name ?? ''}\n`);
   w.write(0, `Namespace:\t${pod.metadata?.namespace ?? 'default'}\n`);
@@ -370,7 +370,7 @@ function describeHeader(w: Out, pod: Pod): void {
   if (spec?.priorityClassName) w.write(0, `Priority Class Name:\t${spec.priorityClassName}\n`);
   if (spec?.runtimeClassName) w.write(0, `Runtime Class Name:\t${spec.runtimeClassName}\n`);
   w.write(0, `Service Account:\t${spec?.serviceAccountName || spec?.serviceAccount || 'default'}\n`);
-  w.write(0, spec?.nodeName ? `Node:\t${spec.nodeName}/${pod.status?.hostIP ?? ''}\n` : 'Node:\t<none>\n');
+  w.write(0, spec?.nodeName ? `Node:\t${spec.nodeName}/${pod.status?.hostIP ?? ''}${simulatedNode ? ' (simulated: no containers run)' : ''}\n` : 'Node:\t<none>\n');
   if (pod.status?.startTime) w.write(0, `Start Time:\t${rfc1123z(pod.status.startTime)}\n`);
   labelsMultiline(w, 'Labels', pod.metadata?.labels);
   annotationsMultiline(w, pod.metadata?.annotations);
@@ -393,9 +393,10 @@ function describeConditions(w: Out, pod: Pod): void {
 }
 
 /** `kubectl describe pod` output for one pod and the events about it. */
-export function describePod(pod: Pod, events: readonly Event[], now: number): string {
+/** `simulatedNode`: the pod's node is a simulated node of the lab (its Node line says so). */
+export function describePod(pod: Pod, events: readonly Event[], now: number, opts: { simulatedNode?: boolean } = {}): string {
   const w = new Out();
-  describeHeader(w, pod);
+  describeHeader(w, pod, opts.simulatedNode === true);
   describeStatusLines(w, pod, now);
   const spec = pod.spec;
   if ((spec?.initContainers ?? []).length > 0) {

@@ -44,7 +44,9 @@ class DescribeProvider implements vscode.TextDocumentContentProvider {
     if (!pod) return `Error from server (NotFound): pods "${ref.name}" not found\n`;
     const { describePod } = await import('../engine/describe.js');
     const events = engine.listEvents({ uid: pod.metadata?.uid });
-    return describePod(pod, events, Date.now());
+    const node = pod.spec?.nodeName ? engine.listNodes().find((n) => n.metadata?.name === pod.spec?.nodeName) : undefined;
+    const { isSimulatedNode } = await import('../shared/labels.js');
+    return describePod(pod, events, Date.now(), { simulatedNode: isSimulatedNode(node) });
   }
 }
 

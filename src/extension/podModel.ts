@@ -152,13 +152,14 @@ function idOf(containerID: string | undefined): string | undefined {
 }
 
 /** One view row per pod, sorted by namespace then name. */
-export function buildPodRows(pods: readonly Pod[], now: number, stepWaiting: ReadonlyMap<string, string> = new Map()): PodRow[] {
-  const rows = pods.map((p) => podRow(p, now, stepWaiting.get(p.metadata?.uid ?? '')));
+export function buildPodRows(pods: readonly Pod[], now: number, stepWaiting: ReadonlyMap<string, string> = new Map(), simulatedNodes: ReadonlySet<string> = new Set()): PodRow[] {
+  const rows = pods.map((p) => podRow(p, now, stepWaiting.get(p.metadata?.uid ?? ''), simulatedNodes.has(p.spec?.nodeName ?? '')));
   rows.sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
   return rows;
 }
 
-export function podRow(pod: Pod, now: number, stepWaitingFor?: string): PodRow {
+/** `simulated`: the pod is bound to a simulated node (no containers run; the row says so). */
+export function podRow(pod: Pod, now: number, stepWaitingFor?: string, simulated = false): PodRow {
   const ns = pod.metadata?.namespace ?? 'default';
   const name = pod.metadata?.name ?? '';
   const status = podStatusText(pod);
@@ -183,7 +184,7 @@ export function podRow(pod: Pod, now: number, stepWaitingFor?: string): PodRow {
     `${ns}/${name}`,
     `STATUS ${status}   READY ${ready}   RESTARTS ${restarts}   AGE ${age}`,
     `phase: ${pod.status?.phase ?? 'Pending'}`,
-    pod.spec?.nodeName ? `node: ${pod.spec.nodeName}` : 'not scheduled yet',
+    pod.spec?.nodeName ? `node: ${pod.spec.nodeName}${simulated ? ' (simulated: no containers run; its statuses come from the simulated kubelet)' : ''}` : 'not scheduled yet',
     pod.status?.podIP ? `pod IP: ${pod.status.podIP}` : '',
     stepWaitingFor ? `step mode: waiting before init container "${stepWaitingFor}" (Continue to start it)` : '',
   ].filter((l) => l !== '');
@@ -199,7 +200,7 @@ export function podRow(pod: Pod, now: number, stepWaitingFor?: string): PodRow {
     icon,
     tone,
     // kubectl's columns, each named: a bare "0" (RESTARTS) reads as nothing
-    description: `${stepWaitingFor ? 'Paused (step mode) · ' : ''}${status} · ready ${ready} · restarts ${restarts} · age ${age}`,
+    description: `${stepWaitingFor ? 'Paused (step mode) · ' : ''}${simulated ? 'simulated · ' : ''}${status} · ready ${ready} · restarts ${restarts} · age ${age}`,
     tooltip: tooltip.join('\n'),
     contextValue: `pod${stepWaitingFor ? '.stepWaiting' : ''}`,
     groups,

@@ -10,6 +10,7 @@ import { InvalidError as ConfigInvalidError } from '../engine/config-objects.js'
 import { rfc3339 } from '../engine/clock.js';
 import { validateText, type Problem } from '../validation/index.js';
 import { LAB_ANNOTATIONS } from './lab-api.js';
+import type { FieldSelector } from './selectors.js';
 import * as S from './status.js';
 
 /** An API error: the server answers with its Status (status.ts builds them as the API server does). */
@@ -132,10 +133,25 @@ export class Registry {
     return o;
   }
 
-  list(info: ResourceInfo, ns: string | undefined): object[] {
-    const all = this.store.list(info.kind) as { metadata?: { namespace?: string; name?: string } }[];
-    const items = info.namespaced && ns ? all.filter((o) => (o.metadata?.namespace ?? 'default') === ns) : all;
-    return items.sort((a, b) => (a.metadata?.namespace ?? '').localeCompare(b.metadata?.namespace ?? '') || (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
+  /**
+   * The kind's objects in a namespace (or all), in storage-key order (etcd's byte order of
+   * <namespace>/<name>). A field selector's `spec.nodeName=` or `involvedObject.uid=` term narrows
+   * through the store's index first, as the watch cache's indexers do; the caller still filters.
+   */
+  list(info: ResourceInfo, ns: string | undefined, fieldSelector?: FieldSelector): object[] {
+    type Meta = { metadata?: { namespace?: string; name?: string } };
+    const exact = (field: string) => fieldSelector?.find((r) => r.field === field && r.operator === '=')?.value;
+    const nodeName = info.kind === 'Pod' ? exact('spec.nodeName') : undefined;
+    const uid = info.kind === 'Event' ? exact('involvedObject.uid') : undefined;
+    const namespace = info.namespaced && ns ? ns : undefined;
+    let items: Meta[];
+    if (nodeName !== undefined) items = this.store.byIndex('Pod', 'nodeName', nodeName);
+    else if (uid !== undefined) items = this.store.byIndex('Event', 'involvedUid', uid);
+    else items = this.store.list(info.kind, namespace);
+    if (namespace !== undefined && (nodeName !== undefined || uid !== undefined)) items = items.filter((o) => (o.metadata?.namespace ?? '') === namespace);
+    const keyed = items.map((o) => [`${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`, o] as const);
+    keyed.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    return keyed.map(([, o]) => o);
   }
 
   private requireNamespace(info: ResourceInfo, ns: string, name: string): void {
@@ -327,7 +343,7 @@ export class Registry {
   }
 
   private async finishNamespace(name: string): Promise<void> {
-    const inNs = <K extends Kind>(k: K) => (this.store.list(k) as { metadata?: { namespace?: string; name?: string } }[]).filter((o) => o.metadata?.namespace === name);
+    const inNs = <K extends Kind>(k: K) => this.store.list(k, name) as { metadata?: { namespace?: string; name?: string } }[];
     await Promise.all(
       inNs('Pod').map((p) =>
         this.engine.deletePod(name, p.metadata?.name ?? '').catch(() => {

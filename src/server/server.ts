@@ -296,7 +296,7 @@ export class LabServer {
       case 'GET': {
         const filter = this.filterOf(ctx, info, ns);
         if (q.get('watch') === 'true' || q.get('watch') === '1') return this.watch(ctx, info, filter);
-        const items = this.registry.list(info, ns).filter((o) => this.matches(filter, o));
+        const items = this.registry.list(info, ns, filter.fieldSelector).filter((o) => this.matches(filter, o));
         const rv = this.opts.engine.store.currentResourceVersion();
         const tv = acceptsTable(ctx.req.headers.accept);
         if (tv) return this.sendJson(ctx.res, 200, toTable(info.kind as TableKind, items, this.now(), { includeObject: this.includeObject(ctx), listMeta: { resourceVersion: rv }, version: tv }));
@@ -315,7 +315,7 @@ export class LabServer {
       case 'DELETE': {
         // deletecollection
         const filter = this.filterOf(ctx, info, ns);
-        const items = this.registry.list(info, ns).filter((o) => this.matches(filter, o));
+        const items = this.registry.list(info, ns, filter.fieldSelector).filter((o) => this.matches(filter, o));
         const grace = this.gracePeriod(ctx);
         const out: object[] = [];
         for (const o of items) {
@@ -525,7 +525,7 @@ export class LabServer {
    */
   private watchStart(url: URL, info: ResourceInfo, filter: Filter) {
     const q = url.searchParams;
-    const start = this.cache.initialEvents(info.kind, q.get('resourceVersion') ?? '', this.registry.list(info, filter.namespace), filter, {
+    const start = this.cache.initialEvents(info.kind, q.get('resourceVersion') ?? '', this.registry.list(info, filter.namespace, filter.fieldSelector), filter, {
       ...(q.has('sendInitialEvents') ? { sendInitialEvents: q.get('sendInitialEvents') === 'true' } : {}),
       allowWatchBookmarks: q.get('allowWatchBookmarks') === 'true',
     });

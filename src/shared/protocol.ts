@@ -186,7 +186,7 @@ export interface ReadyMark {
  */
 export interface NoticeView {
   key: string;
-  kind: 'container-config' | 'mount';
+  kind: 'container-config' | 'mount' | 'simulated';
   /** One line saying what is wrong, e.g. `Container app cannot start: configmap "x" not found`. */
   title: string;
   /** The kubelet's own words (container waiting message, or the FailedMount event's message), verbatim. */

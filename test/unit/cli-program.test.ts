@@ -201,6 +201,7 @@ describe('the help agrees with the commands and their parsers', () => {
       delete: engine.get('del'),
       exec: streams.get('exec'),
       'port-forward': streams.get('portForwardCommand'),
+      nodes: parserOptions('nodes-command.ts').get('nodes'),
       serve: parserOptions('serve-command.ts').get('serve'),
       stop: server.get('stop') ?? [],
       status: server.get('status'),

@@ -10,6 +10,10 @@ import { podStatusText, readyText } from '../../src/engine/printer.js';
 import { fakeLab, podOf, stateOf } from '../support/fake-engine.js';
 import { settle } from '../../src/engine/clock.js';
 import { SimulatedNodeAnnotation } from '../../src/shared/labels.js';
+import { buildPanelModel, newObservation } from '../../src/extension/panel/model.js';
+import { podRow } from '../../src/extension/podModel.js';
+import { describePod } from '../../src/engine/describe.js';
+import { nodeTable, simulatedNodes } from '../../src/cli/nodes-command.js';
 
 const T0 = Date.parse('2026-11-23T10:00:00Z');
 const sec = 1000;
@@ -198,4 +202,48 @@ test('engine: deleting a simulated pod removes it at once and frees its IP; a re
   } finally {
     await lab.close();
   }
+});
+
+// ---- how the lab's tools label simulated pods ----------------------------------------------------
+
+
+test('labels: the panel’s notice, the tree row and describe’s Node line name a simulated node; a Docker-node pod gets none', () => {
+  const pod: Pod = { ...simPod({ containers: [{ name: 'app' }] }), status: { phase: 'Running', hostIP: '10.240.0.1' } };
+  const onDocker: Pod = { ...pod, spec: { ...pod.spec!, nodeName: 'podlab-node' } };
+  const obs = { ...newObservation('default', 'p'), pod, simulatedNodes: ['sim-1'] };
+  const notices = (p: Pod) => buildPanelModel({ ...obs, pod: p }, T0).notices.map((n) => `${n.kind}: ${n.title}`);
+  assert.deepEqual(
+    {
+      panel: notices(pod),
+      panelDocker: notices(onDocker),
+      tree: podRow(pod, T0, undefined, true).description.split(' · ')[0],
+      treeDocker: podRow(onDocker, T0).description.split(' · ')[0],
+      describe: describePod(pod, [], T0, { simulatedNode: true }).split('\n').find((l) => l.startsWith('Node:')),
+    },
+    {
+      panel: ['simulated: Simulated: node sim-1 runs no containers'],
+      panelDocker: [],
+      tree: 'simulated',
+      treeDocker: 'Running',
+      describe: 'Node:             sim-1/10.240.0.1 (simulated: no containers run)',
+    },
+  );
+});
+
+test('podlab nodes add: names continue past the taken ones, zones go round-robin, taints and the start delay are kept', () => {
+  const made = simulatedNodes({ count: 3, prefix: 'sim', cpu: '2', memory: '8Gi', pods: '20', zones: ['a', 'b'], taints: [{ key: 'gpu', value: 'yes', effect: 'NoSchedule' }], startDelay: '2s', taken: new Set(['sim-2']) });
+  assert.deepEqual(
+    made.map((n) => [n.metadata?.name, n.metadata?.labels?.['topology.kubernetes.io/zone'], n.metadata?.annotations, n.spec?.taints?.length, n.status?.allocatable]),
+    [
+      ['sim-1', 'a', { 'lab.podlab.dev/simulated': 'true', 'lab.podlab.dev/simulated-start-delay': '2s' }, 1, { cpu: '2', memory: '8Gi', pods: '20' }],
+      ['sim-3', 'b', { 'lab.podlab.dev/simulated': 'true', 'lab.podlab.dev/simulated-start-delay': '2s' }, 1, { cpu: '2', memory: '8Gi', pods: '20' }],
+      ['sim-4', 'a', { 'lab.podlab.dev/simulated': 'true', 'lab.podlab.dev/simulated-start-delay': '2s' }, 1, { cpu: '2', memory: '8Gi', pods: '20' }],
+    ],
+  );
+  const docker: Node = { metadata: { name: 'podlab-node', creationTimestamp: '2026-11-23T09:00:00Z' }, status: { allocatable: { cpu: '2', memory: '4Gi', pods: '110' }, conditions: [{ type: 'Ready', status: 'True' }] } };
+  const sim: Node = { ...made[0]!, metadata: { ...made[0]!.metadata, creationTimestamp: '2026-11-23T09:59:00Z' }, status: { ...made[0]!.status, conditions: [{ type: 'Ready', status: 'True' }] } };
+  assert.equal(
+    nodeTable([sim, docker], [simPod({ containers: [{ name: 'app' }] })], T0),
+    ['NAME          STATUS   KIND        PODS    CPU   MEMORY   ZONE     AGE', 'podlab-node   Ready    docker      0/110   2     4Gi      <none>   60m', 'sim-1         Ready    simulated   1/20    2     8Gi      a        60s', ''].join('\n'),
+  );
 });

@@ -83,6 +83,13 @@ export class PanelFeed {
     this.dirty = true;
   }
 
+  /** The lab's simulated nodes, by name (a pod on one gets the panel's "simulated" notice). */
+  setSimulatedNodes(names: readonly string[]): void {
+    if (JSON.stringify(names) === JSON.stringify(this.obs.simulatedNodes ?? [])) return;
+    this.obs = { ...this.obs, simulatedNodes: [...names] };
+    this.dirty = true;
+  }
+
   setDebug(debug: PodDebugInfo | undefined): void {
     const next = withDebug(this.obs, debug);
     if (JSON.stringify(next.debug) === JSON.stringify(this.obs.debug)) return;

@@ -24,6 +24,7 @@ import type {
   EventView,
   HeaderView,
   HookView,
+  NoticeView,
   PanelModel,
   ProbeType,
   ReadyMark,
@@ -67,6 +68,8 @@ export interface PodObservation {
   probeRuns: ProbeRunsSeen;
   /** The pod's Ready condition each time its status changed. */
   readyHistory: readonly ReadyMark[];
+  /** The names of the lab's simulated nodes (a pod bound to one gets a notice saying so). */
+  simulatedNodes?: readonly string[];
 }
 
 export function newObservation(namespace: string, name: string): PodObservation {
@@ -547,6 +550,23 @@ function timelineView(obs: PodObservation, pod: Pod, containers: ContainerView[]
   return { start, end, lanes, phases, events: eventMarks, ...(obs.readyHistory.length ? { ready: [...obs.readyHistory] } : {}) };
 }
 
+/** A pod bound to a simulated node: say that nothing runs, once, above everything else. */
+function simulatedNotice(obs: PodObservation, pod: Pod): NoticeView[] {
+  const node = pod.spec?.nodeName;
+  if (!node || !obs.simulatedNodes?.includes(node)) return [];
+  return [
+    {
+      key: 'simulated',
+      kind: 'simulated',
+      title: `Simulated: node ${node} runs no containers`,
+      message: `node ${node} is a simulated node (annotation lab.podlab.dev/simulated: "true")`,
+      references: [],
+      explain:
+        'The scheduler placed this pod as on any node, but no container was started: the simulated kubelet writes the statuses the kubelet would (ContainerCreating, then Running, and any configured exit with its restarts and back-off). Probes and hooks are not run, there are no logs and no shell, and the kubelet records no events.',
+    },
+  ];
+}
+
 /** The whole view model for the panel, at host time `now`. */
 export function buildPanelModel(obs: PodObservation, now: number): PanelModel {
   const pod: Pod = obs.pod ?? { metadata: { name: obs.name, namespace: obs.namespace }, spec: { containers: [] } };
@@ -561,7 +581,7 @@ export function buildPanelModel(obs: PodObservation, now: number): PanelModel {
     events,
     timeline: timelineView(obs, pod, containers, events, now),
     debug: { stepWaitingFor: obs.debug?.stepWaitingFor, available: obs.debug !== undefined },
-    notices: obs.pod ? noticeViews(pod, events) : [],
+    notices: obs.pod ? [...simulatedNotice(obs, pod), ...noticeViews(pod, events)] : [],
   };
 }
 
