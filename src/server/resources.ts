@@ -11,6 +11,7 @@ import { rfc3339 } from '../engine/clock.js';
 import { validateText, type Problem } from '../validation/index.js';
 import { LAB_ANNOTATIONS } from './lab-api.js';
 import type { FieldSelector } from './selectors.js';
+import { isDNS1123Subdomain } from '../validation/formats.js';
 import * as S from './status.js';
 
 /** An API error: the server answers with its Status (status.ts builds them as the API server does). */
@@ -214,6 +215,18 @@ export class Registry {
         const obj: Namespace = { ...nsObj, apiVersion: 'v1', kind: 'Namespace', metadata: { ...nsObj.metadata, labels: { ...nsObj.metadata?.labels, 'kubernetes.io/metadata.name': name } }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } };
         if (opts.dryRun) return { object: obj, warnings: [] };
         return { object: this.store.create('Namespace', obj), warnings: [] };
+      }
+      case 'Node': {
+        // A node registered through the API (a simulated node, or one a learner applies): kept as given, status included, as a kubelet registers its node.
+        const node = parseBody(body) as Node;
+        const name = this.prepareCreate(info, undefined, node);
+        if (!name) throw invalid('Node', '', [{ field: 'metadata.name', type: 'Required value', detail: 'name or generateName is required' }]);
+        const bad = isDNS1123Subdomain(name);
+        if (bad.length) throw invalid('Node', name, bad.map((d) => ({ field: 'metadata.name', type: 'Invalid value', detail: `${JSON.stringify(name)}: ${d}` })));
+        if (this.store.get('Node', undefined, name)) throw alreadyExists('nodes', name);
+        const obj: Node = { ...node, apiVersion: 'v1', kind: 'Node', metadata: { ...node.metadata, name } };
+        if (opts.dryRun) return { object: obj, warnings: [] };
+        return { object: this.store.create('Node', obj), warnings: [] };
       }
       default:
         throw methodNotAllowed(info.resource, 'create');
