@@ -6,6 +6,7 @@
 //  3. The cost of probing (bench/probes.ts): the engine's CPU per probe run.
 //  4. The lab server (bench/server.ts): `podlab run` with the server running, 100 pods, 20 kubectl
 //     watchers, Docker event → watch latency, memory over create/delete cycles.
+//  5. Scale (bench/scale.ts): the scheduler alone, and simulated nodes × pods through the API.
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -149,6 +150,10 @@ async function main(): Promise<void> {
   if (!process.env.BENCH_SKIP_SERVER) {
     const { benchServer } = await import('./server.js');
     await benchServer();
+  }
+  if (!process.env.BENCH_SKIP_SCALE) {
+    const { benchScale } = await import('./scale.js');
+    await benchScale();
   }
 }
 

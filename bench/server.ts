@@ -93,7 +93,7 @@ function runProcess(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promis
 }
 
 /** /proc/<pid>/status VmRSS, in MiB. */
-function rssMiB(pid: number): number {
+export function rssMiB(pid: number): number {
   const m = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : NaN;
 }
@@ -172,7 +172,7 @@ function heapAfterFullGc(stateDir: string): string {
 
 // ---- a lab, and a watch on its pods -----------------------------------------------------------
 
-interface Lab {
+export interface Lab {
   stateDir: string;
   env: NodeJS.ProcessEnv;
   kubeconfig: string;
@@ -194,7 +194,7 @@ async function podlabOk(lab: Lab, args: string[]): Promise<Ran> {
 }
 
 /** Runs `fn` on a new lab (its own state directory and server); removes everything afterwards. */
-async function withLab(part: string, fn: (lab: Lab) => Promise<void>): Promise<void> {
+export async function withLab(part: string, fn: (lab: Lab) => Promise<void>): Promise<void> {
   const stateDir = mkdtempSync(join(tmpdir(), `podlab-bench-server-${part}-`));
   const env = { ...process.env, PODLAB_STATE_DIR: stateDir, PODLAB_QUIET_SERVER: '1' };
   const prefix = `bs${randomBytes(3).toString('hex')}-`;
@@ -216,7 +216,7 @@ async function withLab(part: string, fn: (lab: Lab) => Promise<void>): Promise<v
 }
 
 /** A watch of the default namespace's pods (plain HTTPS with the lab's CA and token). */
-class PodWatch {
+export class PodWatch {
   readonly pods = new Map<string, Pod>();
   private readonly checks = new Set<() => void>();
   private stream: { dispose(): void } | undefined;

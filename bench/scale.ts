@@ -1,0 +1,130 @@
+// The scheduler and store at cluster size (`npm run bench`'s "scale" section; alone:
+// `node --import tsx bench/scale.ts`). Prints figures, asserts nothing. Each size runs its own lab
+// server (dist/cli.js, a private state directory, bench/server.ts withLab):
+//   1. N simulated nodes created through the API (16 requests at a time);
+//   2. M pods created through the API (16 at a time), each asking for 10m CPU and 10Mi;
+//   3. a watch on the pods notes when each one is bound (spec.nodeName first set).
+// Figures: pods created per second, pods bound per second (first create → last bound), the time
+// until the last is bound, and the server's RSS before the nodes, after them and once every pod is
+// bound — with the RSS per object, to tell growth linear in the objects from worse. kube-scheduler's
+// own performance test threshold at 5,000 nodes is 680 pods/s; the goal here is ≥ 5,000 pods/s.
+// Sizes: BENCH_SCALE="100x1000,5000x10000" (nodes x pods).
+import type { Node, Pod } from 'kubernetes-types/core/v1';
+import { rssMiB, withLab, type Lab } from './server.js';
+import { Store } from '../src/engine/store.js';
+import { Scheduler } from '../src/engine/scheduler/scheduler.js';
+import { EventRecorder } from '../src/engine/events.js';
+import { realClock } from '../src/engine/clock.js';
+
+const SIZES = (process.env.BENCH_SCALE ?? '100x1000,5000x10000').split(',').map((s) => s.split('x').map(Number) as [number, number]);
+const CONCURRENCY = Number(process.env.BENCH_SCALE_CONCURRENCY ?? 16);
+
+const now = () => performance.timeOrigin + performance.now();
+
+async function inParallel(count: number, fn: (i: number) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(CONCURRENCY, count) }, async () => {
+      while (next < count) await fn(next++);
+    }),
+  );
+}
+
+const simulatedNode = (i: number): Node => ({
+  apiVersion: 'v1',
+  kind: 'Node',
+  metadata: { name: `sim-${i}`, labels: { 'kubernetes.io/hostname': `sim-${i}`, 'node.kubernetes.io/instance-type': 'simulated', 'topology.kubernetes.io/zone': `zone-${i % 3}` }, annotations: { 'lab.podlab.dev/simulated': 'true' } },
+  status: { capacity: { cpu: '32', memory: '256Gi', pods: '110' }, allocatable: { cpu: '32', memory: '256Gi', pods: '110' } },
+});
+
+const benchPod = (prefix: string, i: number): Pod => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: `${prefix}${i}` },
+  spec: {
+    nodeSelector: { 'node.kubernetes.io/instance-type': 'simulated' },
+    containers: [{ name: 'app', image: 'busybox:1.35', resources: { requests: { cpu: '10m', memory: '10Mi' } } }],
+  },
+});
+
+async function scale(lab: Lab, nodes: number, pods: number): Promise<void> {
+  const rss0 = rssMiB(lab.pid);
+  const tn = now();
+  await inParallel(nodes, (i) => lab.conn.json('POST', '/api/v1/nodes', simulatedNode(i + 1)));
+  const nodeMs = now() - tn;
+  await new Promise((r) => setTimeout(r, 500));
+  const rssNodes = rssMiB(lab.pid);
+
+  const bound = new Set<string>();
+  let lastBound = 0;
+  let allBound!: () => void;
+  const done = new Promise<void>((r) => (allBound = r));
+  const stream = await lab.conn.stream(
+    '/api/v1/namespaces/default/pods?watch=true',
+    (line) => {
+      const e = JSON.parse(line) as { object?: Pod };
+      const p = e.object;
+      if (!p?.spec?.nodeName || bound.has(p.metadata?.name ?? '')) return;
+      bound.add(p.metadata!.name!);
+      lastBound = now();
+      if (bound.size === pods) allBound();
+    },
+    () => undefined,
+  );
+  const t0 = now();
+  await inParallel(pods, (i) => lab.conn.json('POST', '/api/v1/namespaces/default/pods', benchPod(lab.prefix, i)));
+  const createdMs = now() - t0;
+  const timeout = setTimeout(allBound, 10 * 60 * 1000);
+  await done;
+  clearTimeout(timeout);
+  stream.dispose();
+  const boundMs = lastBound - t0;
+  await new Promise((r) => setTimeout(r, 2000)); // the simulated kubelet's Running updates
+  const rssPods = rssMiB(lab.pid);
+  const f = (x: number) => x.toFixed(0);
+  console.log(`\n${nodes} simulated nodes × ${pods} pods, through the API (${CONCURRENCY} requests at a time)`);
+  console.log(`  nodes created                 ${f(nodeMs)} ms (${f((nodes / nodeMs) * 1000)} nodes/s)`);
+  console.log(`  pods created                  ${f(createdMs)} ms (${f((pods / createdMs) * 1000)} pods/s)`);
+  console.log(`  pods bound                    ${bound.size}/${pods}, the last ${f(boundMs)} ms after the first create: ${f((bound.size / boundMs) * 1000)} pods/s (goal ≥ 5,000 at 5,000 nodes)`);
+  console.log(`  bound after the last create   ${f(boundMs - createdMs)} ms`);
+  console.log(`  server RSS                    ${f(rss0)} MiB at start, ${f(rssNodes)} MiB with the nodes (+${((rssNodes - rss0) * 1024 / nodes).toFixed(1)} KiB/node), ${f(rssPods)} MiB with the pods (+${((rssPods - rssNodes) * 1024 / pods).toFixed(1)} KiB/pod)`);
+}
+
+/**
+ * The scheduler alone, as the issue first measured it: the Store and the Scheduler driven directly
+ * (no HTTP, no kubelet), pods written into the store 100 per macrotask.
+ */
+async function inProcess(nodes: number, pods: number): Promise<void> {
+  const store = new Store(realClock);
+  for (let i = 0; i < nodes; i++) store.create('Node', simulatedNode(i + 1));
+  const sched = new Scheduler(store, new EventRecorder(store, realClock), realClock);
+  let bound = 0;
+  let allBound!: () => void;
+  const done = new Promise<void>((r) => (allBound = r));
+  const sub = store.watch((e) => {
+    if (e.kind === 'Pod' && e.type === 'MODIFIED' && e.object.spec?.nodeName && ++bound === pods) allBound();
+  });
+  const t0 = now();
+  for (let i = 0; i < pods; i++) {
+    store.create('Pod', { ...benchPod('p', i), metadata: { name: `p${i}`, namespace: 'default' } });
+    if (i % 100 === 99) await new Promise((r) => setImmediate(r));
+  }
+  await done;
+  const ms = now() - t0;
+  sub.dispose();
+  sched.dispose();
+  console.log(`  in-process Store + Scheduler ${nodes} nodes × ${pods} pods: ${ms.toFixed(0)} ms, ${((pods / ms) * 1000).toFixed(0)} pods/s`);
+}
+
+export async function benchScale(): Promise<void> {
+  console.log('\nThe scheduler alone (before: 24 pods/s for 1,000 pods on 5,000 nodes)');
+  for (const [nodes, pods] of SIZES) await inProcess(nodes, pods);
+  for (const [nodes, pods] of SIZES) await withLab(`scale-${nodes}x${pods}`, (lab) => scale(lab, nodes, pods));
+}
+
+if (require.main === module) {
+  benchScale().catch((e: unknown) => {
+    console.error(e);
+    process.exitCode = 1;
+  });
+}
