@@ -116,7 +116,12 @@ test(`${NODES} simulated nodes and ${PODS} pods through the API: placed by the r
       pods.filter((p) => p.spec?.nodeName === 'sim-7').map((p) => `pod/${p.metadata!.name}`).sort(),
     );
     const sim1 = await run(KUBECTL, ['get', 'node', 'sim-1', '--no-headers', '-o', 'custom-columns=V:.status.nodeInfo.kubeletVersion,IP:.status.addresses[0].address,A:.metadata.annotations.lab\\.podlab\\.dev/simulated'], env);
-    assert.equal(sim1.out.trim().split(/\s+/).join(' '), 'podlab-simulated 10.240.0.1 true');
+    // Nodes are created 8 at a time, so which one got which address is not fixed: each its own, from 10.240.0.0/16.
+    assert.match(sim1.out.trim().split(/\s+/).join(' '), /^podlab-simulated 10\.240\.\d+\.\d+ true$/);
+    const ips = (await conn.json<{ items: { status?: { addresses?: { type: string; address: string }[] } }[] }>('GET', '/api/v1/nodes')).items
+      .map((n) => n.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '')
+      .filter((ip) => ip.startsWith('10.240.'));
+    assert.equal(new Set(ips).size, NODES, 'every simulated node has its own InternalIP');
 
     // Only the 5 pods on the Docker node got a sandbox, none of the 1,995 simulated ones.
     const dockerPods = pods.filter((p) => p.spec?.nodeName === 'podlab-node').length;

@@ -199,6 +199,7 @@ test('engine: deleting a simulated pod removes it at once and frees its IP; a re
     await settle();
     assert.equal(lab.pod('b')?.status?.podIP, '10.244.0.2', 'addresses are handed out in order, not reused at once');
     assert.equal(lab.engine.simulated?.podCount(), 1);
+    await assert.rejects(lab.engine.logs('default', 'b', 'app'), { message: 'pod "b" runs on the simulated node "sim-1": its containers are simulated and have no logs' });
   } finally {
     await lab.close();
   }
