@@ -23,7 +23,7 @@ import { RunLogs } from './log-streams.js';
 import { chooseLogsContainer } from './pod-logs.js';
 import { DeletionReporter } from './delete-reporter.js';
 import { nodes } from './nodes-command.js';
-import { isSimulatedNode } from '../shared/labels.js';
+import { simulatedNodeNames } from '../shared/labels.js';
 import { UsageError, isUsageError, seconds, kubectlJson, kubectlList, parseResourceArgs, type ResourceKind, type ResourceTarget } from './args.js';
 
 type Out = { out: (s: string) => void; err: (s: string) => void };
@@ -495,9 +495,6 @@ function resolveTargets(engine: Engine, targets: ResourceTarget[], ns: string): 
   return { found, missing };
 }
 
-/** The names of the lab's simulated nodes. */
-const simulatedNodeNames = (engine: { listNodes(): Node[] }) => new Set(engine.listNodes().filter(isSimulatedNode).map((n) => n.metadata?.name ?? ''));
-
 function tableOf(kind: ResourceKind, objects: AnyObject[], now: number, wide: boolean, withKind: boolean, simulated: ReadonlySet<string> = new Set()): string {
   const prefix = (cells: string[]) => (withKind ? [`${kind.toLowerCase()}/${cells[0]}`, ...cells.slice(1)] : cells);
   // -o wide: the NODE cell (the 7th) names a simulated node as such.
@@ -541,7 +538,7 @@ async function get(argv: string[]): Promise<number> {
       return code;
     }
     const now = Date.now();
-    const simulated = simulatedNodeNames(engine);
+    const simulated = simulatedNodeNames(engine.listNodes());
     io.out(groups.map(([kind, os]) => tableOf(kind, os, now, fmt === 'wide', groups.length > 1, simulated)).join('\n'));
     const onSimulated = groups.flatMap(([kind, os]) => (kind === 'Pod' ? os : [])).filter((p) => simulated.has((p as Pod).spec?.nodeName ?? '')).length;
     if (onSimulated && fmt !== 'wide') io.err(`note: ${onSimulated === 1 ? '1 pod runs' : `${onSimulated} pods run`} on simulated nodes (no containers); -o wide names the node\n`);
@@ -569,7 +566,7 @@ async function describe(argv: string[]): Promise<number> {
       if (r.missing) code = 1;
     }
     const now = Date.now();
-    const simulated = simulatedNodeNames(engine);
+    const simulated = simulatedNodeNames(engine.listNodes());
     const texts = found.map(([kind, o]) => {
       if (kind === 'Pod') return describePod(o as Pod, engine.listEvents({ uid: o.metadata?.uid }), now, { simulatedNode: simulated.has((o as Pod).spec?.nodeName ?? '') });
       if (kind === 'ConfigMap') return describeConfigMap(o as ConfigMap, engine.listEvents({ uid: o.metadata?.uid }), now);

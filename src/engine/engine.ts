@@ -286,9 +286,10 @@ export class Engine implements EngineApi {
 
   /** The container instance `kubectl logs` reads: the current one, or the previous with `--previous` (kubectl's errors otherwise). */
   private async logInstance(namespace: string, name: string, container: string, previous?: boolean): Promise<string> {
+    // A simulated pod has nothing in the runtime: say so before asking it.
+    const simulated = this.store.get('Pod', namespace, name)?.spec?.nodeName;
+    if (simulated && isSimulatedNode(this.store.get('Node', undefined, simulated))) throw new Error(`pod "${name}" runs on the simulated node "${simulated}": its containers are simulated and have no logs`);
     const { list, pod } = await this.instances(namespace, name, container);
-    const node = pod.spec?.nodeName ? this.store.get('Node', undefined, pod.spec.nodeName) : undefined;
-    if (isSimulatedNode(node)) throw new Error(`pod "${name}" runs on the simulated node "${node?.metadata?.name}": its containers are simulated and have no logs`);
     const names = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? []), ...(pod.spec?.ephemeralContainers ?? [])].map((c) => c.name);
     if (!names.includes(container)) throw new Error(`container ${container} is not valid for pod ${name}`);
     const inst = list[previous ? 1 : 0];

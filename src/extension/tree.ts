@@ -1,7 +1,7 @@
 // The Pod Lab view: pods → container groups (init / sidecar / app) → containers, driven by the
 // engine's watch (debounced by Lab). Opening the view connects to Docker.
-import { isSimulatedNode } from '../shared/labels.js';
 import * as vscode from 'vscode';
+import { simulatedNodeNames } from '../shared/labels.js';
 import type { Lab } from './lab.js';
 import type { StepModeWatch } from './step-mode.js';
 import { buildPodRows, type PodRow, type GroupRow, type ContainerRow, type Tone } from './podModel.js';
@@ -101,8 +101,7 @@ export class PodTree implements vscode.TreeDataProvider<LabNode> {
     // opening the view connects to Docker (lazily, never during activation)
     const engine = this.lab.engineIfStarted ?? (await this.lab.getEngine().catch(() => undefined));
     if (!engine) return [];
-    const simulated = new Set(engine.listNodes().filter(isSimulatedNode).map((n) => n.metadata?.name ?? ''));
-    this.rows = buildPodRows(engine.listPods(), Date.now(), this.steps.held, simulated);
+    this.rows = buildPodRows(engine.listPods(), Date.now(), this.steps.held, simulatedNodeNames(engine.listNodes()));
     return this.rows.map((row) => ({ type: 'pod' as const, row }));
   }
 }

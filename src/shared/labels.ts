@@ -37,6 +37,11 @@ export const SimulatedExitCodeAnnotation = 'lab.podlab.dev/simulated-exit-code';
 /** On a Pod bound to a simulated node: how long each container instance runs before that exit (default 10s). */
 export const SimulatedExitAfterAnnotation = 'lab.podlab.dev/simulated-exit-after';
 
+/** The names of the simulated nodes among `nodes`. */
+export function simulatedNodeNames(nodes: readonly { metadata?: { name?: string; annotations?: Record<string, string> } }[]): Set<string> {
+  return new Set(nodes.filter(isSimulatedNode).map((n) => n.metadata?.name ?? ''));
+}
+
 /** Whether a Node is a simulated node of the lab. */
 export function isSimulatedNode(node: { metadata?: { annotations?: Record<string, string> } } | undefined): boolean {
   return node?.metadata?.annotations?.[SimulatedNodeAnnotation] === 'true';

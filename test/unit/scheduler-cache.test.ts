@@ -212,7 +212,7 @@ test('on 200 randomised clusters, every cached NodeInfo, filter result and decis
       assert.deepEqual(cached, fresh, `seed ${seed}, step ${step}: NodeInfos`);
       const probe = randomPod(`probe${step}`, false);
       for (const n of liveNodes) {
-        assert.deepEqual(filterNodeInfo(probe, podFacts(probe), cache.node(n.metadata!.name!)!), filterNode(probe, n, onNode(n.metadata!.name!)), `seed ${seed}, step ${step}: filters on ${n.metadata!.name}`);
+        assert.deepEqual(filterNodeInfo(podFacts(probe), cache.node(n.metadata!.name!)!), filterNode(probe, n, onNode(n.metadata!.name!)), `seed ${seed}, step ${step}: filters on ${n.metadata!.name}`);
       }
       const byNode = new Map(liveNodes.map((n) => [n.metadata!.name!, onNode(n.metadata!.name!)]));
       assert.deepEqual(findNode(probe, cache.nodes()).result, schedulePod(probe, liveNodes, byNode), `seed ${seed}, step ${step}: decision`);

@@ -6,9 +6,7 @@
 // its node arrives, as upstream keeps a NodeInfo without a Node.
 import type { Node, Pod } from 'kubernetes-types/core/v1';
 import type { WatchEvent } from '../api.js';
-import { accountPod, newNodeInfo, podFacts, type NodeInfo, type PodFacts } from './filters.js';
-
-const isTerminal = (p: Pod) => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
+import { accountPod, isTerminalPod, newNodeInfo, podFacts, type NodeInfo, type PodFacts } from './filters.js';
 
 /** What the cache remembers of an assigned pod: where it is counted and what it holds. */
 interface PodState {
@@ -88,7 +86,7 @@ export class SchedulerCache {
     const uid = pod.metadata?.uid ?? '';
     const node = pod.spec?.nodeName;
     const cur = this.pods.get(uid);
-    if (!node || isTerminal(pod)) return cur ? this.removePod(uid) : false;
+    if (!node || isTerminalPod(pod)) return cur ? this.removePod(uid) : false;
     if (cur) {
       if (cur.node === node) return false; // requests and ports of a bound pod do not change
       this.removePod(uid);

@@ -213,11 +213,11 @@ function tolerates(t: Toleration, taint: Taint): boolean {
 
 /** Runs every filter of one node; returns the failures (empty = the node fits). */
 export function filterNode(pod: Pod, node: Node, podsOnNode: Pod[]): FilterFailure[] {
-  return filterNodeInfo(pod, podFacts(pod), nodeInfoOf(node, podsOnNode));
+  return filterNodeInfo(podFacts(pod), nodeInfoOf(node, podsOnNode));
 }
 
 /** The filters over a NodeInfo: NodeName, NodeUnschedulable, NodeAffinity, TaintToleration, NodePorts, NodeResourcesFit. */
-export function filterNodeInfo(_pod: Pod, facts: PodFacts, info: NodeInfo): FilterFailure[] {
+export function filterNodeInfo(facts: PodFacts, info: NodeInfo): FilterFailure[] {
   const node = info.node;
   if (facts.nodeName && facts.nodeName !== info.name) {
     return [{ reason: "node(s) didn't match the requested node name", kind: 'UnschedulableAndUnresolvable' }];
@@ -267,6 +267,9 @@ export function scoreNodeInfo(facts: PodFacts, info: NodeInfo): number {
 }
 
 const freePercent = (cap: number, used: number) => (cap <= 0 ? 0 : Math.max(0, ((cap - used) * 100) / cap));
+
+/** A pod that has finished (Succeeded or Failed): the scheduler no longer counts it on its node. */
+export const isTerminalPod = (p: Pod) => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
 
 export type ScheduleResult = { node: string } | { error: string };
 
@@ -328,7 +331,7 @@ export function findNode(pod: Pod, infos: readonly NodeInfo[], start = 0, facts:
   for (let i = 0; i < total && feasible < enough; i++) {
     const info = infos[(start + i) % total]!;
     processed++;
-    const f = filterNodeInfo(pod, facts, info);
+    const f = filterNodeInfo(facts, info);
     if (f.length) {
       failures.set(info.name, f);
       continue;

@@ -11,11 +11,10 @@ import type { EventRecorder } from '../events.js';
 import { podRef } from '../events.js';
 import { rfc3339, type Clock } from '../clock.js';
 import type { Disposable } from '../../runtime/cri.js';
-import { findNode } from './filters.js';
+import { findNode, isTerminalPod } from './filters.js';
 import { SchedulerCache } from './cache.js';
 
-const isTerminal = (p: Pod) => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
-const waitsForNode = (p: Pod) => !p.spec?.nodeName && !p.metadata?.deletionTimestamp && !isTerminal(p);
+const waitsForNode = (p: Pod) => !p.spec?.nodeName && !p.metadata?.deletionTimestamp && !isTerminalPod(p);
 
 interface Queued {
   namespace?: string;

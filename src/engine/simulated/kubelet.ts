@@ -163,9 +163,9 @@ export class SimulatedKubelet implements Disposable {
       this.deps.store.delete('Pod', ns, name);
       return;
     }
+    const node = this.deps.store.get('Node', undefined, pod.spec!.nodeName!);
     let t = this.pods.get(uid);
     if (!t) {
-      const node = this.deps.store.get('Node', undefined, pod.spec!.nodeName!);
       const settings = planSettings(pod, node);
       for (const p of settings.problems) this.deps.log(`simulated kubelet: ${ns}/${name}: ${p}`);
       // A pod taken before a restart of the lab keeps its timeline: it started when it was bound.
@@ -179,7 +179,6 @@ export class SimulatedKubelet implements Disposable {
     }
     const now = this.deps.clock.now();
     const sim = simulatedRuntime(pod, t.plan, now);
-    const node = this.deps.store.get('Node', undefined, pod.spec!.nodeName!);
     const hostIP = node?.status?.addresses?.find((a) => a.type === 'InternalIP')?.address;
     const status = generatePodStatus({ pod, runtime: sim.runtime, reasonCache: sim.reasons, podIsTerminal: false, now, ...(hostIP ? { hostIP } : {}) });
     if (JSON.stringify(status) !== JSON.stringify(pod.status)) this.deps.store.update('Pod', ns, name, (p) => void (p.status = status as typeof p.status));

@@ -10,7 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { EngineApi, WatchEvent } from '../../engine/api.js';
-import { isSimulatedNode } from '../../shared/labels.js';
+import { simulatedNodeNames } from '../../shared/labels.js';
 import {
   isWebviewToHost,
   type HostToWebview,
@@ -173,7 +173,7 @@ class PodPanel {
   private follow(engine: EngineApi): void {
     const feed = this.feed;
     feed.setLookup({ configMap: (ns, n) => engine.getObject('ConfigMap', ns, n), secret: (ns, n) => engine.getObject('Secret', ns, n) });
-    feed.setSimulatedNodes(engine.listNodes().filter(isSimulatedNode).map((n) => n.metadata?.name ?? ''));
+    feed.setSimulatedNodes([...simulatedNodeNames(engine.listNodes())]);
     const pod = engine.getPod(this.namespace, this.name);
     const uid = pod?.metadata?.uid;
     feed.seed(pod ? { type: 'ADDED', kind: 'Pod', object: pod } : undefined, uid ? engine.listEvents({ uid }) : [], Date.now());
