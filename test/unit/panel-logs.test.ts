@@ -211,7 +211,7 @@ function samples(steps: FeedStep[]): (Latency | undefined)[] {
     else if ('ready' in s) feed.resetWebview();
     else {
       const m = feed.next(1_700_000_000_000 + s.shown);
-      out.push(m && m.type !== 'logChunk' && m.type !== 'reply' && m.type !== 'pods' ? feed.onRendered(m.seq, s.shown) : undefined);
+      out.push(m ? feed.onRendered(m.seq, s.shown) : undefined);
     }
   }
   return out;

@@ -13,7 +13,7 @@ import {
   buildPanelModel,
   envFromText,
   expandVars,
-  flushDelay,
+  postDelay,
   newObservation,
   observe,
   resolveEnv,
@@ -488,16 +488,16 @@ describe('the update feed', () => {
   });
 });
 
-describe('pacing updates to at most ten a second', () => {
-  const tenFrom = (start: number, step: number) => Array.from({ length: 10 }, (_, i) => start + i * step);
-  const cases: [string, number[], number, number][] = [
-    ['the first update goes out at once', [], 5000, 0],
-    ['an update 30 ms after the last post goes out at once while fewer than ten went out in the last second', [1000], 1030, 0],
-    ['the tenth post of a burst goes out at once', tenFrom(1000, 5).slice(0, 9), 1050, 0],
-    ['an eleventh post within the second waits until the oldest post leaves the window', tenFrom(1000, 5), 1100, 900],
-    ['posts older than a second do not count', tenFrom(1000, 5), 2100, 0],
+describe('pacing updates by the webview\'s acknowledgements (one update in flight)', () => {
+  // [sentence, the last post (when, acknowledged), now, the wait before the next post]
+  const cases: [string, { at: number; acked: boolean } | undefined, number, number][] = [
+    ['the first update goes out at once', undefined, 5000, 0],
+    ['an update after the webview acknowledged the last one goes out at once', { at: 1000, acked: true }, 1003, 0],
+    ['an update after a burst of ten acknowledged posts in 350 ms still goes out at once', { at: 1350, acked: true }, 1360, 0],
+    ['an update while the last one is unacknowledged waits for the acknowledgement, at most 250 ms after that post', { at: 1000, acked: false }, 1040, 210],
+    ['an update whose predecessor was never acknowledged goes out once 250 ms passed (a hidden or reloading webview)', { at: 1000, acked: false }, 1300, 0],
   ];
-  for (const [name, posts, now, want] of cases) test(name, () => assert.equal(flushDelay(posts, now, 10, 1000), want));
+  for (const [name, last, now, want] of cases) test(name, () => assert.equal(postDelay(last, now), want));
 });
 
 describe('message guards', () => {

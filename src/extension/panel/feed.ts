@@ -112,7 +112,7 @@ export class PanelFeed {
    * The message to post now, if any: a snapshot when the webview has nothing, else a patch of the
    * sections that changed. `now` is the wall clock (epoch ms) the model is built at.
    */
-  next(now: number): HostToWebview | undefined {
+  next(now: number): Extract<HostToWebview, { type: 'snapshot' | 'patch' }> | undefined {
     if (!this.pending) return undefined;
     const model = buildPanelModel(this.obs, now);
     const eventAt = this.dirtySince;

@@ -20,12 +20,11 @@ import {
 } from '../../shared/protocol.js';
 import { LOG_BATCH_MS, LogChunks, PanelFeed, type Latency } from './feed.js';
 import { makeNonce, panelHtml } from './html.js';
-import { flushDelay, instanceOf } from './model.js';
+import { postDelay, instanceOf } from './model.js';
 import { podStatusText } from '../../engine/printer.js';
 
-/** At most one post per this many milliseconds (about ten a second). */
-/** At most ten posts in any second. */
-const MAX_POSTS_PER_SECOND = 10;
+/** How long an unacknowledged update holds the next one back (the webview may be hidden or reloading). */
+const ACK_TIMEOUT_MS = 250;
 /** Latency target from an engine event to the painted panel. */
 const LATENCY_TARGET_MS = 100;
 
@@ -89,8 +88,8 @@ class PodPanel {
   private flushing = false;
   /** The webview is loaded and listening (it said `ready`); hidden webviews are destroyed. */
   private webviewReady = false;
-  /** When the recent posts went out (performance.now()), for pacing. */
-  private recentPosts: number[] = [];
+  /** The last update posted (performance.now(), its seq) and whether the webview acknowledged it: one update in flight. */
+  private lastPost: { at: number; seq: number; acked: boolean } | undefined;
   private disposed = false;
   /** The pod switcher's list as last posted (JSON), so an unchanged list is not posted again. */
   private podsPosted = '';
@@ -234,14 +233,21 @@ class PodPanel {
     }, 250);
   }
 
-  /** Posts pending changes as soon as the rate limit allows. */
+  /** Posts pending changes once the last update is acknowledged (or its wait ran out). */
   private schedule(): void {
     if (this.timer || this.disposed) return;
-    const delay = flushDelay(this.recentPosts, performance.now(), MAX_POSTS_PER_SECOND, 1000);
+    const delay = postDelay(this.lastPost, performance.now(), ACK_TIMEOUT_MS);
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.flush();
     }, delay);
+  }
+
+  /** Schedules again now that the wait may be shorter (an acknowledgement came, the webview reloaded). */
+  private reschedule(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.schedule();
   }
 
   private async flush(): Promise<void> {
@@ -251,8 +257,7 @@ class PodPanel {
       if (this.webviewReady && !this.disposed) {
         const msg = this.feed.next(Date.now());
         if (msg) {
-          const t = performance.now();
-          this.recentPosts = [...this.recentPosts.filter((x) => x > t - 1000), t];
+          this.lastPost = { at: performance.now(), seq: msg.seq, acked: false };
           this.post(msg);
           if (msg.type === 'snapshot') this.panel.title = this.titleOf(this.name);
         }
@@ -278,15 +283,22 @@ class PodPanel {
       case 'resync':
         this.webviewReady = true;
         this.feed.resetWebview();
+        // A (re)loaded webview acknowledges nothing posted before.
+        this.lastPost = undefined;
         if (m.type === 'ready') {
           this.podsPosted = '';
           // A reloaded webview: the streams the previous one followed are nobody's.
           this.closeLogStreams();
         }
         this.postPods();
-        this.schedule();
+        this.reschedule();
         break;
       case 'rendered': {
+        if (this.lastPost && m.seq >= this.lastPost.seq && !this.lastPost.acked) {
+          this.lastPost = { ...this.lastPost, acked: true };
+          // Changes that came while it was in flight go out now.
+          if (this.feed.pending) this.reschedule();
+        }
         const lat = this.feed.onRendered(m.seq, performance.now());
         if (lat) {
           this.latencies.push({ ...lat, pod: this.key });

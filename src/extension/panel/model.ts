@@ -586,15 +586,16 @@ export function buildPanelModel(obs: PodObservation, now: number): PanelModel {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Update pacing: at most `maxPerWindow` posts in any `windowMs` (ten a second). A burst (a pod
-// starting: Scheduled, Pulled, Created, Started in a few milliseconds) goes out at once rather than
-// one update per 100 ms, so an engine event reaches the panel without waiting for a slot.
+// Update pacing by flow control: one update in flight. The next update goes out when the webview
+// acknowledged the last (its `rendered`), so a burst (a pod starting: Scheduled, Pulled, Created,
+// Started within milliseconds) is folded into as many posts as the webview can paint, and no event
+// waits for a rate window. An acknowledgement that never comes (the webview hidden or reloading)
+// holds the next post at most `ackTimeoutMs`.
 
-/** How long to wait before posting pending changes, given when the recent posts went out. */
-export function flushDelay(recentPosts: readonly number[], now: number, maxPerWindow = 10, windowMs = 1000): number {
-  const inWindow = recentPosts.filter((t) => t > now - windowMs).sort((a, b) => a - b);
-  if (inWindow.length < maxPerWindow) return 0;
-  return Math.max(0, inWindow[inWindow.length - maxPerWindow]! + windowMs - now);
+/** How long to wait before posting pending changes, given the last post (when, and whether the webview acknowledged it). */
+export function postDelay(last: { at: number; acked: boolean } | undefined, now: number, ackTimeoutMs = 250): number {
+  if (!last || last.acked) return 0;
+  return Math.max(0, last.at + ackTimeoutMs - now);
 }
 
 /** Whether a container id is the container's current or previous instance in the pod's status. */
