@@ -9,7 +9,8 @@ import { readFileSync, existsSync, writeFileSync, mkdtempSync, rmSync } from 'no
 import { tmpdir } from 'node:os';
 import { stringify as yamlStringify } from 'yaml';
 import { issueClientCertificate, loadOrCreateCredentials } from '../../src/server/credentials.js';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { dockerToPanel, parseDockerEvent, parsePanelLines, type RuntimeEvent } from '../support/docker-to-panel.js';
 import { stopServer } from '../../src/client/launch.js';
 import * as path from 'node:path';
 import { parseAllDocuments, parse as yamlParse } from 'yaml';
@@ -166,9 +167,22 @@ const engineReady = existsSync(path.join(ROOT, 'src/engine/index.ts'));
 
 describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
   let s: Session;
+  // The daemon's own container events, for the Docker-event → panel latency.
+  const runtimeEvents: RuntimeEvent[] = [];
+  let dockerEvents: ChildProcess | undefined;
 
   before(async () => {
     removeLabContainers(allPodNames);
+    dockerEvents = spawn('docker', ['events', '--format', '{{json .}}', '--filter', 'type=container', '--filter', 'label=io.podlab.managed=true', '--filter', 'event=start', '--filter', 'event=die'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let partial = '';
+    dockerEvents.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop()!;
+      for (const l of lines) {
+        const e = parseDockerEvent(l);
+        if (e) runtimeEvents.push(e);
+      }
+    });
     s = await startSession('podlab', {
       'describe-sample.podlab-describe': DESCRIBE_SAMPLE,
       'completion.yaml': COMPLETION_SAMPLE,
@@ -187,6 +201,7 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
   });
 
   after(async () => {
+    dockerEvents?.kill();
     if (s) {
       await screenshot(s, 'final').catch(() => undefined);
       await s.close();
@@ -744,6 +759,11 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     const shown = [...outputLog(s).matchAll(/shown ([\d.]+) ms after the engine event/g)].map((m) => Number(m[1]));
     assert.ok(shown.length >= 20, `the panels acknowledged ${shown.length} updates caused by engine events (expected at least 20 over the suite)`);
     log(`panel latency over the suite, engine event → rendered: ${latencyFigure(shown)}`);
+    // From the daemon's event (container start or die) through the lab server's kubelet, the API's
+    // watch and the extension to the painted panel.
+    const { ms, unmatched } = dockerToPanel(runtimeEvents, parsePanelLines(outputLog(s)));
+    assert.ok(ms.length >= 10, `${ms.length} of ${runtimeEvents.length} Docker container events matched a panel update (expected at least 10)`);
+    log(`panel latency over the suite, Docker event → rendered: ${latencyFigure(ms)}; ${unmatched} of ${runtimeEvents.length} Docker events not shown by a watching panel`);
   });
 });
 

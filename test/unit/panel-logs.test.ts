@@ -228,7 +228,7 @@ describe('the panel latency counts only engine events the ready webview could sh
     [
       'an engine event after the webview is ready is measured from the event to the acknowledgement',
       [{ ready: true }, { shown: 100 }, { event: podEv('ADDED', 'Pending'), mono: 200 }, { shown: 230 }],
-      [undefined, { seq: 2, ms: 30, sections: [...header] }],
+      [undefined, { seq: 2, ms: 30, sections: [...header], containers: 'app none#0' }],
     ],
     [
       'an event while the webview was hidden is no sample once it is shown again; the next event is',
@@ -242,12 +242,12 @@ describe('the panel latency counts only engine events the ready webview could sh
         { event: podEv('MODIFIED', 'Succeeded'), mono: 6000 },
         { shown: 6012 },
       ],
-      [{ seq: 1, ms: 20, sections: ['header', 'conditions', 'containers', 'events', 'timeline', 'debug', 'notices'] }, undefined, { seq: 3, ms: 12, sections: ['header', 'timeline'] }],
+      [{ seq: 1, ms: 20, sections: ['header', 'conditions', 'containers', 'events', 'timeline', 'debug', 'notices'], containers: 'app none#0' }, undefined, { seq: 3, ms: 12, sections: ['header', 'timeline'], containers: 'app none#0' }],
     ],
     [
       'events folded into one update count from the first of them',
       [{ ready: true }, { shown: 1 }, { event: podEv('ADDED', 'Pending'), mono: 100 }, { event: podEv('MODIFIED', 'Running'), mono: 140 }, { shown: 160 }],
-      [undefined, { seq: 2, ms: 60, sections: [...header] }],
+      [undefined, { seq: 2, ms: 60, sections: [...header], containers: 'app none#0' }],
     ],
   ];
   for (const [name, steps, want] of cases) test(name, () => assert.deepEqual(samples(steps), want));

@@ -22,6 +22,13 @@ export interface Latency {
   /** Milliseconds from the first engine event folded into this update to the webview's acknowledgement. */
   ms: number;
   sections: PanelSection[];
+  /** The containers as this update shows them (`name state#restarts`), to match runtime events against. */
+  containers: string;
+}
+
+/** The containers of a model as `name state#restarts`, comma-separated. */
+export function containersShown(model: PanelModel): string {
+  return model.containers.map((c) => `${c.name} ${c.state.kind}#${c.restartCount}`).join(', ');
 }
 
 export class PanelFeed {
@@ -32,7 +39,7 @@ export class PanelFeed {
   /** Monotonic time of the first engine event not yet posted. */
   private dirtySince: number | undefined;
   private dirty = true;
-  private readonly inflight = new Map<number, { eventAt?: number; sections: PanelSection[] }>();
+  private readonly inflight = new Map<number, { eventAt?: number; sections: PanelSection[]; containers: string }>();
 
   /** `startSeq`: the sequence numbers go on from another feed's (the panel switched pods). */
   constructor(namespace: string, name: string, startSeq = 0) {
@@ -121,7 +128,7 @@ export class PanelFeed {
     if (this.sent === undefined) {
       this.sent = model;
       const seq = ++this.seq;
-      this.track(seq, eventAt, [...PANEL_SECTIONS]);
+      this.track(seq, eventAt, [...PANEL_SECTIONS], model);
       return { type: 'snapshot', seq, model };
     }
     const changes = diffModel(this.sent, model);
@@ -129,24 +136,28 @@ export class PanelFeed {
     const baseSeq = this.seq;
     const seq = ++this.seq;
     this.sent = model;
-    this.track(seq, eventAt, patchedSections(changes));
+    this.track(seq, eventAt, patchedSections(changes), model);
     return { type: 'patch', seq, baseSeq, changes };
   }
 
-  private track(seq: number, eventAt: number | undefined, sections: PanelSection[]): void {
-    this.inflight.set(seq, { eventAt, sections });
+  private track(seq: number, eventAt: number | undefined, sections: PanelSection[], model: PanelModel): void {
+    this.inflight.set(seq, { eventAt, sections, containers: containersShown(model) });
     // Unacknowledged updates (webview hidden or reloading) must not pile up.
     for (const k of this.inflight.keys()) if (k < seq - 100) this.inflight.delete(k);
   }
+
+  /** The last update the webview acknowledged, whether or not an engine event caused it. */
+  lastShown: { seq: number; containers: string } | undefined;
 
   /** The webview painted update `seq` at monotonic time `mono`: the latency when an engine event caused it. */
   onRendered(seq: number, mono: number): Latency | undefined {
     const t = this.inflight.get(seq);
     if (!t) return undefined;
+    this.lastShown = { seq, containers: t.containers };
     this.inflight.delete(seq);
     for (const k of this.inflight.keys()) if (k < seq) this.inflight.delete(k);
     if (t.eventAt === undefined) return undefined;
-    return { seq, ms: mono - t.eventAt, sections: t.sections };
+    return { seq, ms: mono - t.eventAt, sections: t.sections, containers: t.containers };
   }
 }
 

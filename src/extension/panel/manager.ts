@@ -304,7 +304,10 @@ class PodPanel {
           this.latencies.push({ ...lat, pod: this.key });
           if (this.latencies.length > 1000) this.latencies.shift();
           const flag = lat.ms > LATENCY_TARGET_MS ? ` (over the ${LATENCY_TARGET_MS} ms target)` : '';
-          this.log(`lifecycle ${this.key}: update #${lat.seq} [${lat.sections.join(', ')}] shown ${lat.ms.toFixed(1)} ms after the engine event${flag}`);
+          this.log(`lifecycle ${this.key}: update #${lat.seq} [${lat.sections.join(', ')}] shown ${lat.ms.toFixed(1)} ms after the engine event${flag}; containers: ${lat.containers || 'none'}`);
+        } else if (this.feed.lastShown?.seq === m.seq) {
+          // A snapshot for a (re)loaded webview: no sample, but what it shows from now on.
+          this.log(`lifecycle ${this.key}: update #${m.seq} shown (a snapshot, no engine event); containers: ${this.feed.lastShown.containers || 'none'}`);
         }
         break;
       }

@@ -1,0 +1,109 @@
+// The e2e suite's Docker-event → panel latency: a container's `start` or `die` as `docker events`
+// reports it (the daemon's own time), matched with the first lifecycle-panel update that shows the
+// change, as the extension's output channel logs each acknowledged update with the containers it
+// shows (`update #N [...] shown X ms after the engine event; containers: app running#0, ...`).
+// Pure: tested in test/unit/docker-to-panel.test.ts.
+
+/** One container event of the runtime, from `docker events --format '{{json .}}'`. */
+export interface RuntimeEvent {
+  /** Epoch milliseconds (the daemon's timeNano). */
+  at: number;
+  /** namespace/name of the pod. */
+  pod: string;
+  container: string;
+  /** The dockershim name's attempt: the restart count of this instance. */
+  attempt: number;
+  action: 'start' | 'die';
+}
+
+/** One acknowledged panel update, from the extension's output channel. */
+export interface PanelLine {
+  /** Epoch milliseconds of the log line (when the acknowledgement came). */
+  at: number;
+  pod: string;
+  seq: number;
+  /** Caused by an engine event (false: a snapshot for a loading webview, which may show an older change late). */
+  sample: boolean;
+  /** Container name → `state#restarts` as shown. */
+  containers: Map<string, string>;
+}
+
+/** A `docker events` JSON line of a lab container (dockershim name k8s_<container>_<pod>_<ns>_<uid>_<attempt>); undefined otherwise. */
+export function parseDockerEvent(line: string): RuntimeEvent | undefined {
+  let e: { status?: string; Action?: string; Actor?: { Attributes?: Record<string, string> } };
+  try {
+    e = JSON.parse(line) as typeof e;
+  } catch {
+    return undefined;
+  }
+  const action = e.Action ?? e.status;
+  if (action !== 'start' && action !== 'die') return undefined;
+  const parts = (e.Actor?.Attributes?.name ?? '').split('_');
+  if (parts.length !== 6 || parts[0] !== 'k8s' || parts[1] === 'POD') return undefined;
+  const [, container, pod, ns, , attempt] = parts as [string, string, string, string, string, string];
+  // timeNano is beyond a double's integer precision: read its digits from the text.
+  const digits = /"timeNano":\s*(\d+)/.exec(line)?.[1];
+  if (digits === undefined || !/^\d+$/.test(attempt)) return undefined;
+  const nano = BigInt(digits);
+  return { at: Number(nano / 1_000_000n) + Number(nano % 1_000_000n) / 1e6, pod: `${ns}/${pod}`, container, attempt: Number(attempt), action };
+}
+
+const LINE = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{3}) \[\w+\] lifecycle ([^:]+): update #(\d+) (.*); containers: (.*)$/;
+
+/** The output channel's panel-update lines (local-time timestamps, as VS Code writes them). */
+export function parsePanelLines(log: string): PanelLine[] {
+  const out: PanelLine[] = [];
+  for (const raw of log.split('\n')) {
+    const m = LINE.exec(raw.trimEnd());
+    if (!m) continue;
+    const [, y, mo, d, h, mi, sec, ms, pod, seq, middle, list] = m as unknown as string[];
+    const containers = new Map<string, string>();
+    if (list !== 'none') {
+      for (const item of list!.split(', ')) {
+        const at = item.lastIndexOf(' ');
+        containers.set(item.slice(0, at), item.slice(at + 1));
+      }
+    }
+    out.push({
+      at: new Date(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(sec), Number(ms)).getTime(),
+      pod: pod!,
+      seq: Number(seq),
+      sample: /shown [\d.]+ ms after the engine event/.test(middle!),
+      containers,
+    });
+  }
+  return out;
+}
+
+/**
+ * For each runtime event of a pod whose panel was showing it: the milliseconds until the first
+ * update that shows the change (`start`: the container running with that restart count; `die`: no
+ * longer running as that instance). An event is left out (counted in `unmatched`) when no panel
+ * showed the pod before it, when the panel already showed the change, when a snapshot came between
+ * (the panel reloaded or switched: its timing is the webview's load), or when no update shows it.
+ */
+export function dockerToPanel(events: readonly RuntimeEvent[], lines: readonly PanelLine[]): { ms: number[]; unmatched: number } {
+  const ms: number[] = [];
+  let unmatched = 0;
+  for (const e of events) {
+    const running = `running#${e.attempt}`;
+    const shows = (l: PanelLine) => (e.action === 'start' ? l.containers.get(e.container) === running : l.containers.has(e.container) && l.containers.get(e.container) !== running);
+    const ofPod = lines.filter((l) => l.pod === e.pod).sort((a, b) => a.at - b.at || a.seq - b.seq);
+    const before = ofPod.filter((l) => l.at < e.at).at(-1);
+    if (!before || shows(before)) {
+      unmatched++;
+      continue;
+    }
+    let found: number | undefined;
+    for (const l of ofPod.slice(ofPod.indexOf(before) + 1)) {
+      if (!l.sample) break;
+      if (shows(l)) {
+        found = l.at - e.at;
+        break;
+      }
+    }
+    if (found === undefined) unmatched++;
+    else ms.push(found);
+  }
+  return { ms, unmatched };
+}

@@ -1,0 +1,48 @@
+// The e2e suite's Docker-event → panel matching (test/support/docker-to-panel.ts).
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { dockerToPanel, parseDockerEvent, parsePanelLines, type PanelLine, type RuntimeEvent } from '../support/docker-to-panel.js';
+
+describe('docker events of lab containers', () => {
+  const line = (name: string, action = 'start') =>
+    `{"status":"${action}","id":"80","Type":"container","Action":"${action}","Actor":{"ID":"80","Attributes":{"name":"${name}"}},"scope":"local","time":1795431337,"timeNano":1795431337343761252}`;
+  const cases: [string, string, RuntimeEvent | undefined][] = [
+    ['an app container start keeps the nanoseconds beyond a double', line('k8s_app_web_default_uid-1_2'), { at: 1795431337343.761252, pod: 'default/web', container: 'app', attempt: 2, action: 'start' }],
+    ['a die is a die', line('k8s_app_web_default_uid-1_0', 'die'), { at: 1795431337343.761252, pod: 'default/web', container: 'app', attempt: 0, action: 'die' }],
+    ['the sandbox is no container of the panel', line('k8s_POD_web_default_uid-1_0'), undefined],
+    ['another container of the daemon is left out', line('festive_babbage'), undefined],
+    ['other actions are left out', line('k8s_app_web_default_uid-1_0', 'create'), undefined],
+    ['a line that is no JSON is left out', 'oops', undefined],
+  ];
+  for (const [name, text, want] of cases) test(name, () => assert.deepEqual(parseDockerEvent(text), want));
+});
+
+describe('panel update lines of the output channel', () => {
+  test('a sample line, a snapshot line, and other lines left out', () => {
+    const log = [
+      '2026-11-23 04:51:45.420 [info] lifecycle default/web: update #3 [events, timeline] shown 97.4 ms after the engine event; containers: server running#0, probe-client waiting#1',
+      '2026-11-23 04:51:45.500 [info] lifecycle default/web: update #4 shown (a snapshot, no engine event); containers: none',
+      '2026-11-23 04:51:45.600 [info] activated in 7 ms',
+    ].join('\n');
+    const at = (ms: number) => new Date(2026, 10, 23, 4, 51, 45, ms).getTime();
+    assert.deepEqual(parsePanelLines(log), [
+      { at: at(420), pod: 'default/web', seq: 3, sample: true, containers: new Map([['server', 'running#0'], ['probe-client', 'waiting#1']]) },
+      { at: at(500), pod: 'default/web', seq: 4, sample: false, containers: new Map() },
+    ]);
+  });
+});
+
+describe('matching runtime events with the first update that shows them', () => {
+  const ev = (at: number, action: 'start' | 'die', attempt = 0, container = 'app'): RuntimeEvent => ({ at, pod: 'default/web', container, attempt, action });
+  const ln = (at: number, seq: number, state: string, sample = true, pod = 'default/web'): PanelLine => ({ at, pod, seq, sample, containers: new Map([['app', state]]) });
+  const cases: [string, RuntimeEvent[], PanelLine[], { ms: number[]; unmatched: number }][] = [
+    ['a start is measured to the first update showing the container running', [ev(1000, 'start')], [ln(900, 1, 'waiting#0'), ln(1030, 2, 'waiting#0'), ln(1045, 3, 'running#0')], { ms: [45], unmatched: 0 }],
+    ['a restart needs the new instance running, not the old one', [ev(1000, 'start', 1)], [ln(900, 1, 'running#0'), ln(1020, 2, 'terminated#0'), ln(1070, 3, 'running#1')], { ms: [70], unmatched: 0 }],
+    ['a die is measured to the first update where that instance no longer runs', [ev(1000, 'die', 0)], [ln(900, 1, 'running#0'), ln(1060, 2, 'terminated#0')], { ms: [60], unmatched: 0 }],
+    ['an event before the panel showed the pod is left out', [ev(1000, 'start')], [ln(1500, 1, 'running#0')], { ms: [], unmatched: 1 }],
+    ['an event the panel already showed is left out', [ev(1000, 'start')], [ln(990, 1, 'running#0'), ln(1100, 2, 'running#0')], { ms: [], unmatched: 1 }],
+    ['a snapshot before the change shows it is no sample', [ev(1000, 'start')], [ln(900, 1, 'waiting#0'), ln(1300, 2, 'running#0', false), ln(1400, 3, 'running#0')], { ms: [], unmatched: 1 }],
+    ['another pod\'s lines do not count', [ev(1000, 'start')], [ln(900, 1, 'waiting#0'), ln(1010, 1, 'running#0', true, 'default/other'), ln(1080, 2, 'running#0')], { ms: [80], unmatched: 0 }],
+  ];
+  for (const [name, events, lines, want] of cases) test(name, () => assert.deepEqual(dockerToPanel(events, lines), want));
+});
