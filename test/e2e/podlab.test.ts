@@ -761,9 +761,12 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     log(`panel latency over the suite, engine event → rendered: ${latencyFigure(shown)}`);
     // From the daemon's event (container start or die) through the lab server's kubelet, the API's
     // watch and the extension to the painted panel.
-    const { ms, unmatched } = dockerToPanel(runtimeEvents, parsePanelLines(outputLog(s)));
+    const { ms, updates, unmatched } = dockerToPanel(runtimeEvents, parsePanelLines(outputLog(s)));
     assert.ok(ms.length >= 10, `${ms.length} of ${runtimeEvents.length} Docker container events matched a panel update (expected at least 10)`);
-    log(`panel latency over the suite, Docker event → rendered: ${latencyFigure(ms)}; ${unmatched} of ${runtimeEvents.length} Docker events not shown by a watching panel`);
+    log(`panel latency over the suite, Docker event → rendered, per event: ${latencyFigure(ms)}; ${unmatched} of ${runtimeEvents.length} Docker events were not shown by a panel watching that pod`);
+    // The kubelet publishes a sync's changes when the sync ends (the pod worker serializes syncs): an
+    // update showing two containers started counts from the later start.
+    log(`panel latency over the suite, Docker event → rendered, per update (from the latest event it shows): ${latencyFigure(updates)}`);
   });
 });
 

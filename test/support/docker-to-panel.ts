@@ -75,35 +75,50 @@ export function parsePanelLines(log: string): PanelLine[] {
   return out;
 }
 
+/** Whether the line shows the event: the instance started (running or already ended) or died, or a later instance exists. */
+function showsEvent(e: RuntimeEvent, l: PanelLine): boolean {
+  const m = /^(\w+)#(\d+)$/.exec(l.containers.get(e.container) ?? '');
+  if (!m) return false;
+  const [, kind, restarts] = m as unknown as [string, string, string];
+  if (Number(restarts) > e.attempt) return true;
+  if (Number(restarts) < e.attempt) return false;
+  return e.action === 'start' ? kind === 'running' || kind === 'terminated' : kind === 'terminated';
+}
+
 /**
  * For each runtime event of a pod whose panel was showing it: the milliseconds until the first
- * update that shows the change (`start`: the container running with that restart count; `die`: no
- * longer running as that instance). An event is left out (counted in `unmatched`) when no panel
- * showed the pod before it, when the panel already showed the change, when a snapshot came between
- * (the panel reloaded or switched: its timing is the webview's load), or when no update shows it.
+ * update that shows the change (`start`: that instance running, or already ended; `die`: that
+ * instance terminated; either: a later instance). An event is left out (counted in `unmatched`)
+ * when no panel showed the pod before it, when the panel already showed the change, when a
+ * snapshot came between (the panel reloaded or switched: its timing is the webview's load), or
+ * when no update shows it. `updates`: per update that showed new events, the milliseconds from
+ * the latest of them (a kubelet publishes a sync's changes together, when the sync ends).
  */
-export function dockerToPanel(events: readonly RuntimeEvent[], lines: readonly PanelLine[]): { ms: number[]; unmatched: number } {
+export function dockerToPanel(events: readonly RuntimeEvent[], lines: readonly PanelLine[]): { ms: number[]; updates: number[]; unmatched: number } {
   const ms: number[] = [];
+  const byUpdate = new Map<PanelLine, number>();
   let unmatched = 0;
   for (const e of events) {
-    const running = `running#${e.attempt}`;
-    const shows = (l: PanelLine) => (e.action === 'start' ? l.containers.get(e.container) === running : l.containers.has(e.container) && l.containers.get(e.container) !== running);
     const ofPod = lines.filter((l) => l.pod === e.pod).sort((a, b) => a.at - b.at || a.seq - b.seq);
     const before = ofPod.filter((l) => l.at < e.at).at(-1);
-    if (!before || shows(before)) {
+    if (!before || showsEvent(e, before)) {
       unmatched++;
       continue;
     }
-    let found: number | undefined;
+    let found: PanelLine | undefined;
     for (const l of ofPod.slice(ofPod.indexOf(before) + 1)) {
       if (!l.sample) break;
-      if (shows(l)) {
-        found = l.at - e.at;
+      if (showsEvent(e, l)) {
+        found = l;
         break;
       }
     }
-    if (found === undefined) unmatched++;
-    else ms.push(found);
+    if (!found) {
+      unmatched++;
+      continue;
+    }
+    ms.push(found.at - e.at);
+    byUpdate.set(found, Math.min(byUpdate.get(found) ?? Infinity, found.at - e.at));
   }
-  return { ms, unmatched };
+  return { ms, updates: [...byUpdate.values()], unmatched };
 }

@@ -281,6 +281,7 @@ class PodPanel {
     switch (m.type) {
       case 'ready':
       case 'resync':
+        this.log(`lifecycle ${this.key}: the webview ${m.type === 'ready' ? 'loaded' : 'asked for a snapshot'} (it had update #${m.haveSeq ?? 'none'})`);
         this.webviewReady = true;
         this.feed.resetWebview();
         // A (re)loaded webview acknowledges nothing posted before.
