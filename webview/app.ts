@@ -179,6 +179,7 @@ export class PanelApp {
   }
 
   private onMessage(data: unknown): void {
+    const arrived = performance.now();
     if (!isHostToWebview(data)) return;
     const m: HostToWebview = data;
     switch (m.type) {
@@ -200,7 +201,7 @@ export class PanelApp {
         this.seq = m.seq;
         this.receivedAt = Date.now();
         this.render(UI_SECTIONS);
-        this.afterUpdate(m.seq);
+        this.afterUpdate(m.seq, arrived);
         break;
       case 'patch': {
         if (!this.model || m.baseSeq !== this.seq) {
@@ -213,7 +214,7 @@ export class PanelApp {
         this.receivedAt = Date.now();
         const changed = new Set(patchedSections(m.changes));
         this.render(UI_SECTIONS.filter((u) => DEPENDS[u].some((s) => changed.has(s))));
-        this.afterUpdate(m.seq);
+        this.afterUpdate(m.seq, arrived);
         break;
       }
       case 'pods':
@@ -234,14 +235,14 @@ export class PanelApp {
     }
   }
 
-  private afterUpdate(seq: number): void {
+  private afterUpdate(seq: number, arrived: number): void {
     this.root.dataset.seq = String(seq);
     this.save();
     let acked = false;
     const ack = () => {
       if (acked) return;
       acked = true;
-      this.post({ type: 'rendered', seq });
+      this.post({ type: 'rendered', seq, webviewMs: Math.round((performance.now() - arrived) * 10) / 10 });
     };
     requestAnimationFrame(() => ack());
     setTimeout(ack, 50);

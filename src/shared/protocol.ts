@@ -356,7 +356,8 @@ export interface LogChunkMessage {
 
 export type WebviewToHost =
   | { type: 'ready'; haveSeq?: number }
-  | { type: 'rendered'; seq: number }
+  /** `webviewMs`: from the update's arrival in the webview to the frame it is painted in. */
+  | { type: 'rendered'; seq: number; webviewMs?: number }
   | { type: 'resync'; haveSeq?: number }
   | { type: 'request'; id: number; body: RequestBody }
   | { type: 'stopLogs'; stream: number };
@@ -443,7 +444,7 @@ export function isWebviewToHost(m: unknown): m is WebviewToHost {
     case 'resync':
       return m.haveSeq === undefined || typeof m.haveSeq === 'number';
     case 'rendered':
-      return typeof m.seq === 'number';
+      return typeof m.seq === 'number' && (m.webviewMs === undefined || typeof m.webviewMs === 'number');
     case 'stopLogs':
       return isStreamId(m.stream);
     case 'request': {

@@ -97,11 +97,13 @@ export class PanelFeed {
     this.dirty = true;
   }
 
-  setDebug(debug: PodDebugInfo | undefined): void {
+  /** The kubelet's debug state (from the PodDebug watch); `mono`: when it arrived, an engine event like a pod's. */
+  setDebug(debug: PodDebugInfo | undefined, mono?: number): void {
     const next = withDebug(this.obs, debug);
     if (JSON.stringify(next.debug) === JSON.stringify(this.obs.debug)) return;
     this.obs = next;
     this.dirty = true;
+    if (mono !== undefined) this.dirtySince ??= mono;
   }
 
   /**
@@ -147,13 +149,13 @@ export class PanelFeed {
   }
 
   /** The last update the webview acknowledged, whether or not an engine event caused it. */
-  lastShown: { seq: number; containers: string } | undefined;
+  lastShown: { seq: number; containers: string; sections: PanelSection[] } | undefined;
 
   /** The webview painted update `seq` at monotonic time `mono`: the latency when an engine event caused it. */
   onRendered(seq: number, mono: number): Latency | undefined {
     const t = this.inflight.get(seq);
     if (!t) return undefined;
-    this.lastShown = { seq, containers: t.containers };
+    this.lastShown = { seq, containers: t.containers, sections: t.sections };
     this.inflight.delete(seq);
     for (const k of this.inflight.keys()) if (k < seq) this.inflight.delete(k);
     if (t.eventAt === undefined) return undefined;

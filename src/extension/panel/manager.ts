@@ -179,7 +179,7 @@ class PodPanel {
     feed.resetWebview();
     this.debugWatch = engine.watchDebug(this.namespace, this.name, (info) => {
       if (this.feed !== feed) return;
-      feed.setDebug(info);
+      feed.setDebug(info, performance.now());
       this.schedule();
     });
     this.postPods();
@@ -305,10 +305,11 @@ class PodPanel {
           this.latencies.push({ ...lat, pod: this.key });
           if (this.latencies.length > 1000) this.latencies.shift();
           const flag = lat.ms > LATENCY_TARGET_MS ? ` (over the ${LATENCY_TARGET_MS} ms target)` : '';
-          this.log(`lifecycle ${this.key}: update #${lat.seq} [${lat.sections.join(', ')}] shown ${lat.ms.toFixed(1)} ms after the engine event${flag}; containers: ${lat.containers || 'none'}`);
+          const inWebview = m.webviewMs === undefined ? '' : ` (${m.webviewMs} ms of it in the webview)`;
+          this.log(`lifecycle ${this.key}: update #${lat.seq} [${lat.sections.join(', ')}] shown ${lat.ms.toFixed(1)} ms after the engine event${inWebview}${flag}; containers: ${lat.containers || 'none'}`);
         } else if (this.feed.lastShown?.seq === m.seq) {
-          // A snapshot for a (re)loaded webview: no sample, but what it shows from now on.
-          this.log(`lifecycle ${this.key}: update #${m.seq} shown (a snapshot, no engine event); containers: ${this.feed.lastShown.containers || 'none'}`);
+          // A snapshot for a (re)loaded webview, or a change of the lab's objects: no sample, but what it shows from now on.
+          this.log(`lifecycle ${this.key}: update #${m.seq} [${this.feed.lastShown.sections.join(', ')}] shown (not caused by an engine event); containers: ${this.feed.lastShown.containers || 'none'}`);
         }
         break;
       }
