@@ -20,7 +20,7 @@ describe('docker events of lab containers', () => {
 describe('panel update lines of the output channel', () => {
   test('a sample line, a snapshot line, and other lines left out', () => {
     const log = [
-      '2026-11-23 04:51:45.420 [info] lifecycle default/web: update #3 [events, timeline] shown 97.4 ms after the engine event (12.5 ms of it in the webview); containers: server running#0, probe-client waiting#1',
+      '2026-11-23 04:51:45.420 [info] lifecycle default/web: update #3 [events, timeline] shown 97.4 ms after the engine event (3.1 ms in the extension host, 12.5 ms in the webview); containers: server running#0, probe-client waiting#1',
       '2026-11-23 04:51:45.500 [info] lifecycle default/web: update #4 [header, containers] shown (not caused by an engine event); containers: none',
       '2026-11-23 04:51:45.600 [info] activated in 7 ms',
     ].join('\n');

@@ -55,6 +55,11 @@ export class PanelFeed {
     return this.seq;
   }
 
+  /** Monotonic time of the first engine event not yet posted. */
+  get pendingSince(): number | undefined {
+    return this.dirtySince;
+  }
+
   /** Whether there is something the webview has not seen. */
   get pending(): boolean {
     return this.dirty || this.sent === undefined;

@@ -89,7 +89,7 @@ class PodPanel {
   /** The webview is loaded and listening (it said `ready`); hidden webviews are destroyed. */
   private webviewReady = false;
   /** The last update posted (performance.now(), its seq) and whether the webview acknowledged it: one update in flight. */
-  private lastPost: { at: number; seq: number; acked: boolean } | undefined;
+  private lastPost: { at: number; seq: number; acked: boolean; hostMs?: number } | undefined;
   private disposed = false;
   /** The pod switcher's list as last posted (JSON), so an unchanged list is not posted again. */
   private podsPosted = '';
@@ -255,10 +255,12 @@ class PodPanel {
     this.flushing = true;
     try {
       if (this.webviewReady && !this.disposed) {
+        const since = this.feed.pendingSince;
         const msg = this.feed.next(Date.now());
         if (msg) {
-          this.lastPost = { at: performance.now(), seq: msg.seq, acked: false };
           this.post(msg);
+          const at = performance.now();
+          this.lastPost = { at, seq: msg.seq, acked: false, hostMs: since === undefined ? undefined : at - since };
           if (msg.type === 'snapshot') this.panel.title = this.titleOf(this.name);
         }
       }
@@ -305,7 +307,9 @@ class PodPanel {
           this.latencies.push({ ...lat, pod: this.key });
           if (this.latencies.length > 1000) this.latencies.shift();
           const flag = lat.ms > LATENCY_TARGET_MS ? ` (over the ${LATENCY_TARGET_MS} ms target)` : '';
-          const inWebview = m.webviewMs === undefined ? '' : ` (${m.webviewMs} ms of it in the webview)`;
+          const host = this.lastPost?.seq === m.seq ? this.lastPost.hostMs : undefined;
+          const parts = [host === undefined ? '' : `${host.toFixed(1)} ms in the extension host`, m.webviewMs === undefined ? '' : `${m.webviewMs} ms in the webview`].filter(Boolean);
+          const inWebview = parts.length ? ` (${parts.join(', ')})` : '';
           this.log(`lifecycle ${this.key}: update #${lat.seq} [${lat.sections.join(', ')}] shown ${lat.ms.toFixed(1)} ms after the engine event${inWebview}${flag}; containers: ${lat.containers || 'none'}`);
         } else if (this.feed.lastShown?.seq === m.seq) {
           // A snapshot for a (re)loaded webview, or a change of the lab's objects: no sample, but what it shows from now on.
