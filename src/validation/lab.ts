@@ -158,15 +158,21 @@ export const UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
     detail: "Pod Lab does not have other schedulers: the lab's scheduler binds the pod anyway (a cluster leaves it Pending until that scheduler does)",
     when: (v) => v !== 'default-scheduler',
   },
-  'PodSpec.topologySpreadConstraints': { family: 'scheduling', detail: `Pod Lab does not apply topology spread constraints: ${SCHEDULER_IGNORES}` },
   'PodSpec.overhead': { family: 'scheduling', detail: "Pod Lab does not account pod overhead: the lab's scheduler counts container requests only" },
   'PodSpec.resources': {
     family: 'scheduling',
     detail: "Pod Lab does not apply pod-level resources: the lab's scheduler counts container requests and only container limits are enforced",
   },
-  'Affinity.podAffinity': { family: 'scheduling', detail: `Pod Lab does not apply inter-pod affinity: ${SCHEDULER_IGNORES}` },
-  'Affinity.podAntiAffinity': { family: 'scheduling', detail: `Pod Lab does not apply inter-pod anti-affinity: ${SCHEDULER_IGNORES}` },
   'NodeAffinity.preferredDuringSchedulingIgnoredDuringExecution': { family: 'scheduling', detail: `Pod Lab does not score preferred node affinity: ${SCHEDULER_IGNORES}` },
+  // Required pod affinity and anti-affinity, and DoNotSchedule spread constraints, are applied (src/engine/scheduler/interpod.ts); the scores are not.
+  'PodAffinity.preferredDuringSchedulingIgnoredDuringExecution': { family: 'scheduling', detail: `Pod Lab does not score preferred inter-pod affinity: ${SCHEDULER_IGNORES}` },
+  'PodAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution': { family: 'scheduling', detail: `Pod Lab does not score preferred inter-pod anti-affinity: ${SCHEDULER_IGNORES}` },
+  'TopologySpreadConstraint.whenUnsatisfiable': {
+    family: 'scheduling',
+    note: 'DoNotSchedule keeps the pod off the nodes where it would make the skew exceed maxSkew; ScheduleAnyway only prefers the nodes that reduce it.',
+    detail: "Pod Lab does not score whenUnsatisfiable ScheduleAnyway: the lab's scheduler ignores this constraint",
+    when: (v) => v === 'ScheduleAnyway',
+  },
   'PodOS.name': { family: 'scheduling', detail: "Pod Lab does not run Windows pods: the lab's node runs Linux containers", when: (v) => v !== 'linux' },
 
   'PodSpec.hostUsers': {

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Node, Pod } from 'kubernetes-types/core/v1';
 import { SchedulerCache } from '../../src/engine/scheduler/cache.js';
-import { filterNode, filterNodeInfo, findNode, nodeInfoOf, numFeasibleNodesToFind, podFacts, schedulePod, type NodeInfo } from '../../src/engine/scheduler/filters.js';
+import { filterNode, filterNodeInfo, findNode, nodeInfoOf, numFeasibleNodesToFind, podFacts, preFilter, schedulePod, type NodeInfo } from '../../src/engine/scheduler/filters.js';
 import { Scheduler } from '../../src/engine/scheduler/scheduler.js';
 import { Store } from '../../src/engine/store.js';
 import { EventRecorder } from '../../src/engine/events.js';
@@ -145,20 +145,32 @@ function rng(seed: number): () => number {
 function randomCluster(seed: number) {
   const r = rng(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+  /** Zones a and b; some nodes have no zone label (they are in no zone domain). */
+  const zoneLabels = (): Record<string, string> => (r() < 0.15 ? {} : { zone: pick(['a', 'b']) });
   const nodes = Array.from({ length: 2 + Math.floor(r() * 8) }, (_, i) =>
     node(`node-${i}`, {
       cpu: pick(['1', '2', '4']),
       memory: pick(['1Gi', '2Gi', '4Gi']),
       pods: pick(['3', '5', '110']),
-      labels: { zone: pick(['a', 'b']) },
+      labels: zoneLabels(),
       spec: {
         ...(r() < 0.2 ? { unschedulable: true } : {}),
         ...(r() < 0.3 ? { taints: [{ key: 'dedicated', value: pick(['gpu', 'db']), effect: pick(['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as const) }] } : {}),
       },
     }),
   );
-  const randomPod = (name: string, assign: boolean): Pod =>
-    pod(name, {
+  const topologyKey = () => pick(['zone', 'kubernetes.io/hostname']);
+  const appSelector = () => (r() < 0.1 ? undefined : r() < 0.1 ? {} : { matchLabels: { app: pick(['web', 'db']) } });
+  const affinityTerm = () => ({
+    topologyKey: topologyKey(),
+    labelSelector: appSelector(),
+    ...(r() < 0.2 ? { namespaces: [pick(['default', 'other'])] } : {}),
+    ...(r() < 0.2 ? { namespaceSelector: r() < 0.3 ? {} : { matchLabels: { env: pick(['prod', 'dev']) } } } : {}),
+    ...(r() < 0.2 ? { matchLabelKeys: ['version'] } : r() < 0.1 ? { mismatchLabelKeys: ['version'] } : {}),
+  });
+  const randomLabels = () => ({ app: pick(['web', 'db', 'cache']), ...(r() < 0.5 ? { version: pick(['v1', 'v2']) } : {}) });
+  const randomPod = (name: string, assign: boolean): Pod => {
+    const p = pod(name, {
       ...(assign ? { node: pick(nodes).metadata!.name! } : {}),
       ...(r() < 0.6 ? { cpu: pick(['100m', '500m', '1', '1500m']) } : {}),
       ...(r() < 0.5 ? { memory: pick(['128Mi', '512Mi', '1Gi']) } : {}),
@@ -167,41 +179,95 @@ function randomCluster(seed: number) {
       spec: {
         ...(r() < 0.3 ? { nodeSelector: { zone: pick(['a', 'b', 'c']) } } : {}),
         ...(r() < 0.3 ? { tolerations: [{ key: 'dedicated', operator: 'Equal', value: pick(['gpu', 'db']), effect: 'NoSchedule' }] } : {}),
+        ...(r() < 0.35
+          ? {
+              affinity: {
+                ...(r() < 0.5 ? { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [affinityTerm(), ...(r() < 0.2 ? [affinityTerm()] : [])] } } : {}),
+                ...(r() < 0.6 ? { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [affinityTerm()] } } : {}),
+              },
+            }
+          : {}),
+        ...(r() < 0.3
+          ? {
+              topologySpreadConstraints: Array.from({ length: 1 + Math.floor(r() * 2) }, () => ({
+                maxSkew: pick([1, 1, 2]),
+                topologyKey: topologyKey(),
+                whenUnsatisfiable: pick(['DoNotSchedule', 'DoNotSchedule', 'ScheduleAnyway']),
+                labelSelector: appSelector(),
+                ...(r() < 0.2 ? { minDomains: pick([2, 3]) } : {}),
+                ...(r() < 0.3 ? { nodeAffinityPolicy: pick(['Honor', 'Ignore']) } : {}),
+                ...(r() < 0.3 ? { nodeTaintsPolicy: pick(['Honor', 'Ignore']) } : {}),
+                ...(r() < 0.2 ? { matchLabelKeys: ['version'] } : {}),
+              })),
+            }
+          : {}),
       },
     });
-  return { r, pick, nodes, randomPod };
+    p.metadata = { ...p.metadata, namespace: r() < 0.25 ? 'other' : 'default', labels: randomLabels() };
+    return p;
+  };
+  return { r, pick, nodes, randomPod, randomLabels, zoneLabels };
 }
 
-test('on 200 randomised clusters, every cached NodeInfo, filter result and decision equals the uncached path', () => {
+const nsEvent = (type: WatchEvent['type'], name: string, labels: Record<string, string>): WatchEvent => ({ type, kind: 'Namespace', object: { metadata: { name, labels } } });
+
+/** The pods a NodeInfo holds for InterPodAffinity and PodTopologySpread, as plain data. */
+const podsView = (i: NodeInfo) => ({
+  pods: Object.fromEntries(
+    [...i.pods]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([ns, set]) => [ns, [...set].map((f) => `${f.name} ${JSON.stringify(f.labels)}${f.terminating ? ' terminating' : ''}`).sort()]),
+  ),
+  withRequiredAntiAffinity: [...i.podsWithRequiredAntiAffinity].map((f) => `${f.namespace}/${f.name}`).sort(),
+});
+
+test('on 200 randomised clusters (zones, hostnames, namespaces; pods with inter-pod affinity, anti-affinity and spread constraints), every cached NodeInfo, filter result and decision equals the uncached path', () => {
+  const decisions = new Map<string, number>();
   for (let seed = 1; seed <= 200; seed++) {
-    const { r, pick, nodes, randomPod } = randomCluster(seed);
+    const { r, pick, nodes, randomPod, randomLabels, zoneLabels } = randomCluster(seed);
     const cache = new SchedulerCache();
     const live = new Map<string, Pod>();
+    const liveNs = new Map<string, Record<string, string>>([
+      ['default', { 'kubernetes.io/metadata.name': 'default', env: 'prod' }],
+      ['other', { 'kubernetes.io/metadata.name': 'other', env: 'dev' }],
+    ]);
     let liveNodes = [...nodes];
+    for (const [name, labels] of liveNs) cache.apply(nsEvent('ADDED', name, labels));
     for (const n of nodes) cache.apply(ev('ADDED', n));
     for (let step = 0; step < 40; step++) {
       const roll = r();
-      if (roll < 0.5 || live.size === 0) {
+      if (roll < 0.45 || live.size === 0) {
         const p = randomPod(`p${step}`, r() < 0.8);
         live.set(p.metadata!.name!, p);
         cache.apply(ev('ADDED', p));
-      } else if (roll < 0.7) {
+      } else if (roll < 0.6) {
         const p = live.get(pick([...live.keys()]))!;
         live.delete(p.metadata!.name!);
         cache.apply(ev('DELETED', p));
-      } else if (roll < 0.85) {
+      } else if (roll < 0.7) {
         const old = live.get(pick([...live.keys()]))!;
         const p = { ...old, status: { phase: pick(['Running', 'Succeeded', 'Failed']) } };
         live.set(p.metadata!.name!, p);
         cache.apply(ev('MODIFIED', p));
-      } else if (roll < 0.93 && liveNodes.length > 1) {
+      } else if (roll < 0.78) {
+        // relabelled (kubectl label), or terminating (deletionTimestamp set by a graceful delete)
+        const old = live.get(pick([...live.keys()]))!;
+        const p = { ...old, metadata: r() < 0.6 ? { ...old.metadata, labels: randomLabels() } : { ...old.metadata, deletionTimestamp: '2026-11-23T10:00:00Z' } };
+        live.set(p.metadata!.name!, p);
+        cache.apply(ev('MODIFIED', p));
+      } else if (roll < 0.82) {
+        const name = pick(['default', 'other']);
+        const labels = { 'kubernetes.io/metadata.name': name, env: pick(['prod', 'dev']) };
+        liveNs.set(name, labels);
+        cache.apply(nsEvent('MODIFIED', name, labels));
+      } else if (roll < 0.9 && liveNodes.length > 1) {
         const n = pick(liveNodes);
         liveNodes = liveNodes.filter((x) => x !== n);
         cache.apply(ev('DELETED', n));
       } else {
         const gone = nodes.filter((n) => !liveNodes.includes(n));
         const n = gone.length ? pick(gone) : pick(liveNodes);
-        const changed = node(n.metadata!.name!, { cpu: pick(['1', '2', '4']), labels: { zone: pick(['a', 'b']) } });
+        const changed = node(n.metadata!.name!, { cpu: pick(['1', '2', '4']), labels: zoneLabels() });
         liveNodes = [...liveNodes.filter((x) => x.metadata!.name !== changed.metadata!.name), changed];
         cache.apply(ev(gone.includes(n) ? 'ADDED' : 'MODIFIED', changed));
       }
@@ -210,13 +276,35 @@ test('on 200 randomised clusters, every cached NodeInfo, filter result and decis
       const cached = cache.nodes().map(view).sort(byName as never);
       const fresh = liveNodes.map((n) => view(nodeInfoOf(n, onNode(n.metadata!.name!)))).sort(byName as never);
       assert.deepEqual(cached, fresh, `seed ${seed}, step ${step}: NodeInfos`);
-      const probe = randomPod(`probe${step}`, false);
       for (const n of liveNodes) {
-        assert.deepEqual(filterNodeInfo(podFacts(probe), cache.node(n.metadata!.name!)!), filterNode(probe, n, onNode(n.metadata!.name!)), `seed ${seed}, step ${step}: filters on ${n.metadata!.name}`);
+        assert.deepEqual(podsView(cache.node(n.metadata!.name!)!), podsView(nodeInfoOf(n, onNode(n.metadata!.name!))), `seed ${seed}, step ${step}: pods of ${n.metadata!.name}`);
       }
+      assert.deepEqual(
+        [...cache.snapshot().withRequiredAntiAffinity!].map((i) => i.name).sort(),
+        liveNodes.filter((n) => onNode(n.metadata!.name!).some((p) => p.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length)).map((n) => n.metadata!.name!).sort(),
+        `seed ${seed}, step ${step}: nodes with required anti-affinity pods`,
+      );
+      const namespaces = (ns: string) => liveNs.get(ns) ?? { 'kubernetes.io/metadata.name': ns };
       const byNode = new Map(liveNodes.map((n) => [n.metadata!.name!, onNode(n.metadata!.name!)]));
-      assert.deepEqual(findNode(probe, cache.nodes()).result, schedulePod(probe, liveNodes, byNode), `seed ${seed}, step ${step}: decision`);
+      const probe = randomPod(`probe${step}`, false);
+      const facts = podFacts(probe);
+      const state = preFilter(facts, cache.nodes(), cache.snapshot());
+      for (const n of liveNodes) {
+        assert.deepEqual(
+          filterNodeInfo(facts, cache.node(n.metadata!.name!)!, state),
+          filterNode(probe, n, onNode(n.metadata!.name!), { nodes: liveNodes, podsByNode: byNode, namespaces }),
+          `seed ${seed}, step ${step}: filters on ${n.metadata!.name}`,
+        );
+      }
+      const decision = findNode(probe, cache.nodes(), 0, facts, cache.snapshot()).result;
+      assert.deepEqual(decision, schedulePod(probe, liveNodes, byNode, namespaces), `seed ${seed}, step ${step}: decision`);
+      const key = 'node' in decision ? 'bound' : (decision.error.match(/pod (affinity|anti-affinity|topology spread)|existing pods/g) ?? ['other failure']).join('+');
+      decisions.set(key, (decisions.get(key) ?? 0) + 1);
     }
+  }
+  // the generator does reach the new filters' failures, not only the old ones
+  for (const k of ['pod affinity', 'pod anti-affinity', 'existing pods', 'pod topology spread']) {
+    assert.ok([...decisions.keys()].some((d) => d.includes(k)), `no decision failed on ${k}: ${JSON.stringify(Object.fromEntries(decisions))}`);
   }
 });
 

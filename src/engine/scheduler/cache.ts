@@ -1,18 +1,42 @@
 // The scheduler's cache: the counterpart of upstream pkg/scheduler/backend/cache (cache.go's
 // nodes and podStates, and the snapshot's NodeInfo list). It follows the store's watch events:
 // every node with the sums of the non-terminal pods assigned to it (requests, host ports, pod
-// count), kept up to date one event at a time, so that scheduling a pod visits NodeInfos and
-// never lists pods. A pod assigned to a node the cache has not seen is kept aside and counted once
-// its node arrives, as upstream keeps a NodeInfo without a Node.
-import type { Node, Pod } from 'kubernetes-types/core/v1';
+// count) and those pods' facts by namespace (labels, deletion, inter-pod terms), kept up to date
+// one event at a time, so that scheduling a pod visits NodeInfos and never lists pods; and the
+// namespaces' labels (for namespaceSelector). A pod assigned to a node the cache has not seen is
+// kept aside and counted once its node arrives, as upstream keeps a NodeInfo without a Node.
+import type { Namespace, Node, Pod } from 'kubernetes-types/core/v1';
 import type { WatchEvent } from '../api.js';
-import { accountPod, isTerminalPod, newNodeInfo, podFacts, type NodeInfo, type PodFacts } from './filters.js';
+import { accountPod, isTerminalPod, newNodeInfo, podFacts, type NodeInfo, type PodFacts, type Snapshot } from './filters.js';
+import { automaticNamespaceLabels, type InterPodFacts, type NamespaceLabels } from './interpod.js';
+import type { Labels } from './match.js';
 
 /** What the cache remembers of an assigned pod: where it is counted and what it holds. */
 interface PodState {
   node: string;
   facts: PodFacts;
 }
+
+/** What one store event changed, for the pods waiting in the queue. */
+export interface CacheChange {
+  /** A node's pods went down (a pod deleted, finished or moved away): room freed. */
+  freed: boolean;
+  /** A node was added, changed or deleted. */
+  nodesChanged: boolean;
+  /** A pod is newly counted on a node (created bound, or bound): its facts. */
+  placed?: InterPodFacts;
+  /** A counted pod's labels changed, or it started terminating. */
+  relabelled?: boolean;
+  /** A namespace was added, changed or deleted (namespaceSelector may select differently). */
+  namespacesChanged?: boolean;
+}
+
+const sameLabels = (a: Labels, b: Labels) => {
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  for (const k of ka) if (b[k] !== a[k]) return false;
+  return true;
+};
 
 export class SchedulerCache {
   /** The nodes in the order they arrived (the order nodes are visited in). */
@@ -22,25 +46,56 @@ export class SchedulerCache {
   private readonly pods = new Map<string, PodState>();
   /** Pods counted for a node name: those of a node not (yet) in the cache wait here. */
   private readonly byNode = new Map<string, Set<string>>();
+  /** The labels of the namespaces the store holds. */
+  private readonly nsLabels = new Map<string, Labels>();
+  /** The nodes (in the cache) holding pods with required anti-affinity. */
+  private readonly antiNodes = new Set<string>();
 
   /** The cache of a store's current objects (a scheduler's start, or a test's uncached comparison). */
-  static of(nodes: readonly Node[], pods: readonly Pod[]): SchedulerCache {
+  static of(nodes: readonly Node[], pods: readonly Pod[], namespaces: readonly Namespace[] = []): SchedulerCache {
     const c = new SchedulerCache();
+    for (const ns of namespaces) c.nsLabels.set(ns.metadata?.name ?? '', ns.metadata?.labels ?? {});
     for (const n of nodes) c.setNode(n);
     for (const p of pods) c.setPod(p);
     return c;
   }
 
-  /** Applies one store event; returns what it changed for waiting pods (see `freed`). */
-  apply(e: WatchEvent): { freed: boolean; nodesChanged: boolean } {
+  /** Applies one store event; returns what it changed for waiting pods. */
+  apply(e: WatchEvent): CacheChange {
     if (e.kind === 'Node') {
       if (e.type === 'DELETED') this.removeNode(e.object.metadata?.name ?? '');
       else this.setNode(e.object);
       return { freed: false, nodesChanged: true };
     }
+    if (e.kind === 'Namespace') {
+      const name = e.object.metadata?.name ?? '';
+      if (e.type === 'DELETED') this.nsLabels.delete(name);
+      else this.nsLabels.set(name, e.object.metadata?.labels ?? {});
+      return { freed: false, nodesChanged: false, namespacesChanged: true };
+    }
     if (e.kind !== 'Pod') return { freed: false, nodesChanged: false };
     if (e.type === 'DELETED') return { freed: this.removePod(e.object.metadata?.uid ?? ''), nodesChanged: false };
-    return { freed: this.setPod(e.object), nodesChanged: false };
+    return { nodesChanged: false, ...this.setPod(e.object) };
+  }
+
+  /**
+   * The labels of a namespace, for namespaceSelector; a namespace the store holds no object for
+   * has only the label the API server gives every namespace (kubernetes.io/metadata.name).
+   */
+  readonly namespaceLabels: NamespaceLabels = (namespace) => this.nsLabels.get(namespace) ?? automaticNamespaceLabels(namespace);
+
+  /** What a scheduling cycle reads besides the NodeInfos: namespace labels, and the nodes with pods with required anti-affinity. */
+  snapshot(): Snapshot {
+    const infos: NodeInfo[] = [];
+    for (const name of this.antiNodes) infos.push(this.node(name)!);
+    return { namespaces: this.namespaceLabels, withRequiredAntiAffinity: infos };
+  }
+
+  /** Counts a pod on a node in the cache (`sign` -1 takes it off), keeping the nodes with anti-affinity pods. */
+  private account(info: NodeInfo, facts: PodFacts, sign: 1 | -1): void {
+    accountPod(info, facts, sign);
+    if (info.podsWithRequiredAntiAffinity.size) this.antiNodes.add(info.name);
+    else this.antiNodes.delete(info.name);
   }
 
   /** The NodeInfos, in arrival order. The array is the cache's own: read it, never change it. */
@@ -67,7 +122,7 @@ export class SchedulerCache {
       return;
     }
     const info = newNodeInfo(node);
-    for (const uid of this.byNode.get(name) ?? []) accountPod(info, this.pods.get(uid)!.facts, 1);
+    for (const uid of this.byNode.get(name) ?? []) this.account(info, this.pods.get(uid)!.facts, 1);
     this.index.set(name, this.list.length);
     this.list.push(info);
   }
@@ -77,19 +132,32 @@ export class SchedulerCache {
     if (i === undefined) return;
     this.list.splice(i, 1);
     this.index.delete(name);
+    this.antiNodes.delete(name);
     for (let j = i; j < this.list.length; j++) this.index.set(this.list[j]!.name, j);
     // Its pods stay remembered: they are counted again if the node comes back.
   }
 
-  /** Adds, moves or drops an assigned pod; returns whether a node's pods went down (room freed). */
-  private setPod(pod: Pod): boolean {
+  /** Adds, moves, updates or drops an assigned pod; says whether a node's pods went down (room freed) or what was placed. */
+  private setPod(pod: Pod): { freed: boolean; placed?: InterPodFacts; relabelled?: boolean } {
     const uid = pod.metadata?.uid ?? '';
     const node = pod.spec?.nodeName;
     const cur = this.pods.get(uid);
-    if (!node || isTerminalPod(pod)) return cur ? this.removePod(uid) : false;
+    if (!node || isTerminalPod(pod)) return { freed: cur ? this.removePod(uid) : false };
+    let freed = false;
     if (cur) {
-      if (cur.node === node) return false; // requests and ports of a bound pod do not change
-      this.removePod(uid);
+      if (cur.node === node) {
+        // Requests, ports and terms of a bound pod do not change; its labels and deletion may.
+        if (sameLabels(cur.facts.labels, pod.metadata?.labels ?? {}) && cur.facts.terminating === !!pod.metadata?.deletionTimestamp) return { freed: false };
+        const facts = podFacts(pod);
+        const info = this.node(node);
+        if (info) {
+          this.account(info, cur.facts, -1);
+          this.account(info, facts, 1);
+        }
+        cur.facts = facts;
+        return { freed: false, relabelled: true };
+      }
+      freed = this.removePod(uid);
     }
     const state: PodState = { node, facts: podFacts(pod) };
     this.pods.set(uid, state);
@@ -97,8 +165,8 @@ export class SchedulerCache {
     if (!set) this.byNode.set(node, (set = new Set()));
     set.add(uid);
     const info = this.node(node);
-    if (info) accountPod(info, state.facts, 1);
-    return false;
+    if (info) this.account(info, state.facts, 1);
+    return { freed, placed: state.facts };
   }
 
   private removePod(uid: string): boolean {
@@ -109,7 +177,7 @@ export class SchedulerCache {
     set?.delete(uid);
     if (set && set.size === 0) this.byNode.delete(cur.node);
     const info = this.node(cur.node);
-    if (info) accountPod(info, cur.facts, -1);
+    if (info) this.account(info, cur.facts, -1);
     return true;
   }
 }

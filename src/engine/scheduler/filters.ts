@@ -1,14 +1,20 @@
 // The scheduler's decisions as pure functions: filter plugins (NodeName, NodeUnschedulable,
-// NodeAffinity/selector, TaintToleration, NodePorts, NodeResourcesFit), a simple score, and the
-// FitError message in the upstream `0/N nodes are available: ...` form.
-import type { Container, Node, NodeSelectorRequirement, NodeSelectorTerm, Pod, Taint, Toleration } from 'kubernetes-types/core/v1';
+// NodeAffinity/selector, TaintToleration, NodePorts, NodeResourcesFit, and PodTopologySpread and
+// InterPodAffinity from interpod.ts), a simple score, and the FitError message in the upstream
+// `0/N nodes are available: ...` form.
+import type { Container, Node, NodeSelectorTerm, Pod, Taint, Toleration } from 'kubernetes-types/core/v1';
 import { parseQuantity } from '../../validation/quantity.js';
+import { matchNodeTerm, tolerates } from './match.js';
+import { automaticNamespaceLabels, filterInterPodAffinity, filterPodTopologySpread, interPodFacts, preFilterTopology, type InterPodFacts, type NamespaceLabels, type TopologyState } from './interpod.js';
 
 /** How a filter failure reacts to preemption: resolvable failures could in theory be fixed by evicting pods. */
 export type FailureKind = 'Unschedulable' | 'UnschedulableAndUnresolvable';
+/** The upstream filter plugin that failed (the queue's hints read it). */
+export type PluginName = 'NodeName' | 'NodeUnschedulable' | 'NodeAffinity' | 'TaintToleration' | 'NodePorts' | 'NodeResourcesFit' | 'PodTopologySpread' | 'InterPodAffinity';
 export interface FilterFailure {
   reason: string;
   kind: FailureKind;
+  plugin?: PluginName;
 }
 
 export interface Resources {
@@ -83,8 +89,8 @@ function hostPorts(pod: Pod): HostPort[] {
   return out;
 }
 
-/** What the filters and the score need of a pod, worked out once (upstream's PreFilter state). */
-export interface PodFacts {
+/** What the filters and the score need of a pod, worked out once (upstream's PodInfo and PreFilter state). */
+export interface PodFacts extends InterPodFacts {
   requests: Resources;
   hostPorts: HostPort[];
   nodeName?: string;
@@ -105,13 +111,16 @@ export function podFacts(pod: Pod): PodFacts {
     ...(spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution ? { terms: spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms ?? [] } : {}),
     tolerations,
     toleratesUnschedulable: tolerations.some((t) => t.key === 'node.kubernetes.io/unschedulable' && (t.operator === 'Exists' || !t.effect || t.effect === 'NoSchedule')),
+    ...interPodFacts(pod),
   };
 }
 
 /**
  * A node and the sums of the non-terminal pods assigned to it: the counterpart of upstream's
- * framework.NodeInfo (Requested, UsedPorts, the pod count), so that a filter costs O(1) per node
- * whatever the number of pods.
+ * framework.NodeInfo (Requested, UsedPorts, the pod count, Pods and PodsWithRequiredAntiAffinity),
+ * so that the per-node filters cost O(1) whatever the number of pods; the pods themselves (their
+ * facts, by namespace) are read only by the PreFilter of a pod with inter-pod terms or spread
+ * constraints.
  */
 export interface NodeInfo {
   readonly node: Node;
@@ -124,6 +133,10 @@ export interface NodeInfo {
   readonly requested: Resources;
   /** Host ports in use: `protocol/port` → host IP → how many pods hold it. */
   readonly usedPorts: Map<string, Map<string, number>>;
+  /** The pods counted here, by namespace (their labels, namespaces and terms). */
+  readonly pods: Map<string, Set<PodFacts>>;
+  /** Those of them with required pod anti-affinity terms. */
+  readonly podsWithRequiredAntiAffinity: Set<PodFacts>;
 }
 
 export function newNodeInfo(node: Node, from?: NodeInfo): NodeInfo {
@@ -135,6 +148,8 @@ export function newNodeInfo(node: Node, from?: NodeInfo): NodeInfo {
     allocatable: nodeAllocatable(node),
     requested: from ? { ...from.requested } : { milliCpu: 0, memory: 0, pods: 0 },
     usedPorts: from ? new Map([...from.usedPorts].map(([k, ips]) => [k, new Map(ips)])) : new Map(),
+    pods: from ? new Map([...from.pods].map(([ns, set]) => [ns, new Set(set)])) : new Map(),
+    podsWithRequiredAntiAffinity: from ? new Set(from.podsWithRequiredAntiAffinity) : new Set(),
   };
 }
 
@@ -153,6 +168,16 @@ export function accountPod(info: NodeInfo, facts: PodFacts, sign: 1 | -1): void 
     if (ips.size) info.usedPorts.set(k, ips);
     else info.usedPorts.delete(k);
   }
+  let set = info.pods.get(facts.namespace);
+  if (sign > 0) {
+    if (!set) info.pods.set(facts.namespace, (set = new Set()));
+    set.add(facts);
+    if (facts.antiAffinityTerms.length) info.podsWithRequiredAntiAffinity.add(facts);
+  } else {
+    set?.delete(facts);
+    if (set && set.size === 0) info.pods.delete(facts.namespace);
+    info.podsWithRequiredAntiAffinity.delete(facts);
+  }
 }
 
 /** The NodeInfo of a node built from scratch from its pods (the uncached path). */
@@ -169,93 +194,89 @@ function portInUse(info: NodeInfo, hp: HostPort): boolean {
   return hp.ip === '0.0.0.0' || ips.has(hp.ip) || ips.has('0.0.0.0');
 }
 
-function matchExpr(labels: Record<string, string>, r: NodeSelectorRequirement): boolean {
-  const v = labels[r.key];
-  const vals = r.values ?? [];
-  switch (r.operator) {
-    case 'In':
-      return v !== undefined && vals.includes(v);
-    case 'NotIn':
-      return v === undefined || !vals.includes(v);
-    case 'Exists':
-      return v !== undefined;
-    case 'DoesNotExist':
-      return v === undefined;
-    case 'Gt':
-    case 'Lt': {
-      if (v === undefined || vals.length !== 1) return false;
-      const n = Number.parseInt(v, 10);
-      const m = Number.parseInt(vals[0]!, 10);
-      if (Number.isNaN(n) || Number.isNaN(m)) return false;
-      return r.operator === 'Gt' ? n > m : n < m;
-    }
-    default:
-      return false;
-  }
+/** The cluster around one node, for the filters that look at the other pods (the uncached path). */
+export interface Cluster {
+  nodes: readonly Node[];
+  /** The non-terminal pods bound to each node. */
+  podsByNode: ReadonlyMap<string, readonly Pod[]>;
+  /** The labels of a namespace (default: only its kubernetes.io/metadata.name label). */
+  namespaces?: NamespaceLabels;
 }
 
-function matchTerm(node: Node, t: NodeSelectorTerm): boolean {
-  const labels = node.metadata?.labels ?? {};
-  const exprs = t.matchExpressions ?? [];
-  const fields = t.matchFields ?? [];
-  if (exprs.length === 0 && fields.length === 0) return false;
-  return (
-    exprs.every((e) => matchExpr(labels, e)) &&
-    fields.every((f) => matchExpr({ 'metadata.name': node.metadata?.name ?? '' }, f))
-  );
+/**
+ * Runs every filter of one node; returns the failures (empty = the node fits). Without `cluster`
+ * the node is the whole cluster (InterPodAffinity and PodTopologySpread see only its pods).
+ */
+export function filterNode(pod: Pod, node: Node, podsOnNode: readonly Pod[], cluster?: Cluster): FilterFailure[] {
+  const facts = podFacts(pod);
+  const info = nodeInfoOf(node, podsOnNode);
+  const infos = cluster ? cluster.nodes.map((n) => (n.metadata?.name === info.name ? info : nodeInfoOf(n, cluster.podsByNode.get(n.metadata?.name ?? '') ?? []))) : [info];
+  return filterNodeInfo(facts, info, preFilter(facts, infos, { namespaces: cluster?.namespaces }));
 }
 
-function tolerates(t: Toleration, taint: Taint): boolean {
-  if (t.effect && t.effect !== taint.effect) return false;
-  if (t.operator === 'Exists') return !t.key || t.key === taint.key;
-  return t.key === taint.key && (t.value ?? '') === (taint.value ?? '');
+/** What a scheduling cycle may know of the cluster besides its NodeInfos (the cache knows both). */
+export interface Snapshot {
+  /** The labels of a namespace (default: only its kubernetes.io/metadata.name label). */
+  namespaces?: NamespaceLabels;
+  /** The NodeInfos holding pods with required anti-affinity (upstream HavePodsWithRequiredAntiAffinityList); default: found among all. */
+  withRequiredAntiAffinity?: Iterable<NodeInfo>;
 }
 
-/** Runs every filter of one node; returns the failures (empty = the node fits). */
-export function filterNode(pod: Pod, node: Node, podsOnNode: Pod[]): FilterFailure[] {
-  return filterNodeInfo(podFacts(pod), nodeInfoOf(node, podsOnNode));
+/** The PreFilter of the filters that look at the whole cluster (InterPodAffinity, PodTopologySpread), once per scheduling cycle. */
+export function preFilter(facts: PodFacts, infos: readonly NodeInfo[], snapshot: Snapshot = {}): TopologyState {
+  return preFilterTopology(facts, infos, snapshot.namespaces ?? automaticNamespaceLabels, snapshot.withRequiredAntiAffinity ?? infos);
 }
 
-/** The filters over a NodeInfo: NodeName, NodeUnschedulable, NodeAffinity, TaintToleration, NodePorts, NodeResourcesFit. */
-export function filterNodeInfo(facts: PodFacts, info: NodeInfo): FilterFailure[] {
+/**
+ * The filters over a NodeInfo, in upstream's default order: NodeName, NodeUnschedulable,
+ * NodeAffinity, TaintToleration, NodePorts, NodeResourcesFit, then — on a node that passed them
+ * all — PodTopologySpread and InterPodAffinity, which read `state` (by default, the PreFilter of
+ * a cluster made of this node alone).
+ */
+export function filterNodeInfo(facts: PodFacts, info: NodeInfo, state?: TopologyState): FilterFailure[] {
   const node = info.node;
   if (facts.nodeName && facts.nodeName !== info.name) {
-    return [{ reason: "node(s) didn't match the requested node name", kind: 'UnschedulableAndUnresolvable' }];
+    return [{ reason: "node(s) didn't match the requested node name", kind: 'UnschedulableAndUnresolvable', plugin: 'NodeName' }];
   }
   if (node.spec?.unschedulable && !facts.toleratesUnschedulable) {
-    return [{ reason: 'node(s) were unschedulable', kind: 'UnschedulableAndUnresolvable' }];
+    return [{ reason: 'node(s) were unschedulable', kind: 'UnschedulableAndUnresolvable', plugin: 'NodeUnschedulable' }];
   }
   const labels = info.labels;
   let selectorOk = true;
   for (const [k, v] of facts.nodeSelector) if (labels[k] !== v) selectorOk = false;
   let affinityOk = !facts.terms;
-  for (const t of facts.terms ?? []) if (matchTerm(node, t)) affinityOk = true;
+  for (const t of facts.terms ?? []) if (matchNodeTerm(node, t)) affinityOk = true;
   if (!selectorOk || !affinityOk) {
-    return [{ reason: "node(s) didn't match Pod's node affinity/selector", kind: 'UnschedulableAndUnresolvable' }];
+    return [{ reason: "node(s) didn't match Pod's node affinity/selector", kind: 'UnschedulableAndUnresolvable', plugin: 'NodeAffinity' }];
   }
   for (const taint of info.hardTaints) {
     let tolerated = false;
     for (const t of facts.tolerations) if (tolerates(t, taint)) tolerated = true;
-    if (!tolerated) return [{ reason: `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`, kind: 'UnschedulableAndUnresolvable' }];
+    if (!tolerated) return [{ reason: `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`, kind: 'UnschedulableAndUnresolvable', plugin: 'TaintToleration' }];
   }
   const failures: FilterFailure[] = [];
   for (const hp of facts.hostPorts) {
     if (portInUse(info, hp)) {
-      failures.push({ reason: "node(s) didn't have free ports for the requested pod ports", kind: 'Unschedulable' });
+      failures.push({ reason: "node(s) didn't have free ports for the requested pod ports", kind: 'Unschedulable', plugin: 'NodePorts' });
       break;
     }
   }
   const alloc = info.allocatable;
   const want = facts.requests;
   const have = info.requested;
-  if (have.pods + 1 > alloc.pods) failures.push({ reason: 'Too many pods', kind: 'Unschedulable' });
-  if (want.milliCpu > 0 && have.milliCpu + want.milliCpu > alloc.milliCpu) failures.push({ reason: 'Insufficient cpu', kind: 'Unschedulable' });
-  if (want.memory > 0 && have.memory + want.memory > alloc.memory) failures.push({ reason: 'Insufficient memory', kind: 'Unschedulable' });
-  return failures;
+  if (have.pods + 1 > alloc.pods) failures.push({ reason: 'Too many pods', kind: 'Unschedulable', plugin: 'NodeResourcesFit' });
+  if (want.milliCpu > 0 && have.milliCpu + want.milliCpu > alloc.milliCpu) failures.push({ reason: 'Insufficient cpu', kind: 'Unschedulable', plugin: 'NodeResourcesFit' });
+  if (want.memory > 0 && have.memory + want.memory > alloc.memory) failures.push({ reason: 'Insufficient memory', kind: 'Unschedulable', plugin: 'NodeResourcesFit' });
+  if (failures.length) return failures;
+  const s = state ?? preFilter(facts, [info]);
+  const spread = filterPodTopologySpread(facts, info, s);
+  if (spread) return [spread];
+  const interPod = filterInterPodAffinity(facts, info, s);
+  return interPod ? [interPod] : [];
 }
 
 /** LeastAllocated-style score: prefer the node with the most free CPU and memory after placement (0–100). */
-export function scoreNode(pod: Pod, node: Node, podsOnNode: Pod[]): number {
+export function scoreNode(pod: Pod, node: Node, podsOnNode: readonly Pod[]): number {
   return scoreNodeInfo(podFacts(pod), nodeInfoOf(node, podsOnNode));
 }
 
@@ -320,18 +341,31 @@ export function numFeasibleNodesToFind(numAllNodes: number): number {
  * node fits, every node was visited and the FitError names them all. `processed` is how many
  * nodes were visited (the next cycle starts that much further on, as nextStartNodeIndex does).
  */
-export function findNode(pod: Pod, infos: readonly NodeInfo[], start = 0, facts: PodFacts = podFacts(pod)): { result: ScheduleResult; processed: number } {
+export function findNode(pod: Pod, infos: readonly NodeInfo[], start = 0, facts: PodFacts = podFacts(pod), snapshot: Snapshot = {}): { result: ScheduleResult; processed: number } {
+  const { result, processed } = findNodeDetailed(pod, infos, start, facts, snapshot);
+  return { result, processed };
+}
+
+/** findNode, with the failures of the nodes that did not fit (node name → failures) for the queue. */
+export function findNodeDetailed(
+  pod: Pod,
+  infos: readonly NodeInfo[],
+  start = 0,
+  facts: PodFacts = podFacts(pod),
+  snapshot: Snapshot = {},
+): { result: ScheduleResult; processed: number; failures: Map<string, FilterFailure[]> } {
   const total = infos.length;
-  if (total === 0) return { result: { error: 'no nodes available to schedule pods' }, processed: 0 };
-  const enough = numFeasibleNodesToFind(total);
   const failures = new Map<string, FilterFailure[]>();
+  if (total === 0) return { result: { error: 'no nodes available to schedule pods' }, processed: 0, failures };
+  const state = preFilter(facts, infos, snapshot);
+  const enough = numFeasibleNodesToFind(total);
   let feasible = 0;
   let processed = 0;
   let best: { node: string; score: number } | undefined;
   for (let i = 0; i < total && feasible < enough; i++) {
     const info = infos[(start + i) % total]!;
     processed++;
-    const f = filterNodeInfo(facts, info);
+    const f = filterNodeInfo(facts, info, state);
     if (f.length) {
       failures.set(info.name, f);
       continue;
@@ -340,10 +374,10 @@ export function findNode(pod: Pod, infos: readonly NodeInfo[], start = 0, facts:
     const score = scoreNodeInfo(facts, info);
     if (!best || score > best.score || (score === best.score && info.name < best.node)) best = { node: info.name, score };
   }
-  return { result: best ? { node: best.node } : { error: fitErrorMessage(total, failures) }, processed };
+  return { result: best ? { node: best.node } : { error: fitErrorMessage(total, failures) }, processed, failures };
 }
 
 /** One scheduling cycle for one pod over all nodes. `podsByNode` holds the non-terminal pods bound to each node. */
-export function schedulePod(pod: Pod, nodes: Node[], podsByNode: ReadonlyMap<string, Pod[]>): ScheduleResult {
-  return findNode(pod, nodes.map((n) => nodeInfoOf(n, podsByNode.get(n.metadata?.name ?? '') ?? []))).result;
+export function schedulePod(pod: Pod, nodes: readonly Node[], podsByNode: ReadonlyMap<string, readonly Pod[]>, namespaces?: NamespaceLabels): ScheduleResult {
+  return findNode(pod, nodes.map((n) => nodeInfoOf(n, podsByNode.get(n.metadata?.name ?? '') ?? [])), 0, podFacts(pod), { namespaces }).result;
 }

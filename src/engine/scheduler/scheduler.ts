@@ -1,18 +1,23 @@
 // The embedded scheduler (upstream pkg/scheduler: scheduler.go, schedule_one.go, and the
 // scheduling queue of backend/queue): it follows the store's watch into its cache (cache.ts) and
 // two queues — new pods wait in the active queue in creation order; a pod no node fits waits as
-// unschedulable until a node is added or changed or an assigned pod goes away (upstream's
-// MoveAllToActiveOrBackoffQueue on those cluster events) — and schedules one pod at a time with the
-// pure filters and score over the cache's NodeInfos: it binds (spec.nodeName + PodScheduled=True +
-// `Scheduled`) or records why not (PodScheduled=False `Unschedulable` + `FailedScheduling`).
+// unschedulable until a node is added or changed, an assigned pod goes away, or a pod is created
+// already bound (upstream's MoveAllToActiveOrBackoffQueue on those cluster events); a pod that
+// failed on InterPodAffinity or PodTopologySpread also comes back when a placed pod may let it in
+// (a pod bound that its affinity or spread selects, a placed pod relabelled, a namespace changed:
+// upstream's queueing hints of those plugins), the others stay — and schedules one pod at a time
+// with the pure filters and score over the cache's NodeInfos: it binds (spec.nodeName +
+// PodScheduled=True + `Scheduled`) or records why not (PodScheduled=False `Unschedulable` +
+// `FailedScheduling`).
 import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
 import type { Store } from '../store.js';
 import type { EventRecorder } from '../events.js';
 import { podRef } from '../events.js';
 import { rfc3339, type Clock } from '../clock.js';
 import type { Disposable } from '../../runtime/cri.js';
-import { findNode, isTerminalPod } from './filters.js';
-import { SchedulerCache } from './cache.js';
+import { findNodeDetailed, isTerminalPod, podFacts, type PodFacts } from './filters.js';
+import { SchedulerCache, type CacheChange } from './cache.js';
+import { placedPodMayHelp } from './interpod.js';
 
 const waitsForNode = (p: Pod) => !p.spec?.nodeName && !p.metadata?.deletionTimestamp && !isTerminalPod(p);
 
@@ -22,7 +27,12 @@ interface Queued {
   uid: string;
   created: string;
   seq: number;
+  /** After a failed attempt: the pod's facts and the plugins that failed on some node. */
+  failed?: { facts: PodFacts; plugins: ReadonlySet<string> };
 }
+
+/** The plugins whose failures another pod's placement or labels can lift. */
+const POD_PLUGINS = ['InterPodAffinity', 'PodTopologySpread'];
 
 export class Scheduler implements Disposable {
   private readonly sub: Disposable;
@@ -41,10 +51,10 @@ export class Scheduler implements Disposable {
     private readonly recorder: EventRecorder,
     private readonly clock: Clock,
   ) {
-    this.cache = SchedulerCache.of(store.list('Node'), store.list('Pod'));
+    this.cache = SchedulerCache.of(store.list('Node'), store.list('Pod'), store.list('Namespace'));
     for (const p of store.list('Pod')) if (waitsForNode(p)) this.enqueue(p);
     this.sub = store.watch((e) => {
-      const { freed, nodesChanged } = this.cache.apply(e);
+      const change = this.cache.apply(e);
       if (e.kind === 'Pod') {
         const uid = e.object.metadata?.uid ?? '';
         if (e.type === 'DELETED' || !waitsForNode(e.object)) {
@@ -52,11 +62,34 @@ export class Scheduler implements Disposable {
           this.unschedulable.delete(uid);
         } else if (e.type === 'ADDED') this.enqueue(e.object);
         // A pod created already bound changes what the others would be told.
-        if (freed || (e.type === 'ADDED' && e.object.spec?.nodeName)) this.moveAllToActive();
+        if (change.freed || (e.type === 'ADDED' && e.object.spec?.nodeName)) this.moveAllToActive();
       }
-      if (nodesChanged) this.moveAllToActive();
+      if (change.nodesChanged) this.moveAllToActive();
+      this.moveAfterPodChange(change);
     });
     this.schedule();
+  }
+
+  /**
+   * A pod placed (bound) may let in a pod that failed on InterPodAffinity (it matches one of the
+   * waiting pod's affinity terms) or PodTopologySpread (it matches a constraint in the waiting
+   * pod's namespace); a placed pod relabelled or terminating, or a namespace changed, may let in
+   * any pod that failed on those plugins. Pods that failed only on other filters stay: a pod more
+   * never frees resources, ports or node matches.
+   */
+  private moveAfterPodChange(change: CacheChange): void {
+    if (this.unschedulable.size === 0 || !(change.placed || change.relabelled || change.namespacesChanged)) return;
+    let moved = false;
+    for (const [uid, q] of this.unschedulable) {
+      const f = q.failed;
+      if (!f || !POD_PLUGINS.some((p) => f.plugins.has(p))) continue;
+      const may = change.relabelled || change.namespacesChanged || (change.placed && placedPodMayHelp(f.facts, f.plugins, change.placed, this.cache.namespaceLabels));
+      if (!may) continue;
+      this.unschedulable.delete(uid);
+      this.active.set(uid, q);
+      moved = true;
+    }
+    if (moved) this.schedule();
   }
 
   private enqueue(p: Pod): void {
@@ -89,14 +122,16 @@ export class Scheduler implements Disposable {
     for (const q of batch) {
       const pod = this.store.get('Pod', q.namespace, q.name);
       if (!pod || pod.metadata?.uid !== q.uid || !waitsForNode(pod)) continue;
-      if (!this.scheduleOne(pod)) this.unschedulable.set(q.uid, q);
+      const failed = this.scheduleOne(pod);
+      if (failed) this.unschedulable.set(q.uid, { ...q, failed });
     }
   }
 
-  /** One scheduling cycle; returns whether the pod was bound. */
-  private scheduleOne(pod: Pod): boolean {
+  /** One scheduling cycle; returns, when the pod was not bound, its facts and the plugins that failed. */
+  private scheduleOne(pod: Pod): Queued['failed'] {
     const nodes = this.cache.nodes();
-    const { result, processed } = findNode(pod, nodes, this.nextStartNodeIndex);
+    const facts = podFacts(pod);
+    const { result, processed, failures } = findNodeDetailed(pod, nodes, this.nextStartNodeIndex, facts, this.cache.snapshot());
     if (nodes.length) this.nextStartNodeIndex = (this.nextStartNodeIndex + processed) % nodes.length;
     const ns = pod.metadata?.namespace;
     const name = pod.metadata?.name ?? '';
@@ -107,10 +142,13 @@ export class Scheduler implements Disposable {
         p.status = { ...p.status, phase: p.status?.phase ?? 'Pending', conditions: setScheduled(p.status?.conditions, { type: 'PodScheduled', status: 'True', lastProbeTime: null as unknown as undefined, lastTransitionTime: now }) };
       });
       this.recorder.record(podRef(bound), 'Normal', 'Scheduled', `Successfully assigned ${ns}/${name} to ${result.node}`, { component: 'default-scheduler' }, 'Binding');
-      return true;
+      return undefined;
     }
+    const plugins = new Set<string>();
+    for (const fs of failures.values()) for (const f of fs) if (f.plugin) plugins.add(f.plugin);
+    const failed = { facts, plugins };
     const prev = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
-    if (prev?.status === 'False' && prev.message === result.error) return false; // nothing new to say
+    if (prev?.status === 'False' && prev.message === result.error) return failed; // nothing new to say
     const updated = this.store.update('Pod', ns, name, (p) => {
       p.status = {
         ...p.status,
@@ -126,7 +164,7 @@ export class Scheduler implements Disposable {
       };
     });
     this.recorder.record(podRef(updated), 'Warning', 'FailedScheduling', result.error, { component: 'default-scheduler' }, 'Scheduling');
-    return false;
+    return failed;
   }
 
   dispose(): void {

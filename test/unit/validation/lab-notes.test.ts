@@ -91,6 +91,22 @@ const schedulerIgnores = (mutate: (p: Obj) => void) => () => {
   assert.deepEqual(schedule(podWith(mutate)), { node: 'podlab-node' });
 };
 
+/** Two nodes, `other` (app: other) on one of them: with nothing to prefer the lab's scheduler takes node-a (the first name among equals). */
+const nodeNamed = (name: string): Node => ({ metadata: { name, labels: { 'kubernetes.io/hostname': name } }, status: { allocatable: { cpu: '2', memory: '4Gi', pods: '110' } } });
+const scheduleTwo = (p: Obj, otherOn: 'node-a' | 'node-b') => schedulePod(p as Pod, [nodeNamed('node-a'), nodeNamed('node-b')], new Map([[otherOn, [OTHER_POD]]]));
+const HOSTNAME_TERM = { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'other' } } };
+/** The preference is not scored: the pod lands where it lands without it; the same term as a requirement moves it (the positive control). */
+const preferenceIgnored = (kind: 'podAffinity' | 'podAntiAffinity', otherOn: 'node-a' | 'node-b', required: 'node-a' | 'node-b') => () => {
+  const preferred = { [kind]: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: HOSTNAME_TERM }] } };
+  assert.deepEqual(scheduleTwo(basePod(), otherOn), { node: 'node-a' });
+  assert.deepEqual(scheduleTwo(podWith((p) => (p.spec.affinity = preferred)), otherOn), { node: 'node-a' });
+  assert.deepEqual(scheduleTwo(podWith((p) => (p.spec.affinity = { [kind]: { requiredDuringSchedulingIgnoredDuringExecution: [HOSTNAME_TERM] } })), otherOn), { node: required });
+};
+const spreadWith = (whenUnsatisfiable: string) => (p: Obj) => {
+  p.metadata.labels = { app: 'other' };
+  p.spec.topologySpreadConstraints = [{ maxSkew: 1, whenUnsatisfiable, ...HOSTNAME_TERM }];
+};
+
 /** The volume manager's set-up of a pod with this volume: whether the pod may start, and the events. */
 async function setUp(volume: Obj): Promise<{ ready: boolean; events: string[] }> {
   const stateDir = mkdtempSync(join(tmpdir(), 'podlab-notes-'));
@@ -586,11 +602,25 @@ const UNHONOURED: Record<string, Unhonoured> = {
   'PodSpec.schedulingGates': spec('schedulingGates', [{ name: 'wait-for-quota' }], 'scheduler'),
   'PodSpec.resourceClaims': spec('resourceClaims', [{ name: 'gpu', resourceClaimName: 'gpu-claim' }], 'both'),
   'PodSpec.schedulerName': spec('schedulerName', 'my-scheduler', 'scheduler'),
-  'PodSpec.topologySpreadConstraints': spec('topologySpreadConstraints', [{ maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'other' } } }], 'scheduler'),
   'PodSpec.overhead': spec('overhead', { cpu: '10', memory: '100Gi' }, 'scheduler'),
   'PodSpec.resources': spec('resources', { requests: { cpu: '10' }, limits: { cpu: '10', memory: '100Gi' } }, 'both'),
-  'Affinity.podAffinity': spec('affinity', { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'absent' } } }] } }, 'scheduler'),
-  'Affinity.podAntiAffinity': spec('affinity', { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'other' } } }] } }, 'scheduler'),
+  'PodAffinity.preferredDuringSchedulingIgnoredDuringExecution': {
+    set: (p) => (p.spec.affinity = { podAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: HOSTNAME_TERM }] } }),
+    evidence: preferenceIgnored('podAffinity', 'node-b', 'node-b'),
+  },
+  'PodAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution': {
+    set: (p) => (p.spec.affinity = { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: HOSTNAME_TERM }] } }),
+    evidence: preferenceIgnored('podAntiAffinity', 'node-a', 'node-b'),
+  },
+  'TopologySpreadConstraint.whenUnsatisfiable': {
+    set: spreadWith('ScheduleAnyway'),
+    evidence: () => {
+      // app: other on node-a, the pod (app: other) would make node-a's skew 2 > maxSkew 1
+      assert.deepEqual(scheduleTwo(podWith((p) => (p.metadata.labels = { app: 'other' })), 'node-a'), { node: 'node-a' }, 'without the constraint');
+      assert.deepEqual(scheduleTwo(podWith(spreadWith('ScheduleAnyway')), 'node-a'), { node: 'node-a' }, 'ScheduleAnyway: not scored, the pod lands as without it');
+      assert.deepEqual(scheduleTwo(podWith(spreadWith('DoNotSchedule')), 'node-a'), { node: 'node-b' }, 'DoNotSchedule is applied');
+    },
+  },
   'NodeAffinity.preferredDuringSchedulingIgnoredDuringExecution': spec(
     'affinity',
     { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, preference: { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] } }] } },

@@ -141,7 +141,7 @@ describe('lab warnings, one family at a time', () => {
       ],
     ],
     [
-      "scheduling fields the lab's scheduler ignores are warned; nodeSelector, required node affinity and tolerations are not",
+      "scheduling fields the lab's scheduler ignores are warned; nodeSelector, required node affinity, tolerations, required pod (anti-)affinity and DoNotSchedule spread constraints are not",
       (p) => {
         Object.assign(p.spec, {
           priorityClassName: 'high',
@@ -151,12 +151,16 @@ describe('lab warnings, one family at a time', () => {
           schedulingGates: [{ name: 'example.com/wait' }],
           nodeSelector: { disk: 'ssd' },
           tolerations: [{ key: 'k', operator: 'Exists' }],
-          topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { a: 'b' } } }],
+          topologySpreadConstraints: [
+            { maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { a: 'b' } } },
+            { maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { a: 'b' } } },
+          ],
           affinity: {
             nodeAffinity: {
               requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'disk', operator: 'In', values: ['ssd'] }] }] },
               preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, preference: { matchExpressions: [{ key: 'z', operator: 'Exists' }] } }],
             },
+            podAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, podAffinityTerm: { topologyKey: 'zone', labelSelector: { matchLabels: { a: 'b' } } } }] },
             podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { a: 'b' } } }] },
           },
         });
@@ -167,9 +171,9 @@ describe('lab warnings, one family at a time', () => {
         ['spec.runtimeClassName', d('PodSpec.runtimeClassName')],
         ['spec.schedulerName', d('PodSpec.schedulerName')],
         ['spec.schedulingGates', d('PodSpec.schedulingGates')],
-        ['spec.topologySpreadConstraints', d('PodSpec.topologySpreadConstraints')],
+        ['spec.topologySpreadConstraints[1].whenUnsatisfiable', d('TopologySpreadConstraint.whenUnsatisfiable')],
         ['spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution', d('NodeAffinity.preferredDuringSchedulingIgnoredDuringExecution')],
-        ['spec.affinity.podAntiAffinity', d('Affinity.podAntiAffinity')],
+        ['spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution', d('PodAffinity.preferredDuringSchedulingIgnoredDuringExecution')],
       ],
     ],
     [
@@ -353,6 +357,7 @@ const TRIGGER: Record<string, unknown> = {
   'PodOS.name': 'windows',
   'Secret.type': 'kubernetes.io/service-account-token',
   'Container.restartPolicy': 'OnFailure',
+  'TopologySpreadConstraint.whenUnsatisfiable': 'ScheduleAnyway',
 };
 function sample(ref: string): unknown {
   if (ref.startsWith('[]')) return [sample(ref.slice(2))];

@@ -1,0 +1,270 @@
+// The two filters that look at the other pods of the cluster, as pure functions over NodeInfos:
+// InterPodAffinity (upstream pkg/scheduler/framework/plugins/interpodaffinity/filtering.go: the
+// pod's required podAffinity and podAntiAffinity terms, and the required anti-affinity of the pods
+// already placed) and PodTopologySpread (podtopologyspread/filtering.go and common.go: the pod's
+// whenUnsatisfiable DoNotSchedule constraints). As upstream, a PreFilter pass over every NodeInfo
+// counts matching pods per topology pair once per scheduling cycle, and the Filter of one node
+// reads those counts. Preferred terms and ScheduleAnyway constraints only score upstream: they are
+// not parsed here.
+import type { Pod, PodAffinityTerm, TopologySpreadConstraint } from 'kubernetes-types/core/v1';
+import type { FilterFailure, NodeInfo, PodFacts } from './filters.js';
+import { labelSelector, requiredNodeAffinityMatches, selectorEmpty, selectorMatches, untoleratedTaint, withRequirements, type Labels, type Requirement, type Selector } from './match.js';
+
+export const ErrReasonAffinityRulesNotMatch = "node(s) didn't match pod affinity rules";
+export const ErrReasonAntiAffinityRulesNotMatch = "node(s) didn't match pod anti-affinity rules";
+export const ErrReasonExistingAntiAffinityRulesNotMatch = "node(s) didn't satisfy existing pods anti-affinity rules";
+export const ErrReasonConstraintsNotMatch = "node(s) didn't match pod topology spread constraints";
+export const ErrReasonNodeLabelNotMatch = `${ErrReasonConstraintsNotMatch} (missing required label)`;
+
+/** A required PodAffinityTerm, parsed (upstream fwk.AffinityTerm). */
+export interface AffinityTermFacts {
+  readonly topologyKey: string;
+  /** The labelSelector with matchLabelKeys (In) and mismatchLabelKeys (NotIn) merged in, as the API server merges them on create. */
+  readonly selector: Selector;
+  /** `namespaces`, or the pod's own namespace when neither namespaces nor namespaceSelector is set. */
+  readonly namespaces: ReadonlySet<string>;
+  /** null (Nothing) when namespaceSelector is not set; `{}` is Everything (all namespaces). */
+  readonly nsSelector: Selector;
+}
+
+/** A DoNotSchedule topology spread constraint, parsed with upstream's defaults. */
+export interface SpreadConstraintFacts {
+  readonly maxSkew: number;
+  readonly topologyKey: string;
+  /** The labelSelector with the pod's values of matchLabelKeys merged in. */
+  readonly selector: Selector;
+  /** Default 1. */
+  readonly minDomains: number;
+  /** nodeAffinityPolicy: Honor (default) counts only nodes matching the pod's nodeSelector and required node affinity. */
+  readonly honorNodeAffinity: boolean;
+  /** nodeTaintsPolicy: Honor counts only nodes whose NoSchedule/NoExecute taints the pod tolerates; Ignore (default) counts all. */
+  readonly honorNodeTaints: boolean;
+}
+
+/** What InterPodAffinity and PodTopologySpread need of a pod, incoming or placed. */
+export interface InterPodFacts {
+  readonly name: string;
+  readonly namespace: string;
+  readonly labels: Labels;
+  /** Has a deletionTimestamp: PodTopologySpread does not count it (upstream #87621); InterPodAffinity does. */
+  readonly terminating: boolean;
+  readonly affinityTerms: readonly AffinityTermFacts[];
+  readonly antiAffinityTerms: readonly AffinityTermFacts[];
+  readonly spread: readonly SpreadConstraintFacts[];
+}
+
+const NONE: readonly never[] = Object.freeze([]);
+
+/** A namespace's labels, for namespaceSelector. */
+export type NamespaceLabels = (namespace: string) => Labels;
+
+/** Every namespace carries the label the API server sets on it (kubernetes.io/metadata.name). */
+export const automaticNamespaceLabels: NamespaceLabels = (namespace) => ({ 'kubernetes.io/metadata.name': namespace });
+
+function labelKeyRequirements(keys: readonly string[] | undefined, op: 'In' | 'NotIn', labels: Labels): Requirement[] {
+  const out: Requirement[] = [];
+  for (const key of keys ?? []) if (Object.prototype.hasOwnProperty.call(labels, key)) out.push({ key, op, values: [labels[key]!] });
+  return out;
+}
+
+function affinityTerm(namespace: string, labels: Labels, t: PodAffinityTerm): AffinityTermFacts {
+  // pkg/registry/core/pod/strategy.go applyMatchLabelKeysAndMismatchLabelKeys (a nil labelSelector stays nil).
+  const selector = withRequirements(labelSelector(t.labelSelector), [...labelKeyRequirements(t.matchLabelKeys, 'In', labels), ...labelKeyRequirements(t.mismatchLabelKeys, 'NotIn', labels)]);
+  const namespaces = new Set(t.namespaces ?? []);
+  if (namespaces.size === 0 && !t.namespaceSelector) namespaces.add(namespace);
+  return { topologyKey: t.topologyKey, selector, namespaces, nsSelector: labelSelector(t.namespaceSelector) };
+}
+
+function spreadConstraint(labels: Labels, c: TopologySpreadConstraint): SpreadConstraintFacts {
+  // common.go filterTopologySpreadConstraints: matchLabelKeys become `key = value` for the keys the pod has.
+  const selector = withRequirements(labelSelector(c.labelSelector), labelKeyRequirements(c.matchLabelKeys, 'In', labels));
+  return {
+    maxSkew: c.maxSkew,
+    topologyKey: c.topologyKey,
+    selector,
+    minDomains: c.minDomains ?? 1,
+    honorNodeAffinity: (c.nodeAffinityPolicy ?? 'Honor') === 'Honor',
+    honorNodeTaints: (c.nodeTaintsPolicy ?? 'Ignore') === 'Honor',
+  };
+}
+
+export function interPodFacts(pod: Pod): InterPodFacts {
+  const namespace = pod.metadata?.namespace || 'default';
+  const labels = pod.metadata?.labels ?? {};
+  const a = pod.spec?.affinity;
+  const req = a?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? NONE;
+  const anti = a?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? NONE;
+  const spread = (pod.spec?.topologySpreadConstraints ?? NONE).filter((c) => c.whenUnsatisfiable === 'DoNotSchedule');
+  return {
+    name: pod.metadata?.name ?? '',
+    namespace,
+    labels,
+    terminating: !!pod.metadata?.deletionTimestamp,
+    affinityTerms: req.length ? req.map((t) => affinityTerm(namespace, labels, t)) : NONE,
+    antiAffinityTerms: anti.length ? anti.map((t) => affinityTerm(namespace, labels, t)) : NONE,
+    spread: spread.length ? spread.map((c) => spreadConstraint(labels, c)) : NONE,
+  };
+}
+
+/**
+ * Whether a term of the incoming pod matches a pod. Upstream's PreFilter first turns a
+ * namespaceSelector that is not `{}` into the namespaces it selects (mergeAffinityTermNamespacesIfNotEmpty);
+ * evaluating it against the pod's namespace's labels is the same.
+ */
+export function incomingTermMatches(t: AffinityTermFacts, pod: InterPodFacts, nsLabels: NamespaceLabels): boolean {
+  const nsOk = t.namespaces.has(pod.namespace) || selectorEmpty(t.nsSelector) || (t.nsSelector !== null && selectorMatches(t.nsSelector, nsLabels(pod.namespace)));
+  return nsOk && selectorMatches(t.selector, pod.labels);
+}
+
+/** Whether a term of a placed pod matches the incoming pod, whose namespace has these labels (fwk.AffinityTerm.Matches). */
+function existingTermMatches(t: AffinityTermFacts, pod: InterPodFacts, podNsLabels: Labels): boolean {
+  return (t.namespaces.has(pod.namespace) || selectorMatches(t.nsSelector, podNsLabels)) && selectorMatches(t.selector, pod.labels);
+}
+
+/** Upstream's PreFilter state of both plugins for one pod and one cluster snapshot. */
+export interface TopologyState {
+  /** Topology pair → placed pods whose required anti-affinity matches the incoming pod. */
+  readonly existingAntiAffinity: ReadonlyMap<string, number>;
+  /** Topology pair → placed pods that match every required affinity term of the incoming pod (once per term). */
+  readonly affinity: ReadonlyMap<string, number>;
+  /** Topology pair → placed pods matching a required anti-affinity term of the incoming pod. */
+  readonly antiAffinity: ReadonlyMap<string, number>;
+  /** The incoming pod matches all its own affinity terms (it may start a group when no pod matches anywhere). */
+  readonly selfAffinity: boolean;
+  /** Per DoNotSchedule constraint: domain (topology value) → matching pods, and the global minimum (0 below minDomains domains). */
+  readonly spread: readonly { readonly domains: ReadonlyMap<string, number>; readonly min: number }[];
+}
+
+const pair = (key: string, value: string) => `${key}\u0000${value}`;
+
+function count(m: Map<string, number>, labels: Labels, key: string): void {
+  if (!Object.prototype.hasOwnProperty.call(labels, key)) return;
+  const k = pair(key, labels[key]!);
+  m.set(k, (m.get(k) ?? 0) + 1);
+}
+
+/** The placed pods of a node in the namespaces a pod's terms can match (all when a term has a namespaceSelector). */
+function* podsIn(info: NodeInfo, terms: readonly AffinityTermFacts[]): Iterable<PodFacts> {
+  if (terms.some((t) => t.nsSelector !== null)) {
+    for (const set of info.pods.values()) yield* set;
+    return;
+  }
+  const seen = new Set<string>();
+  for (const t of terms) {
+    for (const ns of t.namespaces) {
+      if (seen.has(ns)) continue;
+      seen.add(ns);
+      const set = info.pods.get(ns);
+      if (set) yield* set;
+    }
+  }
+}
+
+const MAX_INT32 = 2 ** 31 - 1;
+
+/**
+ * Both plugins' PreFilter over every node of the snapshot: the placed pods with required
+ * anti-affinity (on the nodes holding some: `withRequiredAntiAffinity`, by default found among
+ * `infos`), then, only for a pod with required terms or DoNotSchedule constraints, the placed
+ * pods of the namespaces its terms can match on every node.
+ */
+export function preFilterTopology(facts: PodFacts, infos: readonly NodeInfo[], nsLabels: NamespaceLabels, withRequiredAntiAffinity: Iterable<NodeInfo> = infos): TopologyState {
+  const existingAntiAffinity = new Map<string, number>();
+  const affinity = new Map<string, number>();
+  const antiAffinity = new Map<string, number>();
+  const podNsLabels = nsLabels(facts.namespace);
+  for (const info of withRequiredAntiAffinity) {
+    for (const placed of info.podsWithRequiredAntiAffinity) {
+      for (const t of placed.antiAffinityTerms) if (existingTermMatches(t, facts, podNsLabels)) count(existingAntiAffinity, info.labels, t.topologyKey);
+    }
+  }
+  const aff = facts.affinityTerms;
+  const anti = facts.antiAffinityTerms;
+  if (aff.length || anti.length) {
+    const terms = [...aff, ...anti];
+    for (const info of infos) {
+      for (const placed of podsIn(info, terms)) {
+        if (aff.length && aff.every((t) => incomingTermMatches(t, placed, nsLabels))) for (const t of aff) count(affinity, info.labels, t.topologyKey);
+        for (const t of anti) if (incomingTermMatches(t, placed, nsLabels)) count(antiAffinity, info.labels, t.topologyKey);
+      }
+    }
+  }
+  const selfAffinity = aff.length > 0 && aff.every((t) => incomingTermMatches(t, facts, nsLabels));
+
+  const constraints = facts.spread;
+  const domains = constraints.map(() => new Map<string, number>());
+  if (constraints.length) {
+    for (const info of infos) {
+      // Only nodes holding every constraint's topology key count (nodeLabelsMatchSpreadConstraints).
+      if (!constraints.every((c) => Object.prototype.hasOwnProperty.call(info.labels, c.topologyKey))) continue;
+      const inNamespace = info.pods.get(facts.namespace);
+      constraints.forEach((c, i) => {
+        if (c.honorNodeAffinity && !requiredNodeAffinityMatches(info.node, info.labels, facts.nodeSelector, facts.terms)) return;
+        if (c.honorNodeTaints && untoleratedTaint(info.hardTaints, facts.tolerations)) return;
+        let n = 0;
+        if (!selectorEmpty(c.selector) && inNamespace) {
+          for (const p of inNamespace) if (!p.terminating && selectorMatches(c.selector, p.labels)) n++;
+        }
+        const value = info.labels[c.topologyKey]!;
+        domains[i]!.set(value, (domains[i]!.get(value) ?? 0) + n);
+      });
+    }
+  }
+  const spread = constraints.map((c, i) => {
+    const d = domains[i]!;
+    let min = MAX_INT32;
+    for (const n of d.values()) if (n < min) min = n;
+    // Fewer eligible domains than minDomains: the global minimum is taken as 0.
+    return { domains: d, min: d.size < c.minDomains ? 0 : min };
+  });
+  return { existingAntiAffinity, affinity, antiAffinity, selfAffinity, spread };
+}
+
+/** PodTopologySpread's Filter: for each DoNotSchedule constraint, matching pods in the node's domain + the pod itself − the global minimum ≤ maxSkew. */
+export function filterPodTopologySpread(facts: PodFacts, info: NodeInfo, state: TopologyState): FilterFailure | undefined {
+  for (let i = 0; i < facts.spread.length; i++) {
+    const c = facts.spread[i]!;
+    if (!Object.prototype.hasOwnProperty.call(info.labels, c.topologyKey)) return { reason: ErrReasonNodeLabelNotMatch, kind: 'UnschedulableAndUnresolvable', plugin: 'PodTopologySpread' };
+    const s = state.spread[i]!;
+    const self = selectorMatches(c.selector, facts.labels) ? 1 : 0;
+    const skew = (s.domains.get(info.labels[c.topologyKey]!) ?? 0) + self - s.min;
+    if (skew > c.maxSkew) return { reason: ErrReasonConstraintsNotMatch, kind: 'Unschedulable', plugin: 'PodTopologySpread' };
+  }
+  return undefined;
+}
+
+/** InterPodAffinity's Filter: the pod's affinity, then its anti-affinity, then the placed pods' anti-affinity. */
+export function filterInterPodAffinity(facts: PodFacts, info: NodeInfo, state: TopologyState): FilterFailure | undefined {
+  const labels = info.labels;
+  let podsExist = true;
+  for (const t of facts.affinityTerms) {
+    if (!Object.prototype.hasOwnProperty.call(labels, t.topologyKey)) return { reason: ErrReasonAffinityRulesNotMatch, kind: 'UnschedulableAndUnresolvable', plugin: 'InterPodAffinity' };
+    if ((state.affinity.get(pair(t.topologyKey, labels[t.topologyKey]!)) ?? 0) <= 0) podsExist = false;
+  }
+  // The first pod of a group whose terms select the group itself: allowed where no pod matches anywhere.
+  if (!podsExist && !(state.affinity.size === 0 && state.selfAffinity)) return { reason: ErrReasonAffinityRulesNotMatch, kind: 'UnschedulableAndUnresolvable', plugin: 'InterPodAffinity' };
+  if (state.antiAffinity.size > 0) {
+    for (const t of facts.antiAffinityTerms) {
+      if (!Object.prototype.hasOwnProperty.call(labels, t.topologyKey)) continue;
+      if ((state.antiAffinity.get(pair(t.topologyKey, labels[t.topologyKey]!)) ?? 0) > 0) return { reason: ErrReasonAntiAffinityRulesNotMatch, kind: 'Unschedulable', plugin: 'InterPodAffinity' };
+    }
+  }
+  if (state.existingAntiAffinity.size > 0) {
+    for (const [k, v] of Object.entries(labels)) {
+      if ((state.existingAntiAffinity.get(pair(k, v)) ?? 0) > 0) return { reason: ErrReasonExistingAntiAffinityRulesNotMatch, kind: 'Unschedulable', plugin: 'InterPodAffinity' };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The queueing hint of both plugins for a pod that failed on them when another pod is placed
+ * (upstream isSchedulableAfterPodChange, Add): InterPodAffinity when the placed pod matches one of
+ * the waiting pod's required affinity terms (an added pod never lifts an anti-affinity rule);
+ * PodTopologySpread when it is in the waiting pod's namespace and matches a constraint's selector.
+ */
+export function placedPodMayHelp(waiting: PodFacts, plugins: ReadonlySet<string>, placed: InterPodFacts, nsLabels: NamespaceLabels): boolean {
+  if (plugins.has('InterPodAffinity') && waiting.affinityTerms.some((t) => incomingTermMatches(t, placed, nsLabels))) return true;
+  if (plugins.has('PodTopologySpread') && placed.namespace === waiting.namespace && waiting.spread.some((c) => selectorMatches(c.selector, placed.labels))) return true;
+  return false;
+}
