@@ -100,7 +100,7 @@ export function rssMiB(pid: number): number {
 
 let clockTicks: number | undefined;
 /** The process's user + system CPU time so far (/proc/<pid>/stat utime and stime), in ms. */
-function cpuMs(pid: number): number {
+export function cpuMs(pid: number): number {
   clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields[0] is field 3 (state)
