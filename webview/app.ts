@@ -242,7 +242,8 @@ export class PanelApp {
     const ack = () => {
       if (acked) return;
       acked = true;
-      this.post({ type: 'rendered', seq, webviewMs: Math.round((performance.now() - arrived) * 10) / 10 });
+      const t = performance.now();
+      this.post({ type: 'rendered', seq, webviewMs: Math.round((t - arrived) * 10) / 10, paintedAt: performance.timeOrigin + t });
     };
     requestAnimationFrame(() => ack());
     setTimeout(ack, 50);

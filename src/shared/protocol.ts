@@ -356,8 +356,11 @@ export interface LogChunkMessage {
 
 export type WebviewToHost =
   | { type: 'ready'; haveSeq?: number }
-  /** `webviewMs`: from the update's arrival in the webview to the frame it is painted in. */
-  | { type: 'rendered'; seq: number; webviewMs?: number }
+  /**
+   * `webviewMs`: from the update's arrival in the webview to the frame it is painted in;
+   * `paintedAt`: that frame's time on the machine's clock (epoch ms, fractional).
+   */
+  | { type: 'rendered'; seq: number; webviewMs?: number; paintedAt?: number }
   | { type: 'resync'; haveSeq?: number }
   | { type: 'request'; id: number; body: RequestBody }
   | { type: 'stopLogs'; stream: number };
@@ -444,7 +447,7 @@ export function isWebviewToHost(m: unknown): m is WebviewToHost {
     case 'resync':
       return m.haveSeq === undefined || typeof m.haveSeq === 'number';
     case 'rendered':
-      return typeof m.seq === 'number' && (m.webviewMs === undefined || typeof m.webviewMs === 'number');
+      return typeof m.seq === 'number' && (m.webviewMs === undefined || typeof m.webviewMs === 'number') && (m.paintedAt === undefined || typeof m.paintedAt === 'number');
     case 'stopLogs':
       return isStreamId(m.stream);
     case 'request': {

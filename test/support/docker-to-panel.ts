@@ -1,7 +1,8 @@
 // The e2e suite's Docker-event → panel latency: a container's `start` or `die` as `docker events`
 // reports it (the daemon's own time), matched with the first lifecycle-panel update that shows the
 // change, as the extension's output channel logs each acknowledged update with the containers it
-// shows (`update #N [...] shown X ms after the engine event; containers: app running#0, ...`).
+// shows and the frame's time on the machine's clock (`update #N [...] painted X ms after the engine
+// event (..., painted at 1795431337343.2); containers: app running#0, ...`).
 // Pure: tested in test/unit/docker-to-panel.test.ts.
 
 /** One container event of the runtime, from `docker events --format '{{json .}}'`. */
@@ -18,7 +19,7 @@ export interface RuntimeEvent {
 
 /** One acknowledged panel update, from the extension's output channel. */
 export interface PanelLine {
-  /** Epoch milliseconds of the log line (when the acknowledgement came). */
+  /** Epoch milliseconds the webview painted it (`painted at`), else of the log line (when the acknowledgement came). */
   at: number;
   pod: string;
   seq: number;
@@ -64,11 +65,12 @@ export function parsePanelLines(log: string): PanelLine[] {
         containers.set(item.slice(0, at), item.slice(at + 1));
       }
     }
+    const painted = /painted at (\d+(?:\.\d+)?)/.exec(middle!)?.[1];
     out.push({
-      at: new Date(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(sec), Number(ms)).getTime(),
+      at: painted !== undefined ? Number(painted) : new Date(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(sec), Number(ms)).getTime(),
       pod: pod!,
       seq: Number(seq),
-      sample: /shown [\d.]+ ms after the engine event/.test(middle!),
+      sample: /(?:shown|painted) [\d.]+ ms after the engine event/.test(middle!),
       containers,
     });
   }

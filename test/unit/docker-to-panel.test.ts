@@ -18,14 +18,16 @@ describe('docker events of lab containers', () => {
 });
 
 describe('panel update lines of the output channel', () => {
-  test('a sample line, a snapshot line, and other lines left out', () => {
+  test('a sample line (painted, or shown by an older webview), a line not caused by an engine event, and other lines left out', () => {
     const log = [
+      '2026-11-23 04:51:45.300 [info] lifecycle default/web: update #2 [header] painted 40.2 ms after the engine event (acknowledged after 70.0 ms, 3.1 ms in the extension host, 12.5 ms in the webview, painted at 1795431337343.2); containers: server waiting#0',
       '2026-11-23 04:51:45.420 [info] lifecycle default/web: update #3 [events, timeline] shown 97.4 ms after the engine event (3.1 ms in the extension host, 12.5 ms in the webview); containers: server running#0, probe-client waiting#1',
       '2026-11-23 04:51:45.500 [info] lifecycle default/web: update #4 [header, containers] shown (not caused by an engine event); containers: none',
       '2026-11-23 04:51:45.600 [info] activated in 7 ms',
     ].join('\n');
     const at = (ms: number) => new Date(2026, 10, 23, 4, 51, 45, ms).getTime();
     assert.deepEqual(parsePanelLines(log), [
+      { at: 1795431337343.2, pod: 'default/web', seq: 2, sample: true, containers: new Map([['server', 'waiting#0']]) },
       { at: at(420), pod: 'default/web', seq: 3, sample: true, containers: new Map([['server', 'running#0'], ['probe-client', 'waiting#1']]) },
       { at: at(500), pod: 'default/web', seq: 4, sample: false, containers: new Map() },
     ]);

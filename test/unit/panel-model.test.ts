@@ -482,6 +482,22 @@ describe('the update feed', () => {
     assert.equal(m.type, 'snapshot');
     assert.deepEqual(f.onRendered(m.type === 'snapshot' ? m.seq : -1, 52)?.ms, 42);
   });
+  test('with the frame time the webview gives, the latency to the painted frame is measured beside the one to the acknowledgement', () => {
+    const f = new PanelFeed('default', 'web');
+    f.onWatch(podEv('ADDED', pod('web')), 1000, 10);
+    const m = f.next(1002)!;
+    const { seq: _seq, sections: _sections, containers: _containers, ...times } = f.onRendered(m.seq, 52, 31)!;
+    assert.deepEqual(times, { ms: 42, paintedMs: 21 });
+  });
+  test('a debug state change is an engine event: measured from its arrival', () => {
+    const f = new PanelFeed('default', 'web');
+    f.onWatch(podEv('ADDED', pod('web')), 1000, 10);
+    f.onRendered(f.next(1002)!.seq, 20);
+    f.setDebug({ uid: 'uid-1', sandboxes: [], attempts: [], backoff: { app: { until: 20_000, delayMs: 10_000 } } }, 100);
+    const m = f.next(1100);
+    assert.equal(m?.type, 'patch');
+    assert.equal(f.onRendered(m!.seq, 130)?.ms, 30);
+  });
   test('an acknowledgement of an unknown update measures nothing', () => {
     const f = new PanelFeed('default', 'web');
     assert.equal(f.onRendered(7, 100), undefined);

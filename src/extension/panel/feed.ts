@@ -21,6 +21,8 @@ export interface Latency {
   seq: number;
   /** Milliseconds from the first engine event folded into this update to the webview's acknowledgement. */
   ms: number;
+  /** Milliseconds from that event to the frame the webview painted it in (when the webview said when). */
+  paintedMs?: number;
   sections: PanelSection[];
   /** The containers as this update shows them (`name state#restarts`), to match runtime events against. */
   containers: string;
@@ -156,15 +158,18 @@ export class PanelFeed {
   /** The last update the webview acknowledged, whether or not an engine event caused it. */
   lastShown: { seq: number; containers: string; sections: PanelSection[] } | undefined;
 
-  /** The webview painted update `seq` at monotonic time `mono`: the latency when an engine event caused it. */
-  onRendered(seq: number, mono: number): Latency | undefined {
+  /**
+   * The webview acknowledged update `seq` at monotonic time `mono`, having painted it at
+   * `paintedMono` (its frame's time on the same monotonic clock): the latency when an engine event caused it.
+   */
+  onRendered(seq: number, mono: number, paintedMono?: number): Latency | undefined {
     const t = this.inflight.get(seq);
     if (!t) return undefined;
     this.lastShown = { seq, containers: t.containers, sections: t.sections };
     this.inflight.delete(seq);
     for (const k of this.inflight.keys()) if (k < seq) this.inflight.delete(k);
     if (t.eventAt === undefined) return undefined;
-    return { seq, ms: mono - t.eventAt, sections: t.sections, containers: t.containers };
+    return { seq, ms: mono - t.eventAt, ...(paintedMono === undefined ? {} : { paintedMs: paintedMono - t.eventAt }), sections: t.sections, containers: t.containers };
   }
 }
 

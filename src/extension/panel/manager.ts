@@ -302,18 +302,26 @@ class PodPanel {
           // Changes that came while it was in flight go out now.
           if (this.feed.pending) this.reschedule();
         }
-        const lat = this.feed.onRendered(m.seq, performance.now());
+        // The webview's frame time is on the machine's clock, as performance.timeOrigin here.
+        const paintedMono = m.paintedAt === undefined ? undefined : m.paintedAt - performance.timeOrigin;
+        const lat = this.feed.onRendered(m.seq, performance.now(), paintedMono);
         if (lat) {
           this.latencies.push({ ...lat, pod: this.key });
           if (this.latencies.length > 1000) this.latencies.shift();
-          const flag = lat.ms > LATENCY_TARGET_MS ? ` (over the ${LATENCY_TARGET_MS} ms target)` : '';
+          const shown = lat.paintedMs ?? lat.ms;
+          const flag = shown > LATENCY_TARGET_MS ? ` (over the ${LATENCY_TARGET_MS} ms target)` : '';
           const host = this.lastPost?.seq === m.seq ? this.lastPost.hostMs : undefined;
-          const parts = [host === undefined ? '' : `${host.toFixed(1)} ms in the extension host`, m.webviewMs === undefined ? '' : `${m.webviewMs} ms in the webview`].filter(Boolean);
-          const inWebview = parts.length ? ` (${parts.join(', ')})` : '';
-          this.log(`lifecycle ${this.key}: update #${lat.seq} [${lat.sections.join(', ')}] shown ${lat.ms.toFixed(1)} ms after the engine event${inWebview}${flag}; containers: ${lat.containers || 'none'}`);
+          const parts = [
+            lat.paintedMs === undefined ? '' : `acknowledged after ${lat.ms.toFixed(1)} ms`,
+            host === undefined ? '' : `${host.toFixed(1)} ms in the extension host`,
+            m.webviewMs === undefined ? '' : `${m.webviewMs} ms in the webview`,
+            m.paintedAt === undefined ? '' : `painted at ${m.paintedAt.toFixed(1)}`,
+          ].filter(Boolean);
+          const detail = parts.length ? ` (${parts.join(', ')})` : '';
+          this.log(`lifecycle ${this.key}: update #${lat.seq} [${lat.sections.join(', ')}] ${lat.paintedMs === undefined ? 'shown' : 'painted'} ${shown.toFixed(1)} ms after the engine event${detail}${flag}; containers: ${lat.containers || 'none'}`);
         } else if (this.feed.lastShown?.seq === m.seq) {
           // A snapshot for a (re)loaded webview, or a change of the lab's objects: no sample, but what it shows from now on.
-          this.log(`lifecycle ${this.key}: update #${m.seq} [${this.feed.lastShown.sections.join(', ')}] shown (not caused by an engine event); containers: ${this.feed.lastShown.containers || 'none'}`);
+          this.log(`lifecycle ${this.key}: update #${m.seq} [${this.feed.lastShown.sections.join(', ')}] shown (not caused by an engine event${m.paintedAt === undefined ? '' : `; painted at ${m.paintedAt.toFixed(1)}`}); containers: ${this.feed.lastShown.containers || 'none'}`);
         }
         break;
       }
