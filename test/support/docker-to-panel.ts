@@ -77,14 +77,19 @@ export function parsePanelLines(log: string): PanelLine[] {
   return out;
 }
 
-/** Whether the line shows the event: the instance started (running or already ended) or died, or a later instance exists. */
+/**
+ * Whether the line shows the event. The restart count is the latest instance's attempt, so a later
+ * count means the instance ended; at the same count, a start shows as running or ended, and an end
+ * as terminated or waiting out the crash-loop back-off that follows it.
+ */
 function showsEvent(e: RuntimeEvent, l: PanelLine): boolean {
-  const m = /^(\w+)#(\d+)$/.exec(l.containers.get(e.container) ?? '');
+  const m = /^(\w+)(?::(\w+))?#(\d+)$/.exec(l.containers.get(e.container) ?? '');
   if (!m) return false;
-  const [, kind, restarts] = m as unknown as [string, string, string];
+  const [, kind, reason, restarts] = m as unknown as [string, string, string | undefined, string];
   if (Number(restarts) > e.attempt) return true;
   if (Number(restarts) < e.attempt) return false;
-  return e.action === 'start' ? kind === 'running' || kind === 'terminated' : kind === 'terminated';
+  const ended = kind === 'terminated' || (kind === 'waiting' && reason === 'CrashLoopBackOff');
+  return e.action === 'start' ? kind === 'running' || ended : ended;
 }
 
 /**

@@ -46,7 +46,14 @@ describe('matching runtime events with the first update that shows them', () => 
     ['a snapshot before the change shows it is no sample', [ev(1000, 'start')], [ln(900, 1, 'waiting#0'), ln(1300, 2, 'running#0', false), ln(1400, 3, 'running#0')], { ms: [], updates: [], unmatched: 1 }],
     ['another pod\'s lines do not count', [ev(1000, 'start')], [ln(900, 1, 'waiting#0'), ln(1010, 1, 'running#0', true, 'default/other'), ln(1080, 2, 'running#0')], { ms: [80], updates: [80], unmatched: 0 }],
     ['a container that started and died between two updates: both events are shown by the update with it terminated', [ev(1000, 'start'), ev(1030, 'die')], [ln(900, 1, 'waiting#0'), ln(1090, 2, 'terminated#0')], { ms: [90, 60], updates: [60], unmatched: 0 }],
-    ['a crash-looping init container: the next attempt waiting in back-off shows the last one died', [ev(1000, 'die', 1)], [ln(900, 1, 'running#1'), ln(1050, 2, 'waiting#2')], { ms: [50], updates: [50], unmatched: 0 }],
+    ['a crash-looping init container: the next attempt waiting shows the last one died', [ev(1000, 'die', 1)], [ln(900, 1, 'running#1'), ln(1050, 2, 'waiting#2')], { ms: [50], updates: [50], unmatched: 0 }],
+    [
+      'an instance that started and died between two updates is shown by the back-off after it (the restart count stays its attempt)',
+      [ev(1000, 'start', 1), ev(1050, 'die', 1)],
+      [ln(900, 1, 'terminated#0'), ln(1100, 2, 'terminated#0'), ln(1160, 3, 'waiting:CrashLoopBackOff#1'), ln(3000, 4, 'terminated#2')],
+      { ms: [160, 110], updates: [110], unmatched: 0 },
+    ],
+    ['an instance waiting for another reason has not run yet', [ev(1000, 'start', 1)], [ln(900, 1, 'terminated#0'), ln(1040, 2, 'waiting:PodInitializing#1'), ln(1090, 3, 'running#1')], { ms: [90], updates: [90], unmatched: 0 }],
     ['a start the panel shows only once an earlier instance is seen is not matched by an older instance', [ev(1000, 'start', 2)], [ln(900, 1, 'waiting#1'), ln(1040, 2, 'terminated#1')], { ms: [], updates: [], unmatched: 1 }],
     [
       'two containers started in one sync: each event measured, the update from the later one',

@@ -504,16 +504,17 @@ describe('the update feed', () => {
   });
 });
 
-describe('pacing updates by the webview\'s acknowledgements (one update in flight)', () => {
-  // [sentence, the last post (when, acknowledged), now, the wait before the next post]
-  const cases: [string, { at: number; acked: boolean } | undefined, number, number][] = [
-    ['the first update goes out at once', undefined, 5000, 0],
-    ['an update after the webview acknowledged the last one goes out at once', { at: 1000, acked: true }, 1003, 0],
-    ['an update after a burst of ten acknowledged posts in 350 ms still goes out at once', { at: 1350, acked: true }, 1360, 0],
-    ['an update while the last one is unacknowledged waits for the acknowledgement, at most 250 ms after that post', { at: 1000, acked: false }, 1040, 210],
-    ['an update whose predecessor was never acknowledged goes out once 250 ms passed (a hidden or reloading webview)', { at: 1000, acked: false }, 1300, 0],
+describe('pacing updates by the webview\'s acknowledgements (at most three in flight)', () => {
+  // [sentence, the posts not yet acknowledged (when they went out), now, the wait before the next post]
+  const cases: [string, number[], number, number][] = [
+    ['the first update goes out at once', [], 5000, 0],
+    ['an update while one is in flight goes out at once (a burst is not held for a round trip)', [1000], 1003, 0],
+    ['an update while two are in flight goes out at once', [1000, 1010], 1020, 0],
+    ['with three in flight the next waits for an acknowledgement, at most until the oldest is 250 ms old', [1000, 1010, 1020], 1040, 210],
+    ['posts never acknowledged for 250 ms no longer hold the next (a hidden or reloading webview)', [1000, 1010, 1020], 1300, 0],
+    ['only the oldest having timed out frees a slot', [1000, 1200, 1210], 1260, 0],
   ];
-  for (const [name, last, now, want] of cases) test(name, () => assert.equal(postDelay(last, now), want));
+  for (const [name, unacked, now, want] of cases) test(name, () => assert.equal(postDelay(unacked, now), want));
 });
 
 describe('message guards', () => {

@@ -24,13 +24,13 @@ export interface Latency {
   /** Milliseconds from that event to the frame the webview painted it in (when the webview said when). */
   paintedMs?: number;
   sections: PanelSection[];
-  /** The containers as this update shows them (`name state#restarts`), to match runtime events against. */
+  /** The containers as this update shows them (`name state#restarts`, see containersShown), to match runtime events against. */
   containers: string;
 }
 
-/** The containers of a model as `name state#restarts`, comma-separated. */
+/** The containers of a model as `name state#restarts` (a waiting state with its reason: `waiting:CrashLoopBackOff#2`), comma-separated. */
 export function containersShown(model: PanelModel): string {
-  return model.containers.map((c) => `${c.name} ${c.state.kind}#${c.restartCount}`).join(', ');
+  return model.containers.map((c) => `${c.name} ${c.state.kind}${c.state.kind === 'waiting' && c.state.reason ? `:${c.state.reason}` : ''}#${c.restartCount}`).join(', ');
 }
 
 export class PanelFeed {

@@ -23,7 +23,9 @@ import { makeNonce, panelHtml } from './html.js';
 import { postDelay, instanceOf } from './model.js';
 import { podStatusText } from '../../engine/printer.js';
 
-/** How long an unacknowledged update holds the next one back (the webview may be hidden or reloading). */
+/** Updates posted and not yet acknowledged before the next waits (flow control). */
+const POST_WINDOW = 3;
+/** How long an unacknowledged update holds its slot (the webview may be hidden or reloading). */
 const ACK_TIMEOUT_MS = 250;
 /** Latency target from an engine event to the painted panel. */
 const LATENCY_TARGET_MS = 100;
@@ -88,8 +90,8 @@ class PodPanel {
   private flushing = false;
   /** The webview is loaded and listening (it said `ready`); hidden webviews are destroyed. */
   private webviewReady = false;
-  /** The last update posted (performance.now(), its seq) and whether the webview acknowledged it: one update in flight. */
-  private lastPost: { at: number; seq: number; acked: boolean; hostMs?: number } | undefined;
+  /** The updates posted and not yet acknowledged (performance.now() when posted; ms from the engine event to the post). */
+  private unacked: { at: number; seq: number; hostMs?: number }[] = [];
   private disposed = false;
   /** The pod switcher's list as last posted (JSON), so an unchanged list is not posted again. */
   private podsPosted = '';
@@ -236,7 +238,9 @@ class PodPanel {
   /** Posts pending changes once the last update is acknowledged (or its wait ran out). */
   private schedule(): void {
     if (this.timer || this.disposed) return;
-    const delay = postDelay(this.lastPost, performance.now(), ACK_TIMEOUT_MS);
+    const now = performance.now();
+    this.unacked = this.unacked.filter((p) => p.at + ACK_TIMEOUT_MS > now);
+    const delay = postDelay(this.unacked.map((p) => p.at), now, POST_WINDOW, ACK_TIMEOUT_MS);
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.flush();
@@ -260,7 +264,7 @@ class PodPanel {
         if (msg) {
           this.post(msg);
           const at = performance.now();
-          this.lastPost = { at, seq: msg.seq, acked: false, hostMs: since === undefined ? undefined : at - since };
+          this.unacked.push({ at, seq: msg.seq, hostMs: since === undefined ? undefined : at - since });
           if (msg.type === 'snapshot') this.panel.title = this.titleOf(this.name);
         }
       }
@@ -287,7 +291,7 @@ class PodPanel {
         this.webviewReady = true;
         this.feed.resetWebview();
         // A (re)loaded webview acknowledges nothing posted before.
-        this.lastPost = undefined;
+        this.unacked = [];
         if (m.type === 'ready') {
           this.podsPosted = '';
           // A reloaded webview: the streams the previous one followed are nobody's.
@@ -297,9 +301,10 @@ class PodPanel {
         this.reschedule();
         break;
       case 'rendered': {
-        if (this.lastPost && m.seq >= this.lastPost.seq && !this.lastPost.acked) {
-          this.lastPost = { ...this.lastPost, acked: true };
-          // Changes that came while it was in flight go out now.
+        const acked = this.unacked.find((p) => p.seq === m.seq);
+        if (this.unacked.some((p) => p.seq <= m.seq)) {
+          this.unacked = this.unacked.filter((p) => p.seq > m.seq);
+          // Changes held while the window was full go out now.
           if (this.feed.pending) this.reschedule();
         }
         // The webview's frame time is on the machine's clock, as performance.timeOrigin here.
@@ -310,7 +315,7 @@ class PodPanel {
           if (this.latencies.length > 1000) this.latencies.shift();
           const shown = lat.paintedMs ?? lat.ms;
           const flag = shown > LATENCY_TARGET_MS ? ` (over the ${LATENCY_TARGET_MS} ms target)` : '';
-          const host = this.lastPost?.seq === m.seq ? this.lastPost.hostMs : undefined;
+          const host = acked?.hostMs;
           const parts = [
             lat.paintedMs === undefined ? '' : `acknowledged after ${lat.ms.toFixed(1)} ms`,
             host === undefined ? '' : `${host.toFixed(1)} ms in the extension host`,

@@ -586,16 +586,17 @@ export function buildPanelModel(obs: PodObservation, now: number): PanelModel {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Update pacing by flow control: one update in flight. The next update goes out when the webview
-// acknowledged the last (its `rendered`), so a burst (a pod starting: Scheduled, Pulled, Created,
-// Started within milliseconds) is folded into as many posts as the webview can paint, and no event
-// waits for a rate window. An acknowledgement that never comes (the webview hidden or reloading)
-// holds the next post at most `ackTimeoutMs`.
+// Update pacing by flow control: a window of `window` unacknowledged updates. An update goes out at
+// once while fewer are in flight, so a burst (a pod starting: Scheduled, Pulled, Created, Started
+// within milliseconds) is not held for a round trip; beyond that it waits for the webview's
+// `rendered`, so a storm is folded into as many posts as the webview can paint. An
+// acknowledgement that never comes (the webview hidden or reloading) holds a slot `ackTimeoutMs`.
 
-/** How long to wait before posting pending changes, given the last post (when, and whether the webview acknowledged it). */
-export function postDelay(last: { at: number; acked: boolean } | undefined, now: number, ackTimeoutMs = 250): number {
-  if (!last || last.acked) return 0;
-  return Math.max(0, last.at + ackTimeoutMs - now);
+/** How long to wait before posting pending changes, given when the unacknowledged posts went out. */
+export function postDelay(unacked: readonly number[], now: number, window = 3, ackTimeoutMs = 250): number {
+  const live = unacked.filter((at) => at + ackTimeoutMs > now).sort((a, b) => a - b);
+  if (live.length < window) return 0;
+  return live[live.length - window]! + ackTimeoutMs - now;
 }
 
 /** Whether a container id is the container's current or previous instance in the pod's status. */
