@@ -504,17 +504,17 @@ describe('the update feed', () => {
   });
 });
 
-describe('pacing updates by the webview\'s acknowledgements (at most three in flight)', () => {
-  // [sentence, the posts not yet acknowledged (when they went out), now, the wait before the next post]
-  const cases: [string, number[], number, number][] = [
-    ['the first update goes out at once', [], 5000, 0],
-    ['an update while one is in flight goes out at once (a burst is not held for a round trip)', [1000], 1003, 0],
-    ['an update while two are in flight goes out at once', [1000, 1010], 1020, 0],
-    ['with three in flight the next waits for an acknowledgement, at most until the oldest is 250 ms old', [1000, 1010, 1020], 1040, 210],
-    ['posts never acknowledged for 250 ms no longer hold the next (a hidden or reloading webview)', [1000, 1010, 1020], 1300, 0],
-    ['only the oldest having timed out frees a slot', [1000, 1200, 1210], 1260, 0],
+describe('pacing updates by the webview\'s acknowledgements (a window of unacknowledged updates)', () => {
+  // [sentence, the window, the posts not yet acknowledged (when they went out), now, the wait before the next post]
+  const cases: [string, number, number[], number, number][] = [
+    ['the first update goes out at once', 1, [], 5000, 0],
+    ['with one in flight (the panel\'s window) the next waits for its acknowledgement, at most 250 ms after it went out', 1, [1000], 1040, 210],
+    ['a post never acknowledged for 250 ms no longer holds the next (a hidden or reloading webview)', 1, [1000], 1300, 0],
+    ['with a window of three, an update while two are in flight goes out at once', 3, [1000, 1010], 1020, 0],
+    ['with three in flight the next waits until the oldest is acknowledged or 250 ms old', 3, [1000, 1010, 1020], 1040, 210],
+    ['only the oldest having timed out frees a slot', 3, [1000, 1200, 1210], 1260, 0],
   ];
-  for (const [name, unacked, now, want] of cases) test(name, () => assert.equal(postDelay(unacked, now), want));
+  for (const [name, window, unacked, now, want] of cases) test(name, () => assert.equal(postDelay(unacked, now, window), want));
 });
 
 describe('message guards', () => {

@@ -587,13 +587,13 @@ export function buildPanelModel(obs: PodObservation, now: number): PanelModel {
 
 // ---------------------------------------------------------------------------------------------
 // Update pacing by flow control: a window of `window` unacknowledged updates. An update goes out at
-// once while fewer are in flight, so a burst (a pod starting: Scheduled, Pulled, Created, Started
-// within milliseconds) is not held for a round trip; beyond that it waits for the webview's
-// `rendered`, so a storm is folded into as many posts as the webview can paint. An
+// once while fewer are in flight; beyond that it waits for the webview's `rendered`, so a burst (a
+// pod starting: Scheduled, Pulled, Created, Started within milliseconds) or a storm is folded into
+// as many posts as the webview can paint, and no event waits for a rate window. An
 // acknowledgement that never comes (the webview hidden or reloading) holds a slot `ackTimeoutMs`.
 
 /** How long to wait before posting pending changes, given when the unacknowledged posts went out. */
-export function postDelay(unacked: readonly number[], now: number, window = 3, ackTimeoutMs = 250): number {
+export function postDelay(unacked: readonly number[], now: number, window = 1, ackTimeoutMs = 250): number {
   const live = unacked.filter((at) => at + ackTimeoutMs > now).sort((a, b) => a - b);
   if (live.length < window) return 0;
   return live[live.length - window]! + ackTimeoutMs - now;
