@@ -332,7 +332,7 @@ test('scheduler: pods are bound in creation order, each seeing the ones bound be
   l.sched.dispose();
 });
 
-test('scheduler: an unschedulable pod waits, is not tried again for a new pod, and is bound once an assigned pod is deleted', async () => {
+test('scheduler: an unschedulable pod waits, is not tried again for a new pod, and is bound once an assigned pod is deleted and its 1 s back-off has passed', async () => {
   const l = await lab([node('a', { cpu: '1' })]);
   l.store.create('Pod', pod('big', { cpu: '800m', created: '2026-11-23T10:00:01Z' }));
   l.store.create('Pod', pod('late', { cpu: '800m', created: '2026-11-23T10:00:02Z' }));
@@ -340,7 +340,13 @@ test('scheduler: an unschedulable pod waits, is not tried again for a new pod, a
   l.store.create('Pod', pod('other', { created: '2026-11-23T10:00:03Z', spec: { nodeSelector: { none: 'x' } } }));
   await settle();
   assert.deepEqual(l.failedScheduling(), ['late ×1', 'other ×1']);
+  await l.clock.advanceAsync(400);
   l.store.delete('Pod', 'default', 'big');
+  await settle();
+  assert.deepEqual(l.placed(), { late: FULL, other: "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling." }, 'still in its back-off 400 ms after the failed attempt');
+  await l.clock.advanceAsync(599);
+  assert.equal(l.placed().late, FULL, '1 ms before the back-off ends');
+  await l.clock.advanceAsync(1);
   await settle();
   assert.deepEqual(l.placed(), { late: 'a', other: "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling." });
   l.sched.dispose();
@@ -352,10 +358,16 @@ test('scheduler: an unschedulable pod is bound when an assigned pod completes, o
   l.store.create('Pod', pod('web', { cpu: '800m', created: '2026-11-23T10:00:02Z' }));
   l.store.create('Pod', pod('db', { cpu: '800m', created: '2026-11-23T10:00:03Z' }));
   await settle();
+  await l.clock.advanceAsync(5000);
   l.store.update('Pod', 'default', 'job', (p) => void (p.status = { ...p.status, phase: 'Succeeded' }));
   await settle();
-  assert.deepEqual(l.placed(), { job: 'a', web: 'a', db: FULL });
+  assert.deepEqual(l.placed(), { job: 'a', web: 'a', db: FULL }, 'tried at once: both back-offs had passed');
+  // db failed twice now: its back-off is 2 s from that attempt.
+  await l.clock.advanceAsync(1500);
   l.store.create('Node', node('b', { cpu: '1' }));
+  await settle();
+  assert.deepEqual(l.placed(), { job: 'a', web: 'a', db: FULL }, 'in its 2 s back-off');
+  await l.clock.advanceAsync(500);
   await settle();
   assert.deepEqual(l.placed(), { job: 'a', web: 'a', db: 'b' });
   l.sched.dispose();

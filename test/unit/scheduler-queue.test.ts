@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Node, Pod, PodAffinityTerm, TopologySpreadConstraint } from 'kubernetes-types/core/v1';
-import { Scheduler } from '../../src/engine/scheduler/scheduler.js';
+import { Scheduler, backoffUntil } from '../../src/engine/scheduler/scheduler.js';
 import { Store } from '../../src/engine/store.js';
 import { EventRecorder } from '../../src/engine/events.js';
 import { FakeClock, settle } from '../../src/engine/clock.js';
@@ -59,7 +59,9 @@ function lab(nodes: Node[]) {
   const tries = (...names: string[]) => Object.fromEntries(names.map((n) => [n, attempts.get(n) ?? 0]));
   /** Binds a pod as another client would (the binding subresource): spec.nodeName set on the stored pod. */
   const bind = (name: string, nodeName: string, ns = 'default') => store.update('Pod', ns, name, (p) => void (p.spec!.nodeName = nodeName));
-  return { store, sched, placed, tries, bind };
+  /** Lets any pod's scheduling back-off (1 s doubling to 10 s) run out, so a move is tried at once. */
+  const afterBackoff = () => clock.advanceAsync(10_000);
+  return { store, sched, placed, tries, bind, afterBackoff };
 }
 
 test('scheduler: a pod waiting for its required affinity is not tried again when an unrelated pod is bound, and is bound next to the matching pod once one is', async () => {
@@ -68,9 +70,11 @@ test('scheduler: a pod waiting for its required affinity is not tried again when
   await settle();
   const NO_DB = "0/2 nodes are available: 2 node(s) didn't match pod affinity rules. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.";
   assert.deepEqual(l.placed(), { front: NO_DB });
+  await l.afterBackoff();
   l.store.create('Pod', pod('cache', { labels: { app: 'cache' } }));
   await settle();
   assert.deepEqual([l.placed(), l.tries('front')], [{ front: NO_DB, cache: 'a' }, { front: 1 }]);
+  await l.afterBackoff();
   l.store.create('Pod', pod('db', { labels: { app: 'db' }, nodeSelector: { 'kubernetes.io/hostname': 'b' } }));
   await settle();
   assert.deepEqual([l.placed(), l.tries('front')], [{ front: 'b', cache: 'a', db: 'b' }, { front: 2 }]);
@@ -91,9 +95,11 @@ test('scheduler: a pod held by its spread constraint is tried again when a pod i
   const NOWHERE = "0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.";
   assert.deepEqual(l.placed(), { 'web-1': 'a', 'web-2': HELD, batch: NOWHERE, 'web-edge': NOWHERE });
   assert.deepEqual(l.tries('web-2'), { 'web-2': 1 });
+  await l.afterBackoff();
   l.bind('batch', 'b');
   await settle();
   assert.deepEqual([l.placed()['web-2'], l.tries('web-2', 'web-edge')], [HELD, { 'web-2': 1, 'web-edge': 1 }], 'a pod its selector does not match changes nothing; the node-selector pod is not tried either');
+  await l.afterBackoff();
   l.bind('web-edge', 'b');
   await settle();
   // zones z1 and z2 hold one web pod each: z1 no longer exceeds the skew
@@ -108,9 +114,11 @@ test('scheduler: a pod kept off by its anti-affinity is not tried again when a p
   await settle();
   const HELD = "0/1 nodes are available: 1 node(s) didn't match pod anti-affinity rules. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.";
   assert.deepEqual(l.placed(), { 'web-1': 'a', 'web-2': HELD });
+  await l.afterBackoff();
   l.store.create('Pod', pod('db', { labels: { app: 'db' } }));
   await settle();
   assert.deepEqual([l.placed(), l.tries('web-2')], [{ 'web-1': 'a', 'web-2': HELD, db: 'a' }, { 'web-2': 1 }], 'a pod more never lifts an anti-affinity rule');
+  await l.afterBackoff();
   l.store.update('Pod', 'default', 'web-1', (p) => void (p.metadata!.labels = { app: 'web-old' }));
   await settle();
   assert.deepEqual([l.placed(), l.tries('web-2')], [{ 'web-1': 'a', 'web-2': 'a', db: 'a' }, { 'web-2': 2 }]);
@@ -126,6 +134,7 @@ test("scheduler: a pod kept off by a placed pod's anti-affinity is bound once th
     loner: 'a',
     web: "0/1 nodes are available: 1 node(s) didn't satisfy existing pods anti-affinity rules. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
   });
+  await l.afterBackoff();
   l.store.delete('Pod', 'default', 'loner');
   await settle();
   assert.deepEqual(l.placed(), { web: 'a' });
@@ -142,8 +151,20 @@ test("scheduler: a pod whose affinity selects namespaces by label is tried again
     db: 'b',
     front: "0/2 nodes are available: 2 node(s) didn't match pod affinity rules. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
   });
+  await l.afterBackoff();
   l.store.update('Namespace', undefined, 'data', (ns) => void (ns.metadata!.labels = { ...ns.metadata!.labels, tier: 'data' }));
   await settle();
   assert.deepEqual([l.placed(), l.tries('front')], [{ db: 'b', front: 'b' }, { front: 2 }]);
   l.sched.dispose();
 });
+
+// Upstream's calculateBackoffDuration with podInitialBackoffSeconds 1 and podMaxBackoffSeconds 10.
+const backoffCases: [string, number, number][] = [
+  ['after the first failed attempt a pod waits 1 s', 1, 1000],
+  ['after the second, 2 s', 2, 2000],
+  ['after the third, 4 s', 3, 4000],
+  ['after the fourth, 8 s', 4, 8000],
+  ['after the fifth, the 10 s maximum', 5, 10_000],
+  ['after the fiftieth, still 10 s', 50, 10_000],
+];
+for (const [name, attempts, wait] of backoffCases) test(`scheduler back-off: ${name}`, () => assert.equal(backoffUntil(attempts, 5000) - 5000, wait));

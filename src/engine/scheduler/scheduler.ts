@@ -1,11 +1,13 @@
 // The embedded scheduler (upstream pkg/scheduler: scheduler.go, schedule_one.go, and the
 // scheduling queue of backend/queue): it follows the store's watch into its cache (cache.ts) and
-// two queues — new pods wait in the active queue in creation order; a pod no node fits waits as
+// three queues — new pods wait in the active queue in creation order; a pod no node fits waits as
 // unschedulable until a node is added or changed, an assigned pod goes away, or a pod is created
 // already bound (upstream's MoveAllToActiveOrBackoffQueue on those cluster events); a pod that
 // failed on InterPodAffinity or PodTopologySpread also comes back when a placed pod may let it in
 // (a pod bound that its affinity or spread selects, a placed pod relabelled, a namespace changed:
-// upstream's queueing hints of those plugins), the others stay — and schedules one pod at a time
+// upstream's queueing hints of those plugins), the others stay. A pod moved while its back-off
+// runs (1 s after its first failed attempt, doubling to 10 s: podInitialBackoffSeconds and
+// podMaxBackoffSeconds) waits in the back-off queue until it ends. It schedules one pod at a time
 // with the pure filters and score over the cache's NodeInfos: it binds (spec.nodeName +
 // PodScheduled=True + `Scheduled`) or records why not (PodScheduled=False `Unschedulable` +
 // `FailedScheduling`).
@@ -13,7 +15,7 @@ import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
 import type { Store } from '../store.js';
 import type { EventRecorder } from '../events.js';
 import { podRef } from '../events.js';
-import { rfc3339, type Clock } from '../clock.js';
+import { rfc3339, type Clock, type Timer } from '../clock.js';
 import type { Disposable } from '../../runtime/cri.js';
 import { findNodeDetailed, isTerminalPod, podFacts, type PodFacts } from './filters.js';
 import { SchedulerCache, type CacheChange } from './cache.js';
@@ -29,6 +31,20 @@ interface Queued {
   seq: number;
   /** After a failed attempt: the pod's facts and the plugins that failed on some node. */
   failed?: { facts: PodFacts; plugins: ReadonlySet<string> };
+  /** Scheduling attempts that failed so far, and when the last one was made (clock ms). */
+  attempts?: number;
+  lastTried?: number;
+}
+
+/** Upstream's podInitialBackoffSeconds and podMaxBackoffSeconds (the scheduler's defaults). */
+export const POD_INITIAL_BACKOFF_MS = 1000;
+export const POD_MAX_BACKOFF_MS = 10_000;
+
+/** When a pod that failed `attempts` times, the last at `lastTried`, may be tried again (calculateBackoffDuration: 1 s doubling, at most 10 s). */
+export function backoffUntil(attempts: number, lastTried: number): number {
+  let d = POD_INITIAL_BACKOFF_MS;
+  for (let i = 1; i < attempts && d < POD_MAX_BACKOFF_MS; i++) d *= 2;
+  return lastTried + Math.min(d, POD_MAX_BACKOFF_MS);
 }
 
 /** The plugins whose failures another pod's placement or labels can lift. */
@@ -41,6 +57,9 @@ export class Scheduler implements Disposable {
   private readonly active = new Map<string, Queued>();
   /** Pods no node fitted, by uid, until a cluster event may let them in (unschedulablePods). */
   private readonly unschedulable = new Map<string, Queued>();
+  /** Pods a cluster event moved while their back-off runs, by uid (backoffQ): active once it ends. */
+  private readonly backoff = new Map<string, Queued>();
+  private backoffTimer: { timer: Timer; at: number } | undefined;
   private seq = 0;
   private queued = false;
   /** Where the next cycle starts visiting nodes (upstream nextStartNodeIndex). */
@@ -60,6 +79,7 @@ export class Scheduler implements Disposable {
         if (e.type === 'DELETED' || !waitsForNode(e.object)) {
           this.active.delete(uid);
           this.unschedulable.delete(uid);
+          this.backoff.delete(uid);
         } else if (e.type === 'ADDED') this.enqueue(e.object);
         // A pod created already bound changes what the others would be told.
         if (change.freed || (e.type === 'ADDED' && e.object.spec?.nodeName)) this.moveAllToActive();
@@ -86,22 +106,51 @@ export class Scheduler implements Disposable {
       const may = change.relabelled || change.namespacesChanged || (change.placed && placedPodMayHelp(f.facts, f.plugins, change.placed, this.cache.namespaceLabels));
       if (!may) continue;
       this.unschedulable.delete(uid);
-      this.active.set(uid, q);
+      this.toActiveOrBackoff(uid, q);
       moved = true;
     }
     if (moved) this.schedule();
   }
 
+  /** A pod a cluster event may let in: to the active queue, or to the back-off queue while its back-off runs (upstream isPodBackingoff). */
+  private toActiveOrBackoff(uid: string, q: Queued): void {
+    const until = q.attempts && q.lastTried !== undefined ? backoffUntil(q.attempts, q.lastTried) : 0;
+    if (until <= this.clock.now()) {
+      this.active.set(uid, q);
+      return;
+    }
+    this.backoff.set(uid, q);
+    if (this.backoffTimer && this.backoffTimer.at <= until) return;
+    this.backoffTimer?.timer.cancel();
+    this.backoffTimer = { at: until, timer: this.clock.setTimeout(() => this.flushBackoff(), until - this.clock.now()) };
+  }
+
+  /** Pods whose back-off ended go to the active queue (flushBackoffQCompleted); the timer is set for the next. */
+  private flushBackoff(): void {
+    this.backoffTimer = undefined;
+    const now = this.clock.now();
+    let next: number | undefined;
+    for (const [uid, q] of this.backoff) {
+      const until = backoffUntil(q.attempts ?? 0, q.lastTried ?? 0);
+      if (until <= now) {
+        this.backoff.delete(uid);
+        this.active.set(uid, q);
+      } else next = Math.min(next ?? Infinity, until);
+    }
+    if (next !== undefined) this.backoffTimer = { at: next, timer: this.clock.setTimeout(() => this.flushBackoff(), next - now) };
+    if (this.active.size) this.schedule();
+  }
+
   private enqueue(p: Pod): void {
     const uid = p.metadata?.uid ?? '';
-    if (this.active.has(uid) || this.unschedulable.has(uid)) return;
+    if (this.active.has(uid) || this.unschedulable.has(uid) || this.backoff.has(uid)) return;
     this.active.set(uid, { namespace: p.metadata?.namespace, name: p.metadata?.name ?? '', uid, created: p.metadata?.creationTimestamp ?? '', seq: this.seq++ });
     this.schedule();
   }
 
   private moveAllToActive(): void {
     if (this.unschedulable.size === 0) return;
-    for (const [uid, q] of this.unschedulable) this.active.set(uid, q);
+    for (const [uid, q] of this.unschedulable) this.toActiveOrBackoff(uid, q);
     this.unschedulable.clear();
     this.schedule();
   }
@@ -123,7 +172,7 @@ export class Scheduler implements Disposable {
       const pod = this.store.get('Pod', q.namespace, q.name);
       if (!pod || pod.metadata?.uid !== q.uid || !waitsForNode(pod)) continue;
       const failed = this.scheduleOne(pod);
-      if (failed) this.unschedulable.set(q.uid, { ...q, failed });
+      if (failed) this.unschedulable.set(q.uid, { ...q, failed, attempts: (q.attempts ?? 0) + 1, lastTried: this.clock.now() });
     }
   }
 
@@ -168,6 +217,7 @@ export class Scheduler implements Disposable {
   }
 
   dispose(): void {
+    this.backoffTimer?.timer.cancel();
     this.sub.dispose();
   }
 }
