@@ -61,6 +61,27 @@ const cases: { name: string; pod: Pod; nodes: Node[]; onNode?: Record<string, Po
     nodes: [node('a', { metadata: { name: 'a', labels: { zone: 'z' } } }), node('b')],
     want: "error:0/2 nodes are available: 1 Insufficient cpu, 1 node(s) didn't match Pod's node affinity/selector. preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.",
   },
+  // Upstream runs the filters in the order NodeUnschedulable, NodeName, TaintToleration,
+  // NodeAffinity, NodePorts, NodeResourcesFit, … and stops at the first that fails for a node.
+  {
+    name: 'an untolerated taint is reported before a node selector that does not match (TaintToleration runs before NodeAffinity)',
+    pod: mkPod({ nodeSelector: { zone: 'a' } }),
+    nodes: ['a', 'b', 'c'].map((z) => node(z, { metadata: { name: z, labels: { zone: z } }, spec: { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] } })),
+    want: 'error:0/3 nodes are available: 3 node(s) had untolerated taint {dedicated: gpu}. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
+  },
+  {
+    name: 'a cordoned node is reported as unschedulable even for a pod that names another node (NodeUnschedulable runs before NodeName)',
+    pod: mkPod({ nodeName: 'b' } as Partial<NonNullable<Pod['spec']>>),
+    nodes: [node('a', { spec: { unschedulable: true } }), node('b', { spec: { unschedulable: true } })],
+    want: 'error:0/2 nodes are available: 2 node(s) were unschedulable. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.',
+  },
+  {
+    name: 'a taken host port is the only reason given for a node that also lacks CPU (NodePorts stops the filters before NodeResourcesFit)',
+    pod: mkPod({ containers: [{ name: 'c', image: 'x:1', ports: [{ containerPort: 80, hostPort: 8080 }], resources: { requests: { cpu: '3' } } }] }),
+    nodes: [node('lab')],
+    onNode: { lab: [mkPod({ containers: [{ name: 'c', image: 'x:1', ports: [{ containerPort: 80, hostPort: 8080, protocol: 'TCP' }] }] })] },
+    want: "error:0/1 nodes are available: 1 node(s) didn't have free ports for the requested pod ports. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
+  },
 ];
 
 for (const c of cases) {

@@ -228,18 +228,24 @@ export function preFilter(facts: PodFacts, infos: readonly NodeInfo[], snapshot:
 }
 
 /**
- * The filters over a NodeInfo, in upstream's default order: NodeName, NodeUnschedulable,
- * NodeAffinity, TaintToleration, NodePorts, NodeResourcesFit, then — on a node that passed them
- * all — PodTopologySpread and InterPodAffinity, which read `state` (by default, the PreFilter of
- * a cluster made of this node alone).
+ * The filters over a NodeInfo, in upstream's default order — NodeUnschedulable, NodeName,
+ * TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit, PodTopologySpread, InterPodAffinity
+ * — stopping at the first that fails, as the framework's RunFilterPlugins does (NodeResourcesFit
+ * may give several reasons). The last two read `state` (by default, the PreFilter of a cluster
+ * made of this node alone).
  */
 export function filterNodeInfo(facts: PodFacts, info: NodeInfo, state?: TopologyState): FilterFailure[] {
   const node = info.node;
+  if (node.spec?.unschedulable && !facts.toleratesUnschedulable) {
+    return [{ reason: 'node(s) were unschedulable', kind: 'UnschedulableAndUnresolvable', plugin: 'NodeUnschedulable' }];
+  }
   if (facts.nodeName && facts.nodeName !== info.name) {
     return [{ reason: "node(s) didn't match the requested node name", kind: 'UnschedulableAndUnresolvable', plugin: 'NodeName' }];
   }
-  if (node.spec?.unschedulable && !facts.toleratesUnschedulable) {
-    return [{ reason: 'node(s) were unschedulable', kind: 'UnschedulableAndUnresolvable', plugin: 'NodeUnschedulable' }];
+  for (const taint of info.hardTaints) {
+    let tolerated = false;
+    for (const t of facts.tolerations) if (tolerates(t, taint)) tolerated = true;
+    if (!tolerated) return [{ reason: `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`, kind: 'UnschedulableAndUnresolvable', plugin: 'TaintToleration' }];
   }
   const labels = info.labels;
   let selectorOk = true;
@@ -249,18 +255,10 @@ export function filterNodeInfo(facts: PodFacts, info: NodeInfo, state?: Topology
   if (!selectorOk || !affinityOk) {
     return [{ reason: "node(s) didn't match Pod's node affinity/selector", kind: 'UnschedulableAndUnresolvable', plugin: 'NodeAffinity' }];
   }
-  for (const taint of info.hardTaints) {
-    let tolerated = false;
-    for (const t of facts.tolerations) if (tolerates(t, taint)) tolerated = true;
-    if (!tolerated) return [{ reason: `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`, kind: 'UnschedulableAndUnresolvable', plugin: 'TaintToleration' }];
+  for (const hp of facts.hostPorts) {
+    if (portInUse(info, hp)) return [{ reason: "node(s) didn't have free ports for the requested pod ports", kind: 'Unschedulable', plugin: 'NodePorts' }];
   }
   const failures: FilterFailure[] = [];
-  for (const hp of facts.hostPorts) {
-    if (portInUse(info, hp)) {
-      failures.push({ reason: "node(s) didn't have free ports for the requested pod ports", kind: 'Unschedulable', plugin: 'NodePorts' });
-      break;
-    }
-  }
   const alloc = info.allocatable;
   const want = facts.requests;
   const have = info.requested;
