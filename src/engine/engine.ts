@@ -16,7 +16,7 @@ import { EventRecorder } from './events.js';
 import { realClock, rfc3339, type Clock } from './clock.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import { SimulatedKubelet } from './simulated/kubelet.js';
-import { isSimulatedNode } from '../shared/labels.js';
+import { isSimulatedNode, simulatedPodRefusal } from '../shared/labels.js';
 import { Kubelet, readArchivedAttempts, readRuntimePod, removePodFromRuntime } from './kubelet/kubelet.js';
 import { defaultNode, DEFAULT_NODE_NAME } from './node.js';
 import { adoptFromRuntime } from './checkpoint.js';
@@ -287,8 +287,7 @@ export class Engine implements EngineApi {
   /** The container instance `kubectl logs` reads: the current one, or the previous with `--previous` (kubectl's errors otherwise). */
   private async logInstance(namespace: string, name: string, container: string, previous?: boolean): Promise<string> {
     // A simulated pod has nothing in the runtime: say so before asking it.
-    const simulated = this.store.get('Pod', namespace, name)?.spec?.nodeName;
-    if (simulated && isSimulatedNode(this.store.get('Node', undefined, simulated))) throw new Error(`pod "${name}" runs on the simulated node "${simulated}": its containers are simulated and have no logs`);
+    this.refuseSimulated(namespace, name, 'have no logs');
     const { list, pod } = await this.instances(namespace, name, container);
     const names = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? []), ...(pod.spec?.ephemeralContainers ?? [])].map((c) => c.name);
     if (!names.includes(container)) throw new Error(`container ${container} is not valid for pod ${name}`);
@@ -417,8 +416,20 @@ export class Engine implements EngineApi {
     };
   }
 
+  /** The simulated node a pod is bound to, if it is. */
+  simulatedNodeOf(namespace: string, name: string): string | undefined {
+    const node = this.store.get('Pod', namespace, name)?.spec?.nodeName;
+    return node && isSimulatedNode(this.store.get('Node', undefined, node)) ? node : undefined;
+  }
+
+  private refuseSimulated(namespace: string, name: string, what: Parameters<typeof simulatedPodRefusal>[2]): void {
+    const node = this.simulatedNodeOf(namespace, name);
+    if (node) throw new Error(simulatedPodRefusal(name, node, what));
+  }
+
   /** The id of the container's running instance (exec, attach), or kubectl's error. */
-  async runningContainer(namespace: string, name: string, container: string): Promise<string> {
+  async runningContainer(namespace: string, name: string, container: string, purpose: 'exec' | 'attach' = 'exec'): Promise<string> {
+    this.refuseSimulated(namespace, name, purpose === 'exec' ? 'cannot run commands' : 'cannot be attached to');
     const { list, pod } = await this.instances(namespace, name, container);
     const names = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? []), ...(pod.spec?.ephemeralContainers ?? [])].map((c) => c.name);
     if (!names.includes(container)) throw new Error(`container ${container} is not valid for pod ${name}`);
@@ -428,6 +439,7 @@ export class Engine implements EngineApi {
   }
 
   async exec(namespace: string, name: string, container: string, cmd: string[]) {
+    this.refuseSimulated(namespace, name, 'cannot run commands');
     const { list } = await this.instances(namespace, name, container);
     const running = list.find((c) => c.state === 'running');
     if (!running) throw new Error(`container ${container} is not running`);

@@ -29,6 +29,7 @@ import { LAB_GROUP, LAB_VERSION } from './lab-api.js';
 import { decodeProtobufBody, isProtobuf } from './protobuf.js';
 import { handleRemoteCommand, parseStreamQuery } from './remotecommand.js';
 import { handlePortForward } from './portforward.js';
+import { simulatedPodRefusal } from '../shared/labels.js';
 import { patchEphemeralContainers, updateEphemeralContainers } from './ephemeral.js';
 
 export interface LabServerOptions {
@@ -738,7 +739,7 @@ export class LabServer {
         if (sub === 'exec' || sub === 'attach') {
           const q = parseStreamQuery(url);
           const container = q.container || pod.spec?.containers?.[0]?.name || '';
-          const target = await this.opts.engine.runningContainer(ns, name, container).catch((e: Error) => e);
+          const target = await this.opts.engine.runningContainer(ns, name, container, sub).catch((e: Error) => e);
           if (target instanceof Error) return fail(400, 'BadRequest', target.message);
           if (sub === 'exec' && !q.command.length) return fail(400, 'BadRequest', 'you must specify at least 1 command');
           const runtime = this.opts.engine.runtime;
@@ -753,6 +754,9 @@ export class LabServer {
           });
         }
         if (sub === 'portforward') {
+          // A simulated pod's IP is made up (10.244.0.0/14 may be a real network here): never dial it.
+          const simulated = this.opts.engine.simulatedNodeOf(ns, name);
+          if (simulated) return fail(400, 'BadRequest', simulatedPodRefusal(name, simulated, 'listen on no port'));
           const ip = pod.status?.podIP;
           if (!ip) return fail(400, 'BadRequest', `pod ${name} does not have a host assigned`);
           return handlePortForward(req, socket, head, {

@@ -46,3 +46,8 @@ export function simulatedNodeNames(nodes: readonly { metadata?: { name?: string;
 export function isSimulatedNode(node: { metadata?: { annotations?: Record<string, string> } } | undefined): boolean {
   return node?.metadata?.annotations?.[SimulatedNodeAnnotation] === 'true';
 }
+
+/** What the lab answers for a pod on a simulated node when asked for what only containers have (logs, exec, attach, port-forward). */
+export function simulatedPodRefusal(pod: string, node: string, what: 'have no logs' | 'cannot run commands' | 'cannot be attached to' | 'listen on no port'): string {
+  return `pod "${pod}" runs on the simulated node "${node}": its containers are simulated and ${what}`;
+}

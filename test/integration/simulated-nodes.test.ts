@@ -21,7 +21,8 @@ const PODS = 2000;
 
 function run(cmd: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { env: { ...process.env, ...env } });
+    // Killed after 30 s (a port-forward that succeeds would run until stopped): the code is then null.
+    const child = spawn(cmd, args, { env: { ...process.env, ...env }, timeout: 30_000 });
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -122,6 +123,22 @@ test(`${NODES} simulated nodes and ${PODS} pods through the API: placed by the r
       .map((n) => n.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '')
       .filter((ip) => ip.startsWith('10.240.'));
     assert.equal(new Set(ips).size, NODES, 'every simulated node has its own InternalIP');
+
+    // A simulated pod has no container to read, enter or connect to: kubectl is told so, and
+    // port-forward never dials its made-up IP (10.244.0.0/14 may be a real network here).
+    const sim = pods.find((p) => p.spec?.nodeName?.startsWith('sim-'))!;
+    const simName = sim.metadata!.name!;
+    const simNode = sim.spec!.nodeName!;
+    const refusal = (what: string) => `pod "${simName}" runs on the simulated node "${simNode}": its containers are simulated and ${what}`;
+    const logs = await run(KUBECTL, ['logs', simName], env);
+    assert.deepEqual([logs.code, logs.err.trim()], [1, `Error from server (BadRequest): ${refusal('have no logs')}`]);
+    const exec = await run(KUBECTL, ['exec', simName, '--', 'true'], env);
+    assert.deepEqual([exec.code, exec.err.trim()], [1, `Error from server (BadRequest): ${refusal('cannot run commands')}`]);
+    const attach = await run(KUBECTL, ['attach', simName], env);
+    // (kubectl prints its "If you don't see a command prompt" hint before it connects.)
+    assert.deepEqual([attach.code, attach.err.trim().split('\n').at(-1)], [1, `Error from server (BadRequest): ${refusal('cannot be attached to')}`]);
+    const pf = await run(KUBECTL, ['port-forward', `pod/${simName}`, ':80'], env);
+    assert.deepEqual([pf.code, pf.err.trim().split('\n').at(-1)], [1, `error: error upgrading connection: ${refusal('listen on no port')}`]);
 
     // Only the 5 pods on the Docker node got a sandbox, none of the 1,995 simulated ones.
     const dockerPods = pods.filter((p) => p.spec?.nodeName === 'podlab-node').length;
