@@ -373,6 +373,44 @@ test('scheduler: an unschedulable pod is bound when an assigned pod completes, o
   l.sched.dispose();
 });
 
+test('scheduler: every failed attempt records FailedScheduling (counted on one event), the condition only changes with its message', async () => {
+  const l = await lab([node('a', { cpu: '1' })]);
+  l.store.create('Pod', pod('big', { cpu: '2', created: '2026-11-23T10:00:01Z' }));
+  await settle();
+  const since = l.store.get('Pod', 'default', 'big')!.status!.conditions!.find((c) => c.type === 'PodScheduled')!.lastTransitionTime;
+  const rv = l.store.get('Pod', 'default', 'big')!.metadata!.resourceVersion;
+  await l.clock.advanceAsync(5000);
+  l.store.create('Node', node('b', { cpu: '1' }));
+  await settle();
+  const TWO = '0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.';
+  assert.deepEqual([l.placed(), l.failedScheduling()], [{ big: TWO }, ['big ×1', 'big ×1']], 'a new message: a new event');
+  const rv2 = l.store.get('Pod', 'default', 'big')!.metadata!.resourceVersion;
+  assert.notEqual(rv2, rv);
+  await l.clock.advanceAsync(5000);
+  l.store.update('Node', undefined, 'b', (n) => void (n.metadata!.labels = { ...n.metadata!.labels, touched: 'yes' }));
+  await settle();
+  assert.deepEqual([l.placed(), l.failedScheduling()], [{ big: TWO }, ['big ×1', 'big ×2']], 'the same message again: the event is counted');
+  const after = l.store.get('Pod', 'default', 'big')!;
+  assert.deepEqual([after.metadata!.resourceVersion, after.status!.conditions!.find((c) => c.type === 'PodScheduled')!.lastTransitionTime], [rv2, since], 'the pod itself is not written again');
+  l.sched.dispose();
+});
+
+test('scheduler: a pod unschedulable for 5 minutes is tried again without a cluster event (podMaxInUnschedulablePodsDuration)', async () => {
+  const l = await lab([node('a', { cpu: '1' })]);
+  l.store.create('Pod', pod('big', { cpu: '2', created: '2026-11-23T10:00:01Z' }));
+  await settle();
+  await l.clock.advanceAsync(299_999);
+  await settle();
+  assert.deepEqual(l.failedScheduling(), ['big ×1']);
+  await l.clock.advanceAsync(1);
+  await settle();
+  assert.deepEqual(l.failedScheduling(), ['big ×2']);
+  await l.clock.advanceAsync(300_000);
+  await settle();
+  assert.deepEqual(l.failedScheduling(), ['big ×3']);
+  l.sched.dispose();
+});
+
 test('scheduler: a pod deleted while it waits is forgotten; pods already waiting when it starts are scheduled', async () => {
   const clock = new FakeClock(Date.parse('2026-11-23T10:00:00Z'));
   const store = new Store(clock);

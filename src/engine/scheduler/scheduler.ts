@@ -7,7 +7,8 @@
 // (a pod bound that its affinity or spread selects, a placed pod relabelled, a namespace changed:
 // upstream's queueing hints of those plugins), the others stay. A pod moved while its back-off
 // runs (1 s after its first failed attempt, doubling to 10 s: podInitialBackoffSeconds and
-// podMaxBackoffSeconds) waits in the back-off queue until it ends. It schedules one pod at a time
+// podMaxBackoffSeconds) waits in the back-off queue until it ends; a pod unschedulable for 5
+// minutes is tried again anyway (podMaxInUnschedulablePodsDuration). It schedules one pod at a time
 // with the pure filters and score over the cache's NodeInfos: it binds (spec.nodeName +
 // PodScheduled=True + `Scheduled`) or records why not (PodScheduled=False `Unschedulable` +
 // `FailedScheduling`).
@@ -36,6 +37,9 @@ interface Queued {
   lastTried?: number;
 }
 
+/** How long a pod may stay unschedulable before it is tried again anyway (podMaxInUnschedulablePodsDuration). */
+export const POD_MAX_IN_UNSCHEDULABLE_MS = 5 * 60_000;
+
 /** Upstream's podInitialBackoffSeconds and podMaxBackoffSeconds (the scheduler's defaults). */
 export const POD_INITIAL_BACKOFF_MS = 1000;
 export const POD_MAX_BACKOFF_MS = 10_000;
@@ -60,6 +64,8 @@ export class Scheduler implements Disposable {
   /** Pods a cluster event moved while their back-off runs, by uid (backoffQ): active once it ends. */
   private readonly backoff = new Map<string, Queued>();
   private backoffTimer: { timer: Timer; at: number } | undefined;
+  /** When the longest-waiting unschedulable pod is due to be tried again (flushUnschedulablePodsLeftover). */
+  private leftoverTimer: { timer: Timer; at: number } | undefined;
   private seq = 0;
   private queued = false;
   /** Where the next cycle starts visiting nodes (upstream nextStartNodeIndex). */
@@ -174,6 +180,29 @@ export class Scheduler implements Disposable {
       const failed = this.scheduleOne(pod);
       if (failed) this.unschedulable.set(q.uid, { ...q, failed, attempts: (q.attempts ?? 0) + 1, lastTried: this.clock.now() });
     }
+    this.armLeftover();
+  }
+
+  /** Pods unschedulable for 5 minutes go back to the queue even without a cluster event. */
+  private armLeftover(): void {
+    let due: number | undefined;
+    for (const q of this.unschedulable.values()) due = Math.min(due ?? Infinity, (q.lastTried ?? 0) + POD_MAX_IN_UNSCHEDULABLE_MS);
+    if (due === undefined || (this.leftoverTimer && this.leftoverTimer.at <= due)) return;
+    this.leftoverTimer?.timer.cancel();
+    this.leftoverTimer = {
+      at: due,
+      timer: this.clock.setTimeout(() => {
+        this.leftoverTimer = undefined;
+        const now = this.clock.now();
+        for (const [uid, q] of this.unschedulable) {
+          if ((q.lastTried ?? 0) + POD_MAX_IN_UNSCHEDULABLE_MS > now) continue;
+          this.unschedulable.delete(uid);
+          this.toActiveOrBackoff(uid, q);
+        }
+        this.armLeftover();
+        this.schedule();
+      }, due - this.clock.now()),
+    };
   }
 
   /** One scheduling cycle; returns, when the pod was not bound, its facts and the plugins that failed. */
@@ -197,7 +226,12 @@ export class Scheduler implements Disposable {
     for (const fs of failures.values()) for (const f of fs) if (f.plugin) plugins.add(f.plugin);
     const failed = { facts, plugins };
     const prev = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
-    if (prev?.status === 'False' && prev.message === result.error) return failed; // nothing new to say
+    // Every failed attempt is an event (the recorder counts repeats); the pod is written only when
+    // its condition changes (upstream's updatePod after UpdatePodCondition).
+    if (prev?.status === 'False' && prev.reason === 'Unschedulable' && prev.message === result.error) {
+      this.recorder.record(podRef(pod), 'Warning', 'FailedScheduling', result.error, { component: 'default-scheduler' }, 'Scheduling');
+      return failed;
+    }
     const updated = this.store.update('Pod', ns, name, (p) => {
       p.status = {
         ...p.status,
@@ -218,6 +252,7 @@ export class Scheduler implements Disposable {
 
   dispose(): void {
     this.backoffTimer?.timer.cancel();
+    this.leftoverTimer?.timer.cancel();
     this.sub.dispose();
   }
 }
