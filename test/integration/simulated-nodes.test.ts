@@ -4,7 +4,7 @@
 // No container may be created for a simulated pod.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { labContainers, run } from '../support/lab-process.js';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,21 +19,6 @@ const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.33';
 const NODES = 200;
 const PODS = 2000;
 
-function run(cmd: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    // Killed after 30 s (a port-forward that succeeds would run until stopped): the code is then null.
-    const child = spawn(cmd, args, { env: { ...process.env, ...env }, timeout: 30_000 });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    child.on('close', (code) => resolve({ code, out, err }));
-    child.stdin.end();
-  });
-}
-
-/** The lab's pod sandboxes on Docker (the lab label is on sandboxes). */
-const labContainers = (stateDir: string) => execFileSync('docker', ['ps', '-aq', '--filter', `label=io.podlab.lab=${stateDir}`], { encoding: 'utf8' }).split('\n').filter(Boolean).length;
 
 test(`${NODES} simulated nodes and ${PODS} pods through the API: placed by the real filters, Running without a container, read back by kubectl`, { timeout: 5 * 60 * 1000 }, async () => {
   assert.ok(existsSync(CLI), 'dist/cli.js is built (scripts/setup.sh)');

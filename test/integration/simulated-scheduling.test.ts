@@ -9,7 +9,7 @@
 // are kept off it by the filters themselves (a node without the topology key fails them).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { labContainers, run } from '../support/lab-process.js';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,20 +24,6 @@ const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.33';
 const ZONE = 'topology.kubernetes.io/zone';
 const PODS = '/api/v1/namespaces/default/pods';
 
-function run(cmd: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { env: { ...process.env, ...env } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    child.on('close', (code) => resolve({ code, out, err }));
-    child.stdin.end();
-  });
-}
-
-/** The lab's pod sandboxes on Docker (the lab label is on sandboxes). */
-const labContainers = (stateDir: string) => execFileSync('docker', ['ps', '-aq', '--filter', `label=io.podlab.lab=${stateDir}`], { encoding: 'utf8' }).split('\n').filter(Boolean).length;
 
 /** A pod of the scenario: busybox asking for `cpu` (none by default), with the scheduling fields of `spec`. */
 function pod(name: string, app: string, spec: Partial<PodSpec> = {}, cpu?: string): Pod {
