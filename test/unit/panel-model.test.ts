@@ -27,6 +27,7 @@ import { streakText } from '../../webview/format.js';
 import { clusterMarks } from '../../webview/timeline.js';
 import { replay, replayFeed, type RecordedStream } from '../../src/extension/panel/recording.js';
 import {
+  PANEL_SECTIONS,
   applyPatch,
   attemptFromKey,
   attemptKey,
@@ -486,17 +487,25 @@ describe('the update feed', () => {
     const f = new PanelFeed('default', 'web');
     f.onWatch(podEv('ADDED', pod('web')), 1000, 10);
     const m = f.next(1002)!;
-    const { seq: _seq, sections: _sections, containers: _containers, ...times } = f.onRendered(m.seq, 52, 31)!;
-    assert.deepEqual(times, { ms: 42, paintedMs: 21 });
+    assert.deepEqual(f.onRendered(m.seq, 52, 31), { seq: m.seq, ms: 42, paintedMs: 21, sections: [...PANEL_SECTIONS], containers: 'app none#0' });
   });
+  const backoff = (delayMs: number) => ({ uid: 'uid-1', sandboxes: [], attempts: [], backoff: { app: { until: 20_000, delayMs } } });
   test('a debug state change is an engine event: measured from its arrival', () => {
     const f = new PanelFeed('default', 'web');
     f.onWatch(podEv('ADDED', pod('web')), 1000, 10);
+    f.setDebug(backoff(10_000), 15);
     f.onRendered(f.next(1002)!.seq, 20);
-    f.setDebug({ uid: 'uid-1', sandboxes: [], attempts: [], backoff: { app: { until: 20_000, delayMs: 10_000 } } }, 100);
-    const m = f.next(1100);
-    assert.equal(m?.type, 'patch');
-    assert.equal(f.onRendered(m!.seq, 130)?.ms, 30);
+    f.setDebug(backoff(20_000), 100);
+    const m = f.next(1100)!;
+    assert.deepEqual(f.onRendered(m.seq, 130), { seq: m.seq, ms: 30, sections: ['containers'], containers: 'app none#0' });
+  });
+  test('the debug watch\'s first delivery (its current state, as after a pod switch) is no sample, even when it comes after the webview is ready', () => {
+    const f = new PanelFeed('default', 'web');
+    f.seed({ type: 'ADDED', kind: 'Pod', object: pod('web') }, [], 1000);
+    f.resetWebview();
+    f.setDebug(backoff(10_000), 100);
+    const m = f.next(1100)!;
+    assert.deepEqual([m.type, f.onRendered(m.seq, 140, 130)], ['snapshot', undefined]);
   });
   test('an acknowledgement of an unknown update measures nothing', () => {
     const f = new PanelFeed('default', 'web');

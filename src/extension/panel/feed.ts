@@ -104,13 +104,22 @@ export class PanelFeed {
     this.dirty = true;
   }
 
-  /** The kubelet's debug state (from the PodDebug watch); `mono`: when it arrived, an engine event like a pod's. */
+  /** Whether the debug watch delivered anything yet (its first delivery is the current state, not a change). */
+  private debugSeen = false;
+
+  /**
+   * The kubelet's debug state (from the PodDebug watch); `mono`: when it arrived. A change is an
+   * engine event like a pod's; the watch's first delivery is the state when the panel started
+   * following the pod (it opened, or switched to this pod), no sample.
+   */
   setDebug(debug: PodDebugInfo | undefined, mono?: number): void {
+    const first = !this.debugSeen;
+    this.debugSeen = true;
     const next = withDebug(this.obs, debug);
     if (JSON.stringify(next.debug) === JSON.stringify(this.obs.debug)) return;
     this.obs = next;
     this.dirty = true;
-    if (mono !== undefined) this.dirtySince ??= mono;
+    if (mono !== undefined && !first) this.dirtySince ??= mono;
   }
 
   /**
