@@ -239,14 +239,16 @@ export class PanelApp {
     this.root.dataset.seq = String(seq);
     this.save();
     let acked = false;
-    const ack = () => {
+    const ack = (painted: boolean) => {
       if (acked) return;
       acked = true;
       const t = performance.now();
-      this.post({ type: 'rendered', seq, webviewMs: Math.round((t - arrived) * 10) / 10, paintedAt: performance.timeOrigin + t });
+      this.post({ type: 'rendered', seq, webviewMs: Math.round((t - arrived) * 10) / 10, ...(painted ? { paintedAt: performance.timeOrigin + t } : {}) });
     };
-    requestAnimationFrame(() => ack());
-    setTimeout(ack, 50);
+    // A task queued from the frame callback runs once that frame is painted. Without frames (the
+    // panel hidden or throttled) the acknowledgement still goes after 50 ms, without a paint time.
+    requestAnimationFrame(() => setTimeout(() => ack(true), 0));
+    setTimeout(() => ack(false), 50);
   }
 
   private save(): void {

@@ -357,8 +357,9 @@ export interface LogChunkMessage {
 export type WebviewToHost =
   | { type: 'ready'; haveSeq?: number }
   /**
-   * `webviewMs`: from the update's arrival in the webview to the frame it is painted in;
-   * `paintedAt`: that frame's time on the machine's clock (epoch ms, fractional).
+   * `webviewMs`: from the update's arrival in the webview to its acknowledgement;
+   * `paintedAt`: when the frame showing it had been painted, on the webview's clock (epoch ms,
+   * fractional); absent when no frame came within 50 ms (a hidden or throttled panel).
    */
   | { type: 'rendered'; seq: number; webviewMs?: number; paintedAt?: number }
   | { type: 'resync'; haveSeq?: number }

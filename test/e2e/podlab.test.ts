@@ -757,10 +757,14 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
   // (starts, crash loops and back-offs, probes, deletions), engine event → rendered.
   test('the panel latency over every update the suite\'s pods caused is printed', { skip: !engineReady }, () => {
     const out = outputLog(s);
-    const painted = [...out.matchAll(/painted ([\d.]+) ms after the engine event/g)].map((m) => Number(m[1]));
-    const acked = [...out.matchAll(/acknowledged after ([\d.]+) ms/g)].map((m) => Number(m[1]));
-    assert.ok(painted.length >= 20, `the panels painted ${painted.length} updates caused by engine events (expected at least 20 over the suite)`);
-    log(`panel latency over the suite, engine event → painted frame: ${latencyFigure(painted)}`);
+    // Each update to its painted frame; an update acknowledged without a frame time (no frame within
+    // 50 ms) counts to its acknowledgement, which is later.
+    const samples = [...out.matchAll(/(painted|shown) ([\d.]+) ms after the engine event(?: \(acknowledged after ([\d.]+) ms)?/g)];
+    const shown = samples.map((m) => Number(m[2]));
+    const acked = samples.map((m) => Number(m[3] ?? m[2]));
+    const painted = samples.filter((m) => m[1] === 'painted').length;
+    assert.ok(shown.length >= 20, `the panels showed ${shown.length} updates caused by engine events (expected at least 20 over the suite)`);
+    log(`panel latency over the suite, engine event → painted frame (${painted} of ${shown.length} with a frame time; the others to their acknowledgement): ${latencyFigure(shown)}`);
     log(`panel latency over the suite, engine event → the webview's acknowledgement back in the extension host: ${latencyFigure(acked)}`);
     // From the daemon's event (container start or die) through the lab server's kubelet, the API's
     // watch and the extension to the painted panel.

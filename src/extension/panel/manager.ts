@@ -2,8 +2,9 @@
 // switcher (running a file of 20 pods opens one panel, not 20; Show Lifecycle on another pod
 // switches it). The host subscribes to the engine's watch for the pod and its events and to the
 // pod's debug watch (the lab API's poddebugs: attempts, back-off timers, step wait, probe and hook
-// runs; nothing is polled), coalesces updates to at most about ten posts a second, and logs the
-// latency from an engine event to the webview's `rendered` acknowledgement. The view model is
+// runs; nothing is polled), posts an update once the webview acknowledged the previous one (changes
+// in between are folded into it), and logs the latency from an engine event to the painted frame
+// and to the webview's `rendered` acknowledgement. The view model is
 // built by the pure code in model.ts / feed.ts. The logs pane follows the shown container's log
 // (`kubectl logs -f`): lines are batched into one `logChunk` post per ~50 ms per stream, and every
 // stream is closed on stopLogs, pod switch, webview reload (or hide) and dispose.
@@ -311,9 +312,13 @@ class PodPanel {
           // Changes held while the window was full go out now.
           if (this.feed.pending) this.reschedule();
         }
-        // The webview's frame time is on the machine's clock, as performance.timeOrigin here.
-        const paintedMono = m.paintedAt === undefined ? undefined : m.paintedAt - performance.timeOrigin;
-        const lat = this.feed.onRendered(m.seq, performance.now(), paintedMono);
+        // The webview's frame time, on its own clock, is read on this one through the wall clock
+        // both start from; it is used only where it can be true: between the post and the
+        // acknowledgement (a webview on another machine, or a clock that moved during a sleep, is not).
+        const now = performance.now();
+        const mapped = m.paintedAt === undefined ? undefined : m.paintedAt - performance.timeOrigin;
+        const paintedMono = mapped !== undefined && acked && mapped >= acked.at - 1 && mapped <= now + 1 ? mapped : undefined;
+        const lat = this.feed.onRendered(m.seq, now, paintedMono);
         if (lat) {
           this.latencies.push({ ...lat, pod: this.key });
           if (this.latencies.length > 1000) this.latencies.shift();
@@ -324,13 +329,13 @@ class PodPanel {
             lat.paintedMs === undefined ? '' : `acknowledged after ${lat.ms.toFixed(1)} ms`,
             host === undefined ? '' : `${host.toFixed(1)} ms in the extension host`,
             m.webviewMs === undefined ? '' : `${m.webviewMs} ms in the webview`,
-            m.paintedAt === undefined ? '' : `painted at ${m.paintedAt.toFixed(1)}`,
+            paintedMono === undefined || m.paintedAt === undefined ? '' : `painted at ${m.paintedAt.toFixed(1)}`,
           ].filter(Boolean);
           const detail = parts.length ? ` (${parts.join(', ')})` : '';
           this.log(`lifecycle ${this.key}: update #${lat.seq} [${lat.sections.join(', ')}] ${lat.paintedMs === undefined ? 'shown' : 'painted'} ${shown.toFixed(1)} ms after the engine event${detail}${flag}; containers: ${lat.containers || 'none'}`);
         } else if (this.feed.lastShown?.seq === m.seq) {
           // A snapshot for a (re)loaded webview, or a change of the lab's objects: no sample, but what it shows from now on.
-          this.log(`lifecycle ${this.key}: update #${m.seq} [${this.feed.lastShown.sections.join(', ')}] shown (not caused by an engine event${m.paintedAt === undefined ? '' : `; painted at ${m.paintedAt.toFixed(1)}`}); containers: ${this.feed.lastShown.containers || 'none'}`);
+          this.log(`lifecycle ${this.key}: update #${m.seq} [${this.feed.lastShown.sections.join(', ')}] shown (not caused by an engine event${paintedMono === undefined || m.paintedAt === undefined ? '' : `; painted at ${m.paintedAt.toFixed(1)}`}); containers: ${this.feed.lastShown.containers || 'none'}`);
         }
         break;
       }
