@@ -736,6 +736,10 @@ export class LabServer {
         const sub = segs[6]!;
         const pod = this.opts.engine.getPod(ns, name);
         if (!pod) return answer(S.notFound('pods', name));
+        // The API server reaches a pod's containers through its node's kubelet: a node that is gone
+        // (a deleted simulated node leaves its pods bound) answers as kube-apiserver's node lookup does.
+        const nodeName = pod.spec?.nodeName;
+        if (nodeName && !this.opts.engine.store.get('Node', undefined, nodeName)) return answer(S.notFound('nodes', nodeName));
         if (sub === 'exec' || sub === 'attach') {
           const q = parseStreamQuery(url);
           const container = q.container || pod.spec?.containers?.[0]?.name || '';

@@ -124,6 +124,11 @@ test(`${NODES} simulated nodes and ${PODS} pods through the API: placed by the r
     assert.deepEqual([attach.code, attach.err.trim().split('\n').at(-1)], [1, `Error from server (BadRequest): ${refusal('cannot be attached to')}`]);
     const pf = await run(KUBECTL, ['port-forward', `pod/${simName}`, ':80'], env);
     assert.deepEqual([pf.code, pf.err.trim().split('\n').at(-1)], [1, `error: error upgrading connection: ${refusal('listen on no port')}`]);
+    // Its node deleted, the pod stays bound (the lab has no pod garbage collector): still no dial.
+    const other = pods.find((p) => p.spec?.nodeName?.startsWith('sim-') && p.spec.nodeName !== simNode)!;
+    await run(process.execPath, [CLI, 'nodes', 'delete', other.spec!.nodeName!], env);
+    const pfGone = await run(KUBECTL, ['port-forward', `pod/${other.metadata!.name}`, ':80'], env);
+    assert.deepEqual([pfGone.code, pfGone.err.trim().split('\n').at(-1)], [1, `error: error upgrading connection: nodes "${other.spec!.nodeName}" not found`]);
 
     // Only the 5 pods on the Docker node got a sandbox, none of the 1,995 simulated ones.
     const dockerPods = pods.filter((p) => p.spec?.nodeName === 'podlab-node').length;
