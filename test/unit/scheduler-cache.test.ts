@@ -411,6 +411,18 @@ test('scheduler: a pod unschedulable for 5 minutes is tried again without a clus
   l.sched.dispose();
 });
 
+test('scheduler: once disposed, a cycle already queued binds nothing and no retry timer fires', async () => {
+  const l = await lab([node('a', { cpu: '1' })]);
+  l.store.create('Pod', pod('big', { cpu: '2', created: '2026-11-23T10:00:01Z' }));
+  await settle();
+  l.store.create('Pod', pod('small', { created: '2026-11-23T10:00:02Z' }));
+  l.sched.dispose();
+  await settle();
+  await l.clock.advanceAsync(600_000);
+  await settle();
+  assert.deepEqual([l.placed(), l.failedScheduling()], [{ big: FULL, small: 'pending' }, ['big ×1']]);
+});
+
 test('scheduler: a pod deleted while it waits is forgotten; pods already waiting when it starts are scheduled', async () => {
   const clock = new FakeClock(Date.parse('2026-11-23T10:00:00Z'));
   const store = new Store(clock);

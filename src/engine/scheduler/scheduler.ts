@@ -68,6 +68,7 @@ export class Scheduler implements Disposable {
   private leftoverTimer: { timer: Timer; at: number } | undefined;
   private seq = 0;
   private queued = false;
+  private disposed = false;
   /** Where the next cycle starts visiting nodes (upstream nextStartNodeIndex). */
   private nextStartNodeIndex = 0;
 
@@ -126,7 +127,7 @@ export class Scheduler implements Disposable {
       return;
     }
     this.backoff.set(uid, q);
-    if (this.backoffTimer && this.backoffTimer.at <= until) return;
+    if (this.disposed || (this.backoffTimer && this.backoffTimer.at <= until)) return;
     this.backoffTimer?.timer.cancel();
     this.backoffTimer = { at: until, timer: this.clock.setTimeout(() => this.flushBackoff(), until - this.clock.now()) };
   }
@@ -163,7 +164,7 @@ export class Scheduler implements Disposable {
 
   /** Runs the queue on a microtask: a burst of events is scheduled in one pass, oldest pod first. */
   private schedule(): void {
-    if (this.queued) return;
+    if (this.queued || this.disposed) return;
     this.queued = true;
     queueMicrotask(() => {
       this.queued = false;
@@ -172,6 +173,7 @@ export class Scheduler implements Disposable {
   }
 
   private drain(): void {
+    if (this.disposed) return;
     const batch = [...this.active.values()].sort((a, b) => (a.created < b.created ? -1 : a.created > b.created ? 1 : a.seq - b.seq));
     this.active.clear();
     for (const q of batch) {
@@ -185,6 +187,7 @@ export class Scheduler implements Disposable {
 
   /** Pods unschedulable for 5 minutes go back to the queue even without a cluster event. */
   private armLeftover(): void {
+    if (this.disposed) return;
     let due: number | undefined;
     for (const q of this.unschedulable.values()) due = Math.min(due ?? Infinity, (q.lastTried ?? 0) + POD_MAX_IN_UNSCHEDULABLE_MS);
     if (due === undefined || (this.leftoverTimer && this.leftoverTimer.at <= due)) return;
@@ -251,6 +254,7 @@ export class Scheduler implements Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.backoffTimer?.timer.cancel();
     this.leftoverTimer?.timer.cancel();
     this.sub.dispose();
