@@ -86,10 +86,13 @@ export class SchedulerCache {
 
   /** What a scheduling cycle reads besides the NodeInfos: namespace labels, and the nodes with pods with required anti-affinity. */
   snapshot(): Snapshot {
+    if (this.antiNodes.size === 0) return (this.plainSnapshot ??= { namespaces: this.namespaceLabels, withRequiredAntiAffinity: [] });
     const infos: NodeInfo[] = [];
     for (const name of this.antiNodes) infos.push(this.node(name)!);
     return { namespaces: this.namespaceLabels, withRequiredAntiAffinity: infos };
   }
+  /** The snapshot while no placed pod has required anti-affinity (most cycles): one object, not one per cycle. */
+  private plainSnapshot: Snapshot | undefined;
 
   /** Counts a pod on a node in the cache (`sign` -1 takes it off), keeping the nodes with anti-affinity pods. */
   private account(info: NodeInfo, facts: PodFacts, sign: 1 | -1): void {

@@ -5,7 +5,7 @@
 import type { Container, Node, NodeSelectorTerm, Pod, Taint, Toleration } from 'kubernetes-types/core/v1';
 import { parseQuantity } from '../../validation/quantity.js';
 import { matchNodeTerm, tolerates } from './match.js';
-import { automaticNamespaceLabels, filterInterPodAffinity, filterPodTopologySpread, interPodFacts, preFilterTopology, type InterPodFacts, type NamespaceLabels, type TopologyState } from './interpod.js';
+import { NO_TOPOLOGY, automaticNamespaceLabels, filterInterPodAffinity, filterPodTopologySpread, interPodFacts, preFilterTopology, type InterPodFacts, type NamespaceLabels, type TopologyState } from './interpod.js';
 
 /** How a filter failure reacts to preemption: resolvable failures could in theory be fixed by evicting pods. */
 export type FailureKind = 'Unschedulable' | 'UnschedulableAndUnresolvable';
@@ -267,6 +267,7 @@ export function filterNodeInfo(facts: PodFacts, info: NodeInfo, state?: Topology
   if (want.memory > 0 && have.memory + want.memory > alloc.memory) failures.push({ reason: 'Insufficient memory', kind: 'Unschedulable', plugin: 'NodeResourcesFit' });
   if (failures.length) return failures;
   const s = state ?? preFilter(facts, [info]);
+  if (s === NO_TOPOLOGY) return [];
   const spread = filterPodTopologySpread(facts, info, s);
   if (spread) return [spread];
   const interPod = filterInterPodAffinity(facts, info, s);

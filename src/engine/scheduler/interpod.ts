@@ -163,12 +163,25 @@ function* podsIn(info: NodeInfo, terms: readonly AffinityTermFacts[]): Iterable<
 const MAX_INT32 = 2 ** 31 - 1;
 
 /**
+ * The state of a cycle in which neither plugin has anything to check (the pod has no required
+ * terms or DoNotSchedule constraints and no placed pod has required anti-affinity): both
+ * PreFilters return Skip upstream, and Filter is not run.
+ */
+export const NO_TOPOLOGY: TopologyState = Object.freeze({ existingAntiAffinity: new Map(), affinity: new Map(), antiAffinity: new Map(), selfAffinity: false, spread: [] });
+
+
+/**
  * Both plugins' PreFilter over every node of the snapshot: the placed pods with required
  * anti-affinity (on the nodes holding some: `withRequiredAntiAffinity`, by default found among
  * `infos`), then, only for a pod with required terms or DoNotSchedule constraints, the placed
  * pods of the namespaces its terms can match on every node.
  */
 export function preFilterTopology(facts: PodFacts, infos: readonly NodeInfo[], nsLabels: NamespaceLabels, withRequiredAntiAffinity: Iterable<NodeInfo> = infos): TopologyState {
+  if (!facts.affinityTerms.length && !facts.antiAffinityTerms.length && !facts.spread.length) {
+    let placedAnti = false;
+    for (const info of withRequiredAntiAffinity) if (info.podsWithRequiredAntiAffinity.size) placedAnti = true;
+    if (!placedAnti) return NO_TOPOLOGY;
+  }
   const existingAntiAffinity = new Map<string, number>();
   const affinity = new Map<string, number>();
   const antiAffinity = new Map<string, number>();
