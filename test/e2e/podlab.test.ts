@@ -64,6 +64,7 @@ function lineOf(file: string, re: RegExp): { line: number; column: number } {
 
 // The lab this suite's VS Code starts its server in: npm test gives one; run alone, a fresh one
 // (never the user's own lab, which the suite would stop).
+const OWN_STATE_DIR = process.env.PODLAB_STATE_DIR === undefined;
 process.env.PODLAB_STATE_DIR ??= mkdtempSync(path.join(tmpdir(), 'podlab-e2e-state-'));
 const COMPLETION_SAMPLE = `apiVersion: v1
 kind: Pod
@@ -209,6 +210,7 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     // The extension started the lab server in the background; it outlives the window, as for a user.
     await stopServer(process.env.PODLAB_STATE_DIR!).catch(() => undefined);
     removeLabContainers(allPodNames);
+    if (OWN_STATE_DIR) rmSync(process.env.PODLAB_STATE_DIR!, { recursive: true, force: true });
   });
 
   test('the extension activates on a YAML file without touching Docker, and logs its activation time', async () => {
