@@ -423,6 +423,21 @@ test('scheduler: once disposed, a cycle already queued binds nothing and no retr
   assert.deepEqual([l.placed(), l.failedScheduling()], [{ big: FULL, small: 'pending' }, ['big ×1']]);
 });
 
+test('scheduler: a waiting pod that is itself updated (a toleration added) is tried again after its back-off, without a cluster event', async () => {
+  const l = await lab([node('a', { spec: { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] } })]);
+  l.store.create('Pod', pod('job', { created: '2026-11-23T10:00:01Z' }));
+  await settle();
+  assert.deepEqual(l.placed(), { job: '0/1 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.' });
+  await l.clock.advanceAsync(400);
+  l.store.update('Pod', 'default', 'job', (p) => void (p.spec!.tolerations = [{ key: 'dedicated', operator: 'Equal', value: 'gpu', effect: 'NoSchedule' }]));
+  await settle();
+  assert.equal(l.placed().job?.startsWith('0/1'), true, 'in its 1 s back-off');
+  await l.clock.advanceAsync(600);
+  await settle();
+  assert.deepEqual(l.placed(), { job: 'a' });
+  l.sched.dispose();
+});
+
 test('scheduler: a pod deleted while it waits is forgotten; pods already waiting when it starts are scheduled', async () => {
   const clock = new FakeClock(Date.parse('2026-11-23T10:00:00Z'));
   const store = new Store(clock);

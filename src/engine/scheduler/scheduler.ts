@@ -5,7 +5,8 @@
 // already bound (upstream's MoveAllToActiveOrBackoffQueue on those cluster events); a pod that
 // failed on InterPodAffinity or PodTopologySpread also comes back when a placed pod may let it in
 // (a pod bound that its affinity or spread selects, a placed pod relabelled, a namespace changed:
-// upstream's queueing hints of those plugins), the others stay. A pod moved while its back-off
+// upstream's queueing hints of those plugins), the others stay; a waiting pod a client updates (its
+// labels, annotations or spec, as a toleration added) comes back too. A pod moved while its back-off
 // runs (1 s after its first failed attempt, doubling to 10 s: podInitialBackoffSeconds and
 // podMaxBackoffSeconds) waits in the back-off queue until it ends; a pod unschedulable for 5
 // minutes is tried again anyway (podMaxInUnschedulablePodsDuration). It schedules one pod at a time
@@ -35,7 +36,12 @@ interface Queued {
   /** Scheduling attempts that failed so far, and when the last one was made (clock ms). */
   attempts?: number;
   lastTried?: number;
+  /** What the pod was when it failed, besides its status (a change of it may let the pod in). */
+  podKey?: string;
 }
+
+/** A pod without its status and bookkeeping: what upstream's isPodUpdated compares. */
+const podKey = (p: Pod) => JSON.stringify([p.metadata?.labels, p.metadata?.annotations, p.spec]);
 
 /** How long a pod may stay unschedulable before it is tried again anyway (podMaxInUnschedulablePodsDuration). */
 export const POD_MAX_IN_UNSCHEDULABLE_MS = 5 * 60_000;
@@ -88,6 +94,15 @@ export class Scheduler implements Disposable {
           this.unschedulable.delete(uid);
           this.backoff.delete(uid);
         } else if (e.type === 'ADDED') this.enqueue(e.object);
+        else {
+          // A waiting pod updated by a client (not only its status) may fit now (upstream's Update of an unschedulable pod).
+          const q = this.unschedulable.get(uid);
+          if (q && q.podKey !== podKey(e.object)) {
+            this.unschedulable.delete(uid);
+            this.toActiveOrBackoff(uid, q);
+            this.schedule();
+          }
+        }
         // A pod created already bound changes what the others would be told.
         if (change.freed || (e.type === 'ADDED' && e.object.spec?.nodeName)) this.moveAllToActive();
       }
@@ -180,7 +195,7 @@ export class Scheduler implements Disposable {
       const pod = this.store.get('Pod', q.namespace, q.name);
       if (!pod || pod.metadata?.uid !== q.uid || !waitsForNode(pod)) continue;
       const failed = this.scheduleOne(pod);
-      if (failed) this.unschedulable.set(q.uid, { ...q, failed, attempts: (q.attempts ?? 0) + 1, lastTried: this.clock.now() });
+      if (failed) this.unschedulable.set(q.uid, { ...q, failed, attempts: (q.attempts ?? 0) + 1, lastTried: this.clock.now(), podKey: podKey(pod) });
     }
     this.armLeftover();
   }
