@@ -20,6 +20,34 @@ export const realClock: Clock = {
   },
 };
 
+/** One timer for the earliest of several deadlines (a pod worker's wake-up, the scheduler's queues). */
+export class EarliestTimer {
+  private armed: { timer: Timer; at: number } | undefined;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly fire: () => void,
+  ) {}
+
+  /** Fires at `at` unless it already fires sooner. */
+  arm(at: number): void {
+    if (this.armed && this.armed.at <= at) return;
+    this.armed?.timer.cancel();
+    this.armed = {
+      at,
+      timer: this.clock.setTimeout(() => {
+        this.armed = undefined;
+        this.fire();
+      }, at - this.clock.now()),
+    };
+  }
+
+  cancel(): void {
+    this.armed?.timer.cancel();
+    this.armed = undefined;
+  }
+}
+
 /** A clock that only moves when told to. */
 export class FakeClock implements Clock {
   private timers: { at: number; fn: () => void; seq: number }[] = [];

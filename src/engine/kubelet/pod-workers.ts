@@ -8,7 +8,7 @@ import type { Container, Pod, PodStatus } from 'kubernetes-types/core/v1';
 import type { ContainerStatus as CriContainerStatus, Disposable } from '../../runtime/cri.js';
 import type { PodDebugInfo } from '../api.js';
 import { podRef } from '../events.js';
-import type { Timer } from '../clock.js';
+import { EarliestTimer } from '../clock.js';
 import * as L from '../../shared/labels.js';
 import { computePodActions, isRestartableInit } from './actions.js';
 import { DeadlineExceededMessage, DeadlineExceededReason, pastActiveDeadline, untilActiveDeadline } from './active-deadline.js';
@@ -29,8 +29,7 @@ export class PodWorker implements Disposable, SyncPodState {
   private running?: Promise<void>;
   private again = false;
   private disposed = false;
-  private wake?: Timer;
-  private wakeAt = Infinity;
+  private readonly wake: EarliestTimer;
   private readonly reasons = new Map<string, StartFailure>();
   /** Step mode: init container name → approved to start (per attempt). */
   private readonly approved = new Set<string>();
@@ -54,7 +53,9 @@ export class PodWorker implements Disposable, SyncPodState {
     private readonly k: KubeletShared,
     readonly key: string,
     readonly uid: string,
-  ) {}
+  ) {
+    this.wake = new EarliestTimer(this.d.clock, () => this.trigger());
+  }
 
   private get d() {
     return this.k.deps;
@@ -98,15 +99,7 @@ export class PodWorker implements Disposable, SyncPodState {
   }
 
   wakeIn(ms: number): void {
-    const at = this.d.clock.now() + ms;
-    if (this.wake && at >= this.wakeAt) return;
-    this.wake?.cancel();
-    this.wakeAt = at;
-    this.wake = this.d.clock.setTimeout(() => {
-      this.wake = undefined;
-      this.wakeAt = Infinity;
-      this.trigger();
-    }, ms);
+    this.wake.arm(this.d.clock.now() + ms);
   }
 
   continueStep(): void {
@@ -326,6 +319,6 @@ export class PodWorker implements Disposable, SyncPodState {
 
   dispose(): void {
     this.disposed = true;
-    this.wake?.cancel();
+    this.wake.cancel();
   }
 }

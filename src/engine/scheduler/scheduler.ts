@@ -17,7 +17,7 @@ import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
 import type { Store } from '../store.js';
 import type { EventRecorder } from '../events.js';
 import { podRef } from '../events.js';
-import { rfc3339, type Clock, type Timer } from '../clock.js';
+import { EarliestTimer, rfc3339, type Clock } from '../clock.js';
 import type { Disposable } from '../../runtime/cri.js';
 import { findNodeDetailed, isTerminalPod, podFacts, type PodFacts } from './filters.js';
 import { SchedulerCache, type CacheChange } from './cache.js';
@@ -69,9 +69,9 @@ export class Scheduler implements Disposable {
   private readonly unschedulable = new Map<string, Queued>();
   /** Pods a cluster event moved while their back-off runs, by uid (backoffQ): active once it ends. */
   private readonly backoff = new Map<string, Queued>();
-  private backoffTimer: { timer: Timer; at: number } | undefined;
+  private readonly backoffTimer: EarliestTimer;
   /** When the longest-waiting unschedulable pod is due to be tried again (flushUnschedulablePodsLeftover). */
-  private leftoverTimer: { timer: Timer; at: number } | undefined;
+  private readonly leftoverTimer: EarliestTimer;
   private seq = 0;
   private queued = false;
   private disposed = false;
@@ -83,6 +83,8 @@ export class Scheduler implements Disposable {
     private readonly recorder: EventRecorder,
     private readonly clock: Clock,
   ) {
+    this.backoffTimer = new EarliestTimer(clock, () => this.flushBackoff());
+    this.leftoverTimer = new EarliestTimer(clock, () => this.flushLeftover());
     this.cache = SchedulerCache.of(store.list('Node'), store.list('Pod'), store.list('Namespace'));
     for (const p of store.list('Pod')) if (waitsForNode(p)) this.enqueue(p);
     this.sub = store.watch((e) => {
@@ -98,8 +100,7 @@ export class Scheduler implements Disposable {
           // A waiting pod updated by a client (not only its status) may fit now (upstream's Update of an unschedulable pod).
           const q = this.unschedulable.get(uid);
           if (q && q.podKey !== podKey(e.object)) {
-            this.unschedulable.delete(uid);
-            this.toActiveOrBackoff(uid, q);
+            this.requeue(uid, q);
             this.schedule();
           }
         }
@@ -127,39 +128,39 @@ export class Scheduler implements Disposable {
       if (!f || !POD_PLUGINS.some((p) => f.plugins.has(p))) continue;
       const may = change.relabelled || change.namespacesChanged || (change.placed && placedPodMayHelp(f.facts, f.plugins, change.placed, this.cache.namespaceLabels));
       if (!may) continue;
-      this.unschedulable.delete(uid);
-      this.toActiveOrBackoff(uid, q);
+      this.requeue(uid, q);
       moved = true;
     }
     if (moved) this.schedule();
   }
 
-  /** A pod a cluster event may let in: to the active queue, or to the back-off queue while its back-off runs (upstream isPodBackingoff). */
-  private toActiveOrBackoff(uid: string, q: Queued): void {
+  /**
+   * An unschedulable pod a cluster event may let in leaves the unschedulable pods: to the active
+   * queue, or to the back-off queue while its back-off runs (upstream isPodBackingoff).
+   */
+  private requeue(uid: string, q: Queued): void {
+    this.unschedulable.delete(uid);
     const until = q.attempts && q.lastTried !== undefined ? backoffUntil(q.attempts, q.lastTried) : 0;
     if (until <= this.clock.now()) {
       this.active.set(uid, q);
       return;
     }
     this.backoff.set(uid, q);
-    if (this.disposed || (this.backoffTimer && this.backoffTimer.at <= until)) return;
-    this.backoffTimer?.timer.cancel();
-    this.backoffTimer = { at: until, timer: this.clock.setTimeout(() => this.flushBackoff(), until - this.clock.now()) };
+    if (!this.disposed) this.backoffTimer.arm(until);
   }
 
   /** Pods whose back-off ended go to the active queue (flushBackoffQCompleted); the timer is set for the next. */
   private flushBackoff(): void {
-    this.backoffTimer = undefined;
     const now = this.clock.now();
-    let next: number | undefined;
+    let next = Infinity;
     for (const [uid, q] of this.backoff) {
       const until = backoffUntil(q.attempts ?? 0, q.lastTried ?? 0);
       if (until <= now) {
         this.backoff.delete(uid);
         this.active.set(uid, q);
-      } else next = Math.min(next ?? Infinity, until);
+      } else next = Math.min(next, until);
     }
-    if (next !== undefined) this.backoffTimer = { at: next, timer: this.clock.setTimeout(() => this.flushBackoff(), next - now) };
+    if (next < Infinity) this.backoffTimer.arm(next);
     if (this.active.size) this.schedule();
   }
 
@@ -172,8 +173,7 @@ export class Scheduler implements Disposable {
 
   private moveAllToActive(): void {
     if (this.unschedulable.size === 0) return;
-    for (const [uid, q] of this.unschedulable) this.toActiveOrBackoff(uid, q);
-    this.unschedulable.clear();
+    for (const [uid, q] of this.unschedulable) this.requeue(uid, q);
     this.schedule();
   }
 
@@ -203,24 +203,16 @@ export class Scheduler implements Disposable {
   /** Pods unschedulable for 5 minutes go back to the queue even without a cluster event. */
   private armLeftover(): void {
     if (this.disposed) return;
-    let due: number | undefined;
-    for (const q of this.unschedulable.values()) due = Math.min(due ?? Infinity, (q.lastTried ?? 0) + POD_MAX_IN_UNSCHEDULABLE_MS);
-    if (due === undefined || (this.leftoverTimer && this.leftoverTimer.at <= due)) return;
-    this.leftoverTimer?.timer.cancel();
-    this.leftoverTimer = {
-      at: due,
-      timer: this.clock.setTimeout(() => {
-        this.leftoverTimer = undefined;
-        const now = this.clock.now();
-        for (const [uid, q] of this.unschedulable) {
-          if ((q.lastTried ?? 0) + POD_MAX_IN_UNSCHEDULABLE_MS > now) continue;
-          this.unschedulable.delete(uid);
-          this.toActiveOrBackoff(uid, q);
-        }
-        this.armLeftover();
-        this.schedule();
-      }, due - this.clock.now()),
-    };
+    let due = Infinity;
+    for (const q of this.unschedulable.values()) due = Math.min(due, (q.lastTried ?? 0) + POD_MAX_IN_UNSCHEDULABLE_MS);
+    if (due < Infinity) this.leftoverTimer.arm(due);
+  }
+
+  private flushLeftover(): void {
+    const now = this.clock.now();
+    for (const [uid, q] of this.unschedulable) if ((q.lastTried ?? 0) + POD_MAX_IN_UNSCHEDULABLE_MS <= now) this.requeue(uid, q);
+    this.armLeftover();
+    this.schedule();
   }
 
   /** One scheduling cycle; returns, when the pod was not bound, its facts and the plugins that failed. */
@@ -270,8 +262,8 @@ export class Scheduler implements Disposable {
 
   dispose(): void {
     this.disposed = true;
-    this.backoffTimer?.timer.cancel();
-    this.leftoverTimer?.timer.cancel();
+    this.backoffTimer.cancel();
+    this.leftoverTimer.cancel();
     this.sub.dispose();
   }
 }
