@@ -3,6 +3,9 @@ import type { Container, Pod } from 'kubernetes-types/core/v1';
 import type { KContainerStatus, RuntimePodStatus } from '../../src/engine/kubelet/types.js';
 import type { PodSandboxStatus } from '../../src/runtime/cri.js';
 import { hashContainer } from '../../src/engine/kubelet/hash.js';
+import type { RecordedStream } from '../../src/extension/panel/recording.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 export const T0 = Date.UTC(2024, 0, 1, 12, 0, 0);
 
@@ -79,4 +82,9 @@ export function ctr(
 
 export function runtime(sandboxes: PodSandboxStatus[], containers: KContainerStatus[]): RuntimePodStatus {
   return { uid: 'uid-1', name: 'p', namespace: 'default', sandboxes, containers };
+}
+
+/** A recorded engine stream of test/fixtures/recorded (the panel's unit and webview tests replay them). */
+export function recordedStream(name: string): RecordedStream {
+  return JSON.parse(readFileSync(join(__dirname, '..', 'fixtures', 'recorded', `${name}.json`), 'utf8')) as RecordedStream;
 }

@@ -2,14 +2,13 @@
 // (src/extension/panel/history.ts), checked against hand-built pods and against recordings of a
 // panel that watched from the start.
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { WatchEvent, PodDebugInfo } from '../../src/engine/api.js';
 import { mergeHistory, reconstructHistory, type StatusMark } from '../../src/extension/panel/history.js';
 import { buildPanelModel, hookViews, instanceOf, newObservation, observe, withDebug, withEvents } from '../../src/extension/panel/model.js';
 import { replayFeed, type RecordedStream } from '../../src/extension/panel/recording.js';
+import { recordedStream } from '../support/fixtures.js';
 import type { AttemptView, EventView } from '../../src/shared/protocol.js';
 
 const T0 = Date.parse('2024-05-01T10:00:00Z');
@@ -118,10 +117,9 @@ describe('merging rebuilt and observed history', () => {
 });
 
 describe('a panel opened late shows the history a watching panel saw', () => {
-  const fixture = (name: string): RecordedStream => JSON.parse(readFileSync(join(__dirname, '..', 'fixtures', 'recorded', `${name}.json`), 'utf8')) as RecordedStream;
   for (const name of ['failing-init', 'two-containers', 'probes-and-hooks']) {
     test(`${name}: every STATUS of the re-opened panel is one the watching panel showed, in order, and its phases are the same`, () => {
-      const s = fixture(name);
+      const s = recordedStream(name);
       const end = s.frames[s.frames.length - 1]!.at;
       const live = buildPanelModel(replayFeed(s).observation, end).timeline.phases;
       let lastPod: WatchEvent | undefined;

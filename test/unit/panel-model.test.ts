@@ -1,8 +1,6 @@
 // The lifecycle panel's pure host side: the observation reducer, the view model, the update feed
 // (snapshots, patches, latency), the protocol helpers and the HTML shell.
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Container, ContainerStatus, Event as KEvent, Pod } from 'kubernetes-types/core/v1';
 import type { HookRun, PodDebugInfo, ProbeHistoryView, ProbeRunView, WatchEvent } from '../../src/engine/api.js';
@@ -26,6 +24,7 @@ import { bucketWidth, mergeProbeRuns, recordReady, type ProbeRunsSeen } from '..
 import { streakText } from '../../webview/format.js';
 import { clusterMarks } from '../../webview/timeline.js';
 import { replay, replayFeed, type RecordedStream } from '../../src/extension/panel/recording.js';
+import { recordedStream } from '../support/fixtures.js';
 import {
   PANEL_SECTIONS,
   applyPatch,
@@ -43,10 +42,8 @@ import {
   type ReadyMark,
 } from '../../src/shared/protocol.js';
 
-const fixture = (name: string): RecordedStream =>
-  JSON.parse(readFileSync(join(__dirname, '..', 'fixtures', 'recorded', `${name}.json`), 'utf8')) as RecordedStream;
-const failing = fixture('failing-init');
-const twoContainers = fixture('two-containers');
+const failing = recordedStream('failing-init');
+const twoContainers = recordedStream('two-containers');
 const t0 = (s: RecordedStream) => s.frames[0]!.at;
 const modelAt = (s: RecordedStream, offsetMs: number): PanelModel => {
   const at = t0(s) + offsetMs;
@@ -569,7 +566,7 @@ describe('the HTML shell', () => {
 });
 
 describe('streams recorded from a real engine run', () => {
-  const rec = fixture('recorded-failing-init');
+  const rec = recordedStream('recorded-failing-init');
   const end = buildPanelModel(replayFeed(rec).observation, lastAt(rec));
   const c = end.containers.find((x) => x.kind === 'init')!;
   test('the recorded failing init pod ends in Init:CrashLoopBackOff, phase Pending', () =>
@@ -590,7 +587,7 @@ describe('streams recorded from a real engine run', () => {
     for (let i = 1; i < runs.length; i++) assert.ok(runs[i]!.start > runs[i - 1]!.start);
   });
   test('the recorded two-container pod reaches Running with 2/2 ready', () => {
-    const two = fixture('recorded-two-containers');
+    const two = recordedStream('recorded-two-containers');
     const m = buildPanelModel(replayFeed(two).observation, lastAt(two));
     assert.deepEqual([m.header.status, m.header.ready], ['Running', '2/2']);
   });
@@ -1107,10 +1104,10 @@ describe("the probes table's sentence about the run toward a verdict", () => {
 });
 
 describe('probes, hooks and notices in the models of the recorded and hand-built streams', () => {
-  const probesPod = fixture('probes-and-hooks');
-  const dense = fixture('probes-dense');
-  const envPod = fixture('missing-configmap-env');
-  const volPod = fixture('missing-configmap-volume');
+  const probesPod = recordedStream('probes-and-hooks');
+  const dense = recordedStream('probes-dense');
+  const envPod = recordedStream('missing-configmap-env');
+  const volPod = recordedStream('missing-configmap-volume');
   const end = (s: RecordedStream) => buildPanelModel(replayFeed(s).observation, lastAt(s));
   const rel = (s: RecordedStream, t: number | undefined) => (t === undefined ? undefined : t - t0(s));
 

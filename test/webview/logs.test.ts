@@ -6,11 +6,10 @@
 // it answers the webview's requests itself. Upstream counterpart: `kubectl logs -f --tail --timestamps`
 // (staging/src/k8s.io/kubectl/pkg/cmd/logs/logs.go).
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { replay, type RecordedStream } from '../../src/extension/panel/recording.js';
+import { recordedStream } from '../support/fixtures.js';
 import {
   PROTOCOL_VERSION,
   applyPatch,
@@ -21,10 +20,8 @@ import {
   type WebviewState,
   type WebviewToHost,
 } from '../../src/shared/protocol.js';
-import { ROOT, bundleWebview, launch, openPanel, type PanelPage } from './harness.js';
+import { bundleWebview, launch, openPanel, type PanelPage } from './harness.js';
 
-const fixture = (name: string): RecordedStream =>
-  JSON.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'recorded', `${name}.json`), 'utf8')) as RecordedStream;
 
 let browser: Browser;
 let script: string;
@@ -106,7 +103,7 @@ function containerPatch(model: PanelModel, seq: number, name: string, change: (c
 }
 
 describe('following the current instance of a running container', () => {
-  const stream = fixture('two-containers');
+  const stream = recordedStream('two-containers');
   let p: PanelPage;
   let model: PanelModel;
   let seq: number;
@@ -297,7 +294,7 @@ describe('following the current instance of a running container', () => {
 
 describe('the stream of a finished container', () => {
   test("a crash-looping init container's stream ends at once and the pane names its last exit", async () => {
-    const { p } = await play(fixture('failing-init'));
+    const { p } = await play(recordedStream('failing-init'));
     try {
       const r = await request(p, isFollow);
       assert.deepEqual(r.body, { kind: 'followLogs', container: 'init-db-check', attempt: { which: 'current' }, timestamps: false, tail: 5000 });
@@ -313,7 +310,7 @@ describe('the stream of a finished container', () => {
   });
 
   test('a stream that cannot open (the container is waiting) shows the engine error', async () => {
-    const { p } = await play(fixture('failing-init'));
+    const { p } = await play(recordedStream('failing-init'));
     try {
       const r = await request(p, isFollow);
       await p.send({ type: 'reply', id: r.id, ok: false, error: 'container "init-db-check" in pod "init-fail" is waiting to start: CrashLoopBackOff' });
@@ -326,7 +323,7 @@ describe('the stream of a finished container', () => {
 });
 
 describe('the pane after a reload, a deleted pod and a narrow panel', () => {
-  const stream = fixture('two-containers');
+  const stream = recordedStream('two-containers');
 
   test('a reloaded webview restores the toggles and opens no stream before the host answers its ready', async () => {
     const { model, seq, messages } = endOf(stream);

@@ -4,16 +4,13 @@
 // per-attempt logs, the timeline) plus the protocol behaviour (acks, requests, state on reload).
 // Screenshots go to .test-artifacts/.
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { replay, type RecordedStream } from '../../src/extension/panel/recording.js';
+import { recordedStream } from '../support/fixtures.js';
 import type { HostToWebview, WebviewToHost } from '../../src/shared/protocol.js';
-import { ROOT, bundleWebview, launch, openPanel, type PanelPage } from './harness.js';
+import { bundleWebview, launch, openPanel, type PanelPage } from './harness.js';
 
-const fixture = (name: string): RecordedStream =>
-  JSON.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'recorded', `${name}.json`), 'utf8')) as RecordedStream;
 
 let browser: Browser;
 let script: string;
@@ -41,7 +38,7 @@ const text = (p: PanelPage, sel: string) => p.page.locator(sel).first().innerTex
 const cells = (p: PanelPage, rowSel: string) => p.page.locator(`${rowSel} td`).allInnerTexts();
 
 describe('the failing init container pod', () => {
-  const stream = fixture('failing-init');
+  const stream = recordedStream('failing-init');
   let p: PanelPage;
   let sent: HostToWebview[];
 
@@ -246,7 +243,7 @@ describe('the failing init container pod', () => {
 });
 
 describe('the two-container pod', () => {
-  const stream = fixture('two-containers');
+  const stream = recordedStream('two-containers');
   let p: PanelPage;
   before(async () => {
     ({ p } = await play(stream, { theme: 'light' }));
@@ -293,7 +290,7 @@ describe('the two-container pod', () => {
 });
 
 describe('protocol behaviour in the webview', () => {
-  const stream = fixture('failing-init');
+  const stream = recordedStream('failing-init');
 
   test('state survives hide/show: a reloaded webview renders its saved state and asks for a snapshot', async () => {
     const { p } = await play(stream);
@@ -381,7 +378,7 @@ describe('protocol behaviour in the webview', () => {
 
 describe('streams recorded from a real engine run', () => {
   test('the recorded failing init pod: STATUS, every attempt in the timeline, logs of the attempts the runtime kept', async () => {
-    const stream = fixture('recorded-failing-init');
+    const stream = recordedStream('recorded-failing-init');
     const { p } = await play(stream);
     try {
       assert.equal(await text(p, '[data-testid=status]'), 'Init:CrashLoopBackOff');
@@ -406,7 +403,7 @@ describe('streams recorded from a real engine run', () => {
   });
 
   test('the recorded two-container pod: Running, 2/2, both containers running in the timeline', async () => {
-    const stream = fixture('recorded-two-containers');
+    const stream = recordedStream('recorded-two-containers');
     const { p } = await play(stream, { theme: 'light' });
     try {
       assert.equal(await text(p, '[data-testid=status]'), 'Running');
@@ -424,7 +421,7 @@ describe('streams recorded from a real engine run', () => {
 });
 
 describe('a pod with probes and hooks (recorded from examples/probes-and-hooks.yaml, 75 s)', () => {
-  const stream = fixture('probes-and-hooks');
+  const stream = recordedStream('probes-and-hooks');
   let p: PanelPage;
 
   before(async () => {
@@ -550,7 +547,7 @@ describe('a pod with probes and hooks (recorded from examples/probes-and-hooks.y
 });
 
 describe('a pod probed every second for four minutes, with a failing postStart hook (hand-built)', () => {
-  const stream = fixture('probes-dense');
+  const stream = recordedStream('probes-dense');
   let p: PanelPage;
 
   before(async () => {
@@ -631,7 +628,7 @@ describe('a pod probed every second for four minutes, with a failing postStart h
 
 describe('a missing ConfigMap (recorded)', () => {
   test('referenced by the env: the pod shows CreateContainerConfigError and a notice naming the ConfigMap and the variable', async () => {
-    const { p } = await play(fixture('missing-configmap-env'));
+    const { p } = await play(recordedStream('missing-configmap-env'));
     try {
       assert.equal(await text(p, '[data-testid=status]'), 'CreateContainerConfigError');
       const box = p.page.locator('[data-testid="notice-config:app"]');
@@ -666,7 +663,7 @@ describe('a missing ConfigMap (recorded)', () => {
   });
 
   test('mounted as a volume: the pod shows ContainerCreating, the FailedMount events, and a notice naming the volume and the ConfigMap', async () => {
-    const { p } = await play(fixture('missing-configmap-volume'), { theme: 'light' });
+    const { p } = await play(recordedStream('missing-configmap-volume'), { theme: 'light' });
     try {
       assert.equal(await text(p, '[data-testid=status]'), 'ContainerCreating');
       const box = p.page.locator('[data-testid="notice-mount:cfg"]');
@@ -696,7 +693,7 @@ describe('a missing ConfigMap (recorded)', () => {
 });
 
 describe('the panel fits where it opens: 360, 600 and 1200 px, dark and light', () => {
-  const stream = fixture('failing-init');
+  const stream = recordedStream('failing-init');
   for (const width of [360, 600, 1200]) {
     for (const theme of ['dark', 'light'] as const) {
       test(`${width} px, ${theme}: nothing wider than the panel; containers are ${width < 720 ? 'cards of labelled lines' : 'a table'}`, async () => {
@@ -769,7 +766,7 @@ describe('the panel fits where it opens: 360, 600 and 1200 px, dark and light', 
 
 describe('one panel for all pods: the pod switcher', () => {
   test('lists the lab pods with their STATUS, marks the one shown, and asks the host to switch', async () => {
-    const { p } = await play(fixture('failing-init'), { width: 600 });
+    const { p } = await play(recordedStream('failing-init'), { width: 600 });
     try {
       assert.equal(await p.page.locator('[data-testid=pod-switcher]').count(), 0, 'no switcher while the host has not listed two pods');
       await p.send({
@@ -806,7 +803,7 @@ describe('one panel for all pods: the pod switcher', () => {
 
 describe('a failing init container on a real cluster (no lab debug info)', () => {
   test('the failed card shows the exit code but offers neither Restart now nor the copy shell, and says why', async () => {
-    const lab = fixture('failing-init');
+    const lab = recordedStream('failing-init');
     // What a kubeconfig context's client delivers: the watch of the pod and its events, no PodDebug.
     const stream: RecordedStream = { ...lab, frames: lab.frames.filter((f) => 'watch' in f) };
     const { p } = await play(stream);
@@ -824,7 +821,7 @@ describe('a failing init container on a real cluster (no lab debug info)', () =>
 
 describe('each container’s details: environment, probes and lifecycle hooks', () => {
   test('folded under the row; opened, they show the probe lines and each hook’s handler with its last run', async () => {
-    const { p } = await play(fixture('probes-and-hooks'));
+    const { p } = await play(recordedStream('probes-and-hooks'));
     try {
       const details = p.page.locator('[data-testid=container-details-web]');
       assert.equal(await details.evaluate((d) => (d as HTMLDetailsElement).open), false);
