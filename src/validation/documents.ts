@@ -386,15 +386,8 @@ function place(e: FieldErr, doc: Document.Parsed, chunkText: string, lc: Lines, 
   }
   const s = Math.max(0, Math.min(r[0], chunkText.length));
   const en = Math.max(s, Math.min(r[1], chunkText.length));
-  const a = lc.linePos(s);
-  const b = lc.linePos(en);
   return {
-    line: a.line,
-    column: a.col,
-    endLine: b.line,
-    endColumn: b.col,
-    offset: s,
-    endOffset: en,
+    ...lc.span(s, en),
     severity: e.severity,
     field: e.field,
     type: e.type,
@@ -413,6 +406,13 @@ export class Lines {
   constructor(text: string) {
     for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
   }
+  /** A problem's place: 1-based start and end line/column, and the offsets. */
+  span(start: number, end: number): { line: number; column: number; endLine: number; endColumn: number; offset: number; endOffset: number } {
+    const a = this.linePos(start);
+    const b = this.linePos(end);
+    return { line: a.line, column: a.col, endLine: b.line, endColumn: b.col, offset: start, endOffset: end };
+  }
+
   linePos(offset: number): { line: number; col: number } {
     const st = this.starts;
     let lo = 0;

@@ -482,24 +482,18 @@ class FileView {
     const r = (node as Node | null)?.range ?? [0, 0];
     return [d.offset + r[0], d.offset + r[1]];
   }
-  pos(offset: number): { line: number; col: number } {
+  /** Where a range of the text is, as a problem's line/column span. */
+  span(start: number, end: number): ReturnType<Lines['span']> {
     this.lines ??= new Lines(this.text);
-    return this.lines.linePos(offset);
+    return this.lines.span(start, end);
   }
 }
 
 function problemAt(view: FileView, d: ValidatedDocument, field: string, detail: string, fixes: QuickFix[]): ReferenceProblem {
   const [s, e] = view.range(d, field);
-  const a = view.pos(s);
-  const b = view.pos(e);
   return {
     document: d.index,
-    line: a.line,
-    column: a.col,
-    endLine: b.line,
-    endColumn: b.col,
-    offset: s,
-    endOffset: e,
+    ...view.span(s, e),
     severity: 'warning',
     field,
     type: 'Lab warning',
