@@ -77,7 +77,8 @@ const timelines: { name: string; pod: Pod; plan?: Partial<SimulationPlan>; times
     pod: simPod({ restartPolicy: 'Never', containers: [{ name: 'app' }] }),
     plan: { exit: { code: 0, afterMs: 2 * sec } },
     times: [2, 3, 600],
-    want: ['Running Running 1/1 ip=10.244.0.7 app=running#0 next=+3s', 'Succeeded Completed 0/1 ip=10.244.0.7 app=terminated:Completed/0#0', 'Succeeded Completed 0/1 ip=10.244.0.7 app=terminated:Completed/0#0'],
+    // The kubelet stops a finished pod's sandbox: no pod IP from then on, as on the Docker node.
+    want: ['Running Running 1/1 ip=10.244.0.7 app=running#0 next=+3s', 'Succeeded Completed 0/1 ip=- app=terminated:Completed/0#0', 'Succeeded Completed 0/1 ip=- app=terminated:Completed/0#0'],
   },
   {
     name: 'exit 3 under restartPolicy OnFailure restarts; exit 0 under OnFailure completes',
@@ -96,6 +97,23 @@ for (const c of timelines) {
     );
   });
 }
+
+test('timeline: a finished pod’s sandbox is stopped when its last container ends: PodReadyToStartContainers turns False', () => {
+  const pod = simPod({ restartPolicy: 'Never', containers: [{ name: 'a' }, { name: 'b' }] });
+  const p = plan({ exit: { code: 1, afterMs: 2 * sec } });
+  const readyToStart = (t: number) => {
+    const sim = simulatedRuntime(pod, p, T0 + t * sec);
+    const status = generatePodStatus({ pod, runtime: sim.runtime, reasonCache: sim.reasons, podIsTerminal: false, now: T0 + t * sec });
+    return `${sim.runtime.sandboxes.map((s) => s.state).join(',')} ${status.phase} ${status.conditions?.find((c) => c.type === 'PodReadyToStartContainers')?.status}`;
+  };
+  assert.deepEqual([0, 2.9, 3, 60].map(readyToStart), ['SANDBOX_READY Pending True', 'SANDBOX_READY Running True', 'SANDBOX_NOTREADY Failed False', 'SANDBOX_NOTREADY Failed False']);
+});
+
+test('timeline: a crash-looping pod keeps its sandbox', () => {
+  const pod = simPod({ containers: [{ name: 'app' }] });
+  const sim = simulatedRuntime(pod, plan({ exit: { code: 1, afterMs: 2 * sec } }), T0 + 3.5 * sec);
+  assert.deepEqual(sim.runtime.sandboxes.map((s) => s.state), ['SANDBOX_READY']);
+});
 
 test('timeline: the CrashLoopBackOff message is the kubelet’s, with format.Pod and the back-off in Go’s duration form', () => {
   const pod = simPod({ containers: [{ name: 'app' }] });

@@ -13,7 +13,9 @@
 //   with an exit (pod annotations): each app container instance runs `afterMs`, then exits with
 //   `code`; restartPolicy Always (or OnFailure with code ≠ 0) restarts it — the first restart at
 //   once, then after 10s, 20s, 40s … capped at the back-off maximum (kubelet-behaviour §5), in
-//   CrashLoopBackOff meanwhile; otherwise it stays terminated and the pod ends Succeeded or Failed.
+//   CrashLoopBackOff meanwhile; otherwise it stays terminated and the pod ends Succeeded or Failed,
+//   its sandbox stopped once the last app container has ended (no pod IP, PodReadyToStartContainers
+//   False). Sidecars are left running then (the kubelet would stop them).
 // Probes and hooks are not run: a container is ready when it runs.
 import type { Container, Node, Pod } from 'kubernetes-types/core/v1';
 import { SimulatedExitAfterAnnotation, SimulatedExitCodeAnnotation, SimulatedStartDelayAnnotation } from '../../shared/labels.js';
@@ -129,6 +131,8 @@ export function simulatedRuntime(pod: Pod, plan: SimulationPlan, now: number): S
   const reasons = new Map<string, StartFailure>();
   if (now < plan.startAt) return { runtime, reasons, next: plan.startAt };
   let next: number | undefined;
+  /** When the last app container ended for good (none restarts); undefined while one runs or will. */
+  let endedAt: number | undefined = (pod.spec?.containers ?? []).length > 0 ? -Infinity : undefined;
   const soon = (t: number) => {
     if (t > now && (next === undefined || t < next)) next = t;
   };
@@ -139,6 +143,7 @@ export function simulatedRuntime(pod: Pod, plan: SimulationPlan, now: number): S
   for (const c of pod.spec?.containers ?? []) {
     if (!plan.exit) {
       runtime.containers.push(instance(pod, c, 0, sandboxId, plan.startAt, undefined, 0));
+      endedAt = undefined;
       continue;
     }
     const { code, afterMs } = plan.exit;
@@ -153,9 +158,14 @@ export function simulatedRuntime(pod: Pod, plan: SimulationPlan, now: number): S
       if (kept.length > 2) kept.pop();
       if (!done) {
         soon(f);
+        endedAt = undefined;
         break;
       }
-      if (!restarts(pod, code)) break;
+      if (!restarts(pod, code)) {
+        if (endedAt !== undefined) endedAt = Math.max(endedAt, f);
+        break;
+      }
+      endedAt = undefined;
       const delay = restartDelay(k, plan.backoffInitialMs, plan.backoffMaxMs);
       const nextStart = f + delay;
       if (nextStart > now) {
@@ -173,6 +183,8 @@ export function simulatedRuntime(pod: Pod, plan: SimulationPlan, now: number): S
     }
     runtime.containers.push(...kept);
   }
+  // A pod whose containers have all ended for good is finished: the kubelet stops its sandbox.
+  if (endedAt !== undefined) runtime.sandboxes[0]!.state = 'SANDBOX_NOTREADY';
   // Newest first, as the runtime lists them.
   runtime.containers.sort((a, b) => b.createdAt - a.createdAt || b.restartCount - a.restartCount);
   return { runtime, reasons, ...(next !== undefined ? { next } : {}) };
