@@ -168,3 +168,18 @@ const backoffCases: [string, number, number][] = [
   ['after the fiftieth, still 10 s', 50, 10_000],
 ];
 for (const [name, attempts, wait] of backoffCases) test(`scheduler back-off: ${name}`, () => assert.equal(backoffUntil(attempts, 5000) - 5000, wait));
+
+test('scheduler: a FailedScheduling message over 1024 characters is cut in the event only; the PodScheduled condition keeps it whole', async () => {
+  // 40 nodes with a taint each, every key different: 40 distinct reasons, a message of ~2 KB.
+  const keys = Array.from({ length: 40 }, (_, i) => `example.com/dedicated-to-team-${String(i).padStart(2, '0')}`);
+  const l = lab(keys.map((key, i) => ({ ...node(`n${String(i).padStart(2, '0')}`), spec: { taints: [{ key, value: 'yes', effect: 'NoSchedule' as const }] } })));
+  l.store.create('Pod', pod('web'));
+  await settle();
+  const whole = `0/40 nodes are available: ${keys.map((k) => `1 node(s) had untolerated taint {${k}: yes}`).join(', ')}. preemption: 0/40 nodes are available: 40 Preemption is not helpful for scheduling.`;
+  const events = l.store.list('Event').filter((e) => e.reason === 'FailedScheduling');
+  assert.deepEqual(
+    [l.placed(), events.map((e) => e.message)],
+    [{ web: whole }, [`${whole.slice(0, 1020)} ...`]],
+  );
+  l.sched.dispose();
+});

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Node, Pod } from 'kubernetes-types/core/v1';
-import { fitErrorMessage, podRequests, schedulePod } from '../../src/engine/scheduler/filters.js';
+import { fitErrorMessage, podRequests, schedulePod, truncateMessage } from '../../src/engine/scheduler/filters.js';
 
 const node = (name: string, extra: Partial<Node> = {}, cpu = '2', memory = '4Gi'): Node => ({
   apiVersion: 'v1',
@@ -104,10 +104,11 @@ test('init containers count by their maximum, sidecars add to the app containers
   assert.deepEqual(podRequests(p), { milliCpu: 1100, memory: 1024 * 1024 * 1024 + 10 * 1024 * 1024, pods: 1 });
 });
 
-test('a message over 1024 characters is cut with " ..."', () => {
+test('the FitError message is whole; the event\'s copy of one over 1024 characters is cut with " ..."', () => {
   const failures = new Map<string, { reason: string; kind: 'Unschedulable' }[]>();
   for (let i = 0; i < 200; i++) failures.set(`n${i}`, [{ reason: `reason number ${i}`, kind: 'Unschedulable' }]);
   const msg = fitErrorMessage(200, failures);
-  assert.equal(msg.length, 1024);
-  assert.ok(msg.endsWith(' ...'));
+  assert.ok(msg.length > 1024 && msg.endsWith('. preemption: 0/200 nodes are available: 200 No preemption victims found for incoming pod.'), msg);
+  assert.deepEqual([truncateMessage(msg), truncateMessage('short')], [`${msg.slice(0, 1020)} ...`, 'short']);
+  assert.equal(truncateMessage(msg).length, 1024);
 });

@@ -293,7 +293,16 @@ export const isTerminalPod = (p: Pod) => p.status?.phase === 'Succeeded' || p.st
 
 export type ScheduleResult = { node: string } | { error: string };
 
-const MAX_MESSAGE = 1024;
+/** An event's message limit (validation.NoteLengthLimit). */
+const MAX_EVENT_MESSAGE = 1024;
+
+/**
+ * truncateMessage: the FailedScheduling event's message, cut to the event limit with " ...". The
+ * PodScheduled condition keeps the whole message.
+ */
+export function truncateMessage(msg: string): string {
+  return msg.length > MAX_EVENT_MESSAGE ? `${msg.slice(0, MAX_EVENT_MESSAGE - 4)} ...` : msg;
+}
 
 /** The FitError message: `0/N nodes are available: <sorted "count reason">. preemption: ...`. */
 export function fitErrorMessage(total: number, failures: Map<string, FilterFailure[]>): string {
@@ -313,7 +322,7 @@ export function fitErrorMessage(total: number, failures: Map<string, FilterFailu
   if (noVictims) post.push(`${noVictims} No preemption victims found for incoming pod`);
   if (notHelpful) post.push(`${notHelpful} Preemption is not helpful for scheduling`);
   msg += ` preemption: 0/${total} nodes are available: ${post.sort().join(', ')}.`;
-  return msg.length > MAX_MESSAGE ? `${msg.slice(0, MAX_MESSAGE - 4)} ...` : msg;
+  return msg;
 }
 
 /** Below this many nodes every node is evaluated (upstream minFeasibleNodesToFind). */

@@ -19,7 +19,7 @@ import type { EventRecorder } from '../events.js';
 import { podRef } from '../events.js';
 import { EarliestTimer, rfc3339, type Clock } from '../clock.js';
 import type { Disposable } from '../../runtime/cri.js';
-import { findNodeDetailed, isTerminalPod, podFacts, type PodFacts } from './filters.js';
+import { findNodeDetailed, isTerminalPod, podFacts, truncateMessage, type PodFacts } from './filters.js';
 import { SchedulerCache, type CacheChange } from './cache.js';
 import { placedPodMayHelp } from './interpod.js';
 
@@ -239,7 +239,7 @@ export class Scheduler implements Disposable {
     // Every failed attempt is an event (the recorder counts repeats); the pod is written only when
     // its condition changes (upstream's updatePod after UpdatePodCondition).
     if (prev?.status === 'False' && prev.reason === 'Unschedulable' && prev.message === result.error) {
-      this.recorder.record(podRef(pod), 'Warning', 'FailedScheduling', result.error, { component: 'default-scheduler' }, 'Scheduling');
+      this.recorder.record(podRef(pod), 'Warning', 'FailedScheduling', truncateMessage(result.error), { component: 'default-scheduler' }, 'Scheduling');
       return failed;
     }
     const updated = this.store.update('Pod', ns, name, (p) => {
@@ -256,7 +256,7 @@ export class Scheduler implements Disposable {
         }),
       };
     });
-    this.recorder.record(podRef(updated), 'Warning', 'FailedScheduling', result.error, { component: 'default-scheduler' }, 'Scheduling');
+    this.recorder.record(podRef(updated), 'Warning', 'FailedScheduling', truncateMessage(result.error), { component: 'default-scheduler' }, 'Scheduling');
     return failed;
   }
 
