@@ -68,6 +68,8 @@ const DEPENDS: Record<UiSection, PanelSection[]> = {
   logs: ['containers', 'header'],
 };
 const UI_SECTIONS = Object.keys(DEPENDS) as UiSection[];
+/** How long after an update its state is saved (a burst of updates saves once). */
+const SAVE_DELAY_MS = 250;
 
 interface LogEntry {
   loading: boolean;
@@ -112,6 +114,7 @@ export class PanelApp {
   private model: PanelModel | undefined;
   private seq = 0;
   private receivedAt = Date.now();
+  private saveTimer?: ReturnType<typeof setTimeout>;
   private ui: WebviewState['ui'] = {};
   /** The pod switcher's list (host message `pods`). */
   private pods: { current: { namespace: string; name: string }; pods: PodChoice[] } | undefined;
@@ -237,13 +240,15 @@ export class PanelApp {
 
   private afterUpdate(seq: number, arrived: number): void {
     this.root.dataset.seq = String(seq);
-    this.save();
+    this.saveSoon();
+    const handled = performance.now();
     let acked = false;
     const ack = (painted: boolean) => {
       if (acked) return;
       acked = true;
       const t = performance.now();
-      this.post({ type: 'rendered', seq, webviewMs: Math.round((t - arrived) * 10) / 10, ...(painted ? { paintedAt: performance.timeOrigin + t } : {}) });
+      const round = (ms: number) => Math.round(ms * 10) / 10;
+      this.post({ type: 'rendered', seq, webviewMs: round(t - arrived), renderMs: round(handled - arrived), ...(painted ? { paintedAt: performance.timeOrigin + t } : {}) });
     };
     // A task queued from the frame callback runs once that frame is painted. Without frames (the
     // panel hidden or throttled) the acknowledgement still goes after 50 ms, without a paint time.
@@ -251,7 +256,20 @@ export class PanelApp {
     setTimeout(() => ack(false), 50);
   }
 
+  /**
+   * Saves the state 250 ms after an update, once for a burst of them. setState sends the whole
+   * model through the workbench, on the thread that relays the next update to this webview; a
+   * reloaded webview asks for what it missed (ready with haveSeq), so a state a few updates old
+   * loses nothing.
+   */
+  private saveSoon(): void {
+    if (this.saveTimer !== undefined) return;
+    this.saveTimer = setTimeout(() => this.save(), SAVE_DELAY_MS);
+  }
+
   private save(): void {
+    if (this.saveTimer !== undefined) clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
     const st: WebviewState = {
       version: PROTOCOL_VERSION,
       seq: this.seq,

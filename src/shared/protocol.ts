@@ -358,10 +358,11 @@ export type WebviewToHost =
   | { type: 'ready'; haveSeq?: number }
   /**
    * `webviewMs`: from the update's arrival in the webview to its acknowledgement;
+   * `renderMs`: the part of it spent handling the message (patch, DOM, saved state) before the frame;
    * `paintedAt`: when the frame showing it had been painted, on the webview's clock (epoch ms,
    * fractional); absent when no frame came within 50 ms (a hidden or throttled panel).
    */
-  | { type: 'rendered'; seq: number; webviewMs?: number; paintedAt?: number }
+  | { type: 'rendered'; seq: number; webviewMs?: number; renderMs?: number; paintedAt?: number }
   | { type: 'resync'; haveSeq?: number }
   | { type: 'request'; id: number; body: RequestBody }
   | { type: 'stopLogs'; stream: number };
@@ -448,7 +449,7 @@ export function isWebviewToHost(m: unknown): m is WebviewToHost {
     case 'resync':
       return m.haveSeq === undefined || typeof m.haveSeq === 'number';
     case 'rendered':
-      return typeof m.seq === 'number' && (m.webviewMs === undefined || typeof m.webviewMs === 'number') && (m.paintedAt === undefined || typeof m.paintedAt === 'number');
+      return typeof m.seq === 'number' && (m.webviewMs === undefined || typeof m.webviewMs === 'number') && (m.renderMs === undefined || typeof m.renderMs === 'number') && (m.paintedAt === undefined || typeof m.paintedAt === 'number');
     case 'stopLogs':
       return isStreamId(m.stream);
     case 'request': {

@@ -25,6 +25,8 @@ export interface PanelLine {
   seq: number;
   /** Caused by an engine event (false: a snapshot for a loading webview, which may show an older change late). */
   sample: boolean;
+  /** For a sample: milliseconds from the engine event's arrival in the extension host to `at`. */
+  afterEngineMs?: number;
   /** Container name → `state#restarts` as shown. */
   containers: Map<string, string>;
 }
@@ -66,11 +68,13 @@ export function parsePanelLines(log: string): PanelLine[] {
       }
     }
     const painted = /painted at (\d+(?:\.\d+)?)/.exec(middle!)?.[1];
+    const afterEngine = /(?:shown|painted) ([\d.]+) ms after the engine event/.exec(middle!)?.[1];
     out.push({
       at: painted !== undefined ? Number(painted) : new Date(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(sec), Number(ms)).getTime(),
       pod: pod!,
       seq: Number(seq),
-      sample: /(?:shown|painted) [\d.]+ ms after the engine event/.test(middle!),
+      sample: afterEngine !== undefined,
+      ...(afterEngine !== undefined ? { afterEngineMs: Number(afterEngine) } : {}),
       containers,
     });
   }
@@ -100,8 +104,10 @@ function showsEvent(e: RuntimeEvent, l: PanelLine): boolean {
  * snapshot came between (the panel reloaded or switched: its timing is the webview's load), or
  * when no update shows it. `updates`: per update that showed new events, the milliseconds from
  * the latest of them (a kubelet publishes a sync's changes together, when the sync ends).
+ * `toEngine`: the same per update, up to the engine event's arrival in the extension host (the
+ * kubelet, the store and the API's watch), where the line gives the rest.
  */
-export function dockerToPanel(events: readonly RuntimeEvent[], lines: readonly PanelLine[]): { ms: number[]; updates: number[]; unmatched: number } {
+export function dockerToPanel(events: readonly RuntimeEvent[], lines: readonly PanelLine[]): { ms: number[]; updates: number[]; toEngine: number[]; unmatched: number } {
   const ms: number[] = [];
   const byUpdate = new Map<PanelLine, number>();
   let unmatched = 0;
@@ -127,5 +133,6 @@ export function dockerToPanel(events: readonly RuntimeEvent[], lines: readonly P
     ms.push(found.at - e.at);
     byUpdate.set(found, Math.min(byUpdate.get(found) ?? Infinity, found.at - e.at));
   }
-  return { ms, updates: [...byUpdate.values()], unmatched };
+  const toEngine = [...byUpdate].flatMap(([l, fromLatest]) => (l.afterEngineMs === undefined ? [] : [fromLatest - l.afterEngineMs]));
+  return { ms, updates: [...byUpdate.values()], toEngine, unmatched };
 }

@@ -527,6 +527,7 @@ describe('message guards', () => {
   const good: [string, unknown][] = [
     ['ready', { type: 'ready' }],
     ['rendered with a sequence number', { type: 'rendered', seq: 3 }],
+    ['rendered with its webview, handling and paint times', { type: 'rendered', seq: 3, webviewMs: 20.5, renderMs: 4.1, paintedAt: 1795435725300.4 }],
     ['a logs request for a previous attempt', { type: 'request', id: 1, body: { kind: 'logs', container: 'app', attempt: { which: 'previous' } } }],
     ['a restart-now request', { type: 'request', id: 2, body: { kind: 'restartNow', container: 'init' } }],
     ['a continue request', { type: 'request', id: 3, body: { kind: 'continueStep' } }],
@@ -535,6 +536,7 @@ describe('message guards', () => {
     ['a bare string', 'ready'],
     ['an unknown type', { type: 'hello' }],
     ['rendered without a sequence number', { type: 'rendered' }],
+    ['rendered with a handling time that is not a number', { type: 'rendered', seq: 3, renderMs: '4.1' }],
     ['a request of an unknown kind', { type: 'request', id: 1, body: { kind: 'rm -rf' } }],
     ['a restart-now request without a container', { type: 'request', id: 1, body: { kind: 'restartNow' } }],
   ];

@@ -48,6 +48,8 @@ export interface PanelPage {
   waitForSeq(seq: number): Promise<void>;
   /** The state last saved with setState. */
   savedState(): Promise<unknown>;
+  /** How many times the page called setState. */
+  saves(): Promise<number>;
   /** CSP violations and console errors seen so far. */
   problems(): Promise<string[]>;
   /** Answers the webview's requests from a recorded stream (logs) and acknowledges actions. */
@@ -84,11 +86,13 @@ export async function openPanel(
     let state = ${JSON.stringify(opts.initialState ?? null)} ?? undefined;
     window.__posted = posted;
     window.__csp = csp;
+    let saves = 0;
     window.__state = () => state;
+    window.__saves = () => saves;
     window.acquireVsCodeApi = () => ({
       postMessage: (m) => posted.push(JSON.parse(JSON.stringify(m))),
       getState: () => state,
-      setState: (s) => { state = JSON.parse(JSON.stringify(s)); },
+      setState: (s) => { saves++; state = JSON.parse(JSON.stringify(s)); },
     });
     document.addEventListener('securitypolicyviolation', (e) =>
       csp.push('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI + ' at ' + e.sourceFile + ':' + e.lineNumber));
@@ -121,6 +125,7 @@ export async function openPanel(
       await page.waitForFunction((s) => Number(document.getElementById('app')?.dataset.seq ?? 0) >= s, seq);
     },
     savedState: () => page.evaluate(() => (window as unknown as { __state: () => unknown }).__state()),
+    saves: () => page.evaluate(() => (window as unknown as { __saves: () => number }).__saves()),
     problems: async () => [...problems, ...(await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp.slice()))],
     serveRequests(stream) {
       const tick = async () => {

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { replay, type RecordedStream } from '../../src/extension/panel/recording.js';
 import { recordedStream } from '../support/fixtures.js';
-import type { HostToWebview, WebviewToHost } from '../../src/shared/protocol.js';
+import type { HostToWebview, WebviewState, WebviewToHost } from '../../src/shared/protocol.js';
 import { bundleWebview, launch, openPanel, type PanelPage } from './harness.js';
 
 
@@ -291,6 +291,25 @@ describe('the two-container pod', () => {
 
 describe('protocol behaviour in the webview', () => {
   const stream = recordedStream('failing-init');
+
+  test('a burst of updates is saved once, after the burst, with the last update', async () => {
+    const p = await openPanel(browser, script, { title: `${stream.namespace}/${stream.name}` });
+    try {
+      const updates = replay(stream)
+        .map((m) => m.message)
+        .filter((m) => m.type === 'snapshot' || m.type === 'patch');
+      const last = updates.at(-1)!;
+      await p.page.evaluate((ms) => {
+        for (const data of ms) window.dispatchEvent(new MessageEvent('message', { data }));
+      }, updates);
+      const during = await p.saves();
+      await p.page.waitForTimeout(500);
+      const saved = (await p.savedState()) as WebviewState;
+      assert.deepEqual({ during, after: await p.saves(), seq: saved.seq, updates: updates.length > 1 }, { during: 0, after: 1, seq: last.type === 'snapshot' || last.type === 'patch' ? last.seq : -1, updates: true });
+    } finally {
+      await p.close();
+    }
+  });
 
   test('state survives hide/show: a reloaded webview renders its saved state and asks for a snapshot', async () => {
     const { p } = await play(stream);
