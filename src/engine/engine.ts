@@ -439,11 +439,7 @@ export class Engine implements EngineApi {
   }
 
   async exec(namespace: string, name: string, container: string, cmd: string[]) {
-    this.refuseSimulated(namespace, name, 'cannot run commands');
-    const { list } = await this.instances(namespace, name, container);
-    const running = list.find((c) => c.state === 'running');
-    if (!running) throw new Error(`container ${container} is not running`);
-    return this.runtime.execSync(running.id, cmd, 30);
+    return this.runtime.execSync(await this.runningContainer(namespace, name, container), cmd, 30);
   }
 
   continueStep(namespace: string, name: string): void {

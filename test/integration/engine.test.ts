@@ -38,6 +38,7 @@ describe('namespaces', () => {
     assert.equal(shm.stdout.trim(), 'shm-token', 'client sees the server\'s /dev/shm (shared IPC)');
     const pid = await engine.exec('default', 'shared-ns', 'client', ['cat', '/proc/1/cmdline']);
     assert.doesNotMatch(pid.stdout, /pause/, 'without shareProcessNamespace PID 1 is the container\'s own process');
+    await assert.rejects(engine.exec('default', 'shared-ns', 'nope', ['true']), { message: 'container nope is not valid for pod shared-ns' });
     const evs = eventsOf(engine, 'shared-ns').map((e) => `${e.reason}:${e.involvedObject.fieldPath ?? ''}`);
     for (const want of ['Scheduled:', 'Pulled:spec.containers{server}', 'Created:spec.containers{server}', 'Started:spec.containers{server}', 'Started:spec.containers{client}']) {
       assert.ok(evs.includes(want), `event ${want} in ${evs.join(', ')}`);
