@@ -163,8 +163,9 @@ export const UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
     family: 'scheduling',
     detail: "Pod Lab does not apply pod-level resources: the lab's scheduler counts container requests and only container limits are enforced",
   },
-  'NodeAffinity.preferredDuringSchedulingIgnoredDuringExecution': { family: 'scheduling', detail: `Pod Lab does not score preferred node affinity: ${SCHEDULER_IGNORES}` },
-  // Required pod affinity and anti-affinity, and DoNotSchedule spread constraints, are applied (src/engine/scheduler/interpod.ts); the scores are not.
+  // Preferred node affinity is scored (src/engine/scheduler/filters.ts totalScores). Required pod
+  // affinity and anti-affinity, and DoNotSchedule spread constraints, are applied
+  // (src/engine/scheduler/interpod.ts); their scores are not.
   'PodAffinity.preferredDuringSchedulingIgnoredDuringExecution': { family: 'scheduling', detail: `Pod Lab does not score preferred inter-pod affinity: ${SCHEDULER_IGNORES}` },
   'PodAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution': { family: 'scheduling', detail: `Pod Lab does not score preferred inter-pod anti-affinity: ${SCHEDULER_IGNORES}` },
   'TopologySpreadConstraint.whenUnsatisfiable': {

@@ -42,7 +42,7 @@ function pod(name: string, app: string, spec: Partial<PodSpec> = {}, cpu?: strin
 /** Required (anti-)affinity term on the zone for pods labelled app=<app>. */
 const zoneTerm = (app: string) => [{ labelSelector: { matchLabels: { app } }, topologyKey: ZONE }];
 
-test('InterPodAffinity and PodTopologySpread on 3 simulated zones through the API: placements, whole FailedScheduling messages, the queue letting pending pods in', { timeout: 3 * 60 * 1000 }, async () => {
+test('InterPodAffinity and PodTopologySpread on 3 simulated zones through the API: placements, whole FailedScheduling messages, the queue letting pending pods in, preferred zones and PreferNoSchedule taints scored', { timeout: 3 * 60 * 1000 }, async () => {
   assert.ok(existsSync(CLI), 'dist/cli.js is built (node scripts/build.mjs)');
   const stateDir = mkdtempSync(join(tmpdir(), 'podlab-simsched-'));
   const running = await startLabServer({ stateDir, settings: { relistIntervalMs: 10_000 }, runtime: await connectDocker({}), version: 'test', log: () => undefined });
@@ -214,6 +214,24 @@ test('InterPodAffinity and PodTopologySpread on 3 simulated zones through the AP
       'web-3 1/1 Running 0 sim-3',
       'web-4 1/1 Running 0 sim-2',
     ]);
+
+    // Scoring: a preferred zone draws a pod there; a PreferNoSchedule taint (weight 3) then
+    // outweighs the preference (weight 2), within the zones the pod requires.
+    const near = (name: string) =>
+      pod(name, 'near', {
+        affinity: {
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: ZONE, operator: 'In', values: ['a', 'b'] }] }] },
+            preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, preference: { matchExpressions: [{ key: ZONE, operator: 'In', values: ['a'] }] } }],
+          },
+        },
+      });
+    await create(near('near-1'));
+    assert.equal(await bound('near-1'), 'sim-1', 'the preferred zone a');
+    const tainted = await run(KUBECTL, ['taint', 'nodes', 'sim-1', 'spot=yes:PreferNoSchedule'], env);
+    assert.deepEqual(tainted, { code: 0, out: 'node/sim-1 tainted\n', err: '' });
+    await create(near('near-2'));
+    assert.equal(await bound('near-2'), 'sim-2', 'the untolerated PreferNoSchedule taint outweighs the preference');
 
     // Nothing ran on Docker: every pod of the scenario is simulated.
     assert.equal(labContainers(stateDir) - containersBefore, 0, 'no sandbox for a simulated pod');

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Node, Pod } from 'kubernetes-types/core/v1';
-import { fitErrorMessage, podRequests, schedulePod, truncateMessage } from '../../src/engine/scheduler/filters.js';
+import { fitErrorMessage, normalizeScores, podRequests, schedulePod, truncateMessage } from '../../src/engine/scheduler/filters.js';
 
 const node = (name: string, extra: Partial<Node> = {}, cpu = '2', memory = '4Gi'): Node => ({
   apiVersion: 'v1',
@@ -83,6 +83,80 @@ const cases: { name: string; pod: Pod; nodes: Node[]; onNode?: Record<string, Po
     want: "error:0/1 nodes are available: 1 node(s) didn't have free ports for the requested pod ports. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
   },
 ];
+
+// Scoring: NodeResourcesFit (least allocated, weight 1), NodeAffinity (preferred terms, weight 2),
+// TaintToleration (PreferNoSchedule taints, weight 3). `busy` holds a pod using half of b's CPU.
+const zoned = (name: string, zone: string, extra: Partial<Node> = {}) => {
+  const n = node(name, extra);
+  return { ...n, metadata: { ...n.metadata, labels: { ...n.metadata!.labels, zone } } };
+};
+const busy = { b: [mkPod({}, { cpu: '1', memory: '2Gi' })] };
+const prefer = (weight: number, zone: string) => ({ weight, preference: { matchExpressions: [{ key: 'zone', operator: 'In' as const, values: [zone] }] } });
+const scoring: typeof cases = [
+  { name: 'scoring: without preferences the emptier node wins (least allocated)', pod: mkPod({}, { cpu: '100m' }), nodes: [zoned('a', 'z1'), zoned('b', 'z2')], onNode: busy, want: 'node:a' },
+  {
+    name: 'scoring: a preferred node affinity term outweighs free room (weight 2 against 1)',
+    pod: mkPod({ affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [prefer(1, 'z2')] } } }, { cpu: '100m' }),
+    nodes: [zoned('a', 'z1'), zoned('b', 'z2')],
+    onNode: busy,
+    want: 'node:b',
+  },
+  {
+    name: 'scoring: of two preferred terms, the node matching the heavier one wins',
+    pod: mkPod({ affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [prefer(10, 'z1'), prefer(80, 'z2')] } } }, { cpu: '100m' }),
+    nodes: [zoned('a', 'z1'), zoned('b', 'z2')],
+    onNode: busy,
+    want: 'node:b',
+  },
+  {
+    name: 'scoring: a preferred term no node matches changes nothing',
+    pod: mkPod({ affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [prefer(50, 'z9')] } } }, { cpu: '100m' }),
+    nodes: [zoned('a', 'z1'), zoned('b', 'z2')],
+    onNode: busy,
+    want: 'node:a',
+  },
+  {
+    name: 'scoring: an untolerated PreferNoSchedule taint sends the pod to the fuller untainted node',
+    pod: mkPod({}, { cpu: '100m' }),
+    nodes: [zoned('a', 'z1', { spec: { taints: [{ key: 'spot', value: 'yes', effect: 'PreferNoSchedule' }] } }), zoned('b', 'z2')],
+    onNode: busy,
+    want: 'node:b',
+  },
+  {
+    name: 'scoring: a toleration of the PreferNoSchedule taint makes it count for nothing',
+    pod: mkPod({ tolerations: [{ key: 'spot', operator: 'Exists', effect: 'PreferNoSchedule' }] }, { cpu: '100m' }),
+    nodes: [zoned('a', 'z1', { spec: { taints: [{ key: 'spot', value: 'yes', effect: 'PreferNoSchedule' }] } }), zoned('b', 'z2')],
+    onNode: busy,
+    want: 'node:a',
+  },
+  {
+    name: 'scoring: a toleration of another effect does not apply to a PreferNoSchedule taint',
+    pod: mkPod({ tolerations: [{ key: 'spot', operator: 'Exists', effect: 'NoSchedule' }] }, { cpu: '100m' }),
+    nodes: [zoned('a', 'z1', { spec: { taints: [{ key: 'spot', value: 'yes', effect: 'PreferNoSchedule' }] } }), zoned('b', 'z2')],
+    onNode: busy,
+    want: 'node:b',
+  },
+  {
+    name: 'scoring: a PreferNoSchedule taint never keeps a pod off the only node',
+    pod: mkPod(),
+    nodes: [node('lab', { spec: { taints: [{ key: 'spot', value: 'yes', effect: 'PreferNoSchedule' }] } })],
+    want: 'node:lab',
+  },
+  {
+    name: 'scoring: the taint (weight 3) outweighs a preferred term (weight 2) on the same node',
+    pod: mkPod({ affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [prefer(100, 'z1')] } } }, { cpu: '100m' }),
+    nodes: [zoned('a', 'z1', { spec: { taints: [{ key: 'spot', value: 'yes', effect: 'PreferNoSchedule' }] } }), zoned('b', 'z2')],
+    want: 'node:b',
+  },
+];
+cases.push(...scoring);
+
+test('DefaultNormalizeScore: scaled against the highest with integer division; reversed, fewer is better; all zero stays 0, or 100 reversed', () => {
+  assert.deepEqual(
+    [normalizeScores([0, 30, 90], false), normalizeScores([1, 2, 3], true), normalizeScores([0, 0], false), normalizeScores([0, 0], true)],
+    [[0, 33, 100], [67, 34, 0], [0, 0], [100, 100]],
+  );
+});
 
 for (const c of cases) {
   test(c.name, () => {

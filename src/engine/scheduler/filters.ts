@@ -1,8 +1,10 @@
 // The scheduler's decisions as pure functions: filter plugins (NodeName, NodeUnschedulable,
 // NodeAffinity/selector, TaintToleration, NodePorts, NodeResourcesFit, and PodTopologySpread and
-// InterPodAffinity from interpod.ts), a simple score, and the FitError message in the upstream
-// `0/N nodes are available: ...` form.
-import type { Container, Node, NodeSelectorTerm, Pod, Taint, Toleration } from 'kubernetes-types/core/v1';
+// InterPodAffinity from interpod.ts), the score plugins NodeResourcesFit (least allocated),
+// NodeAffinity (preferred terms) and TaintToleration (PreferNoSchedule taints) with upstream's
+// normalisation and weights, and the FitError message in the upstream `0/N nodes are available: ...`
+// form.
+import type { Container, Node, NodeSelectorTerm, Pod, PreferredSchedulingTerm, Taint, Toleration } from 'kubernetes-types/core/v1';
 import { parseQuantity } from '../../validation/quantity.js';
 import { matchNodeTerm, tolerates } from './match.js';
 import { NO_TOPOLOGY, automaticNamespaceLabels, filterInterPodAffinity, filterPodTopologySpread, interPodFacts, preFilterTopology, type InterPodFacts, type NamespaceLabels, type TopologyState } from './interpod.js';
@@ -98,6 +100,10 @@ export interface PodFacts extends InterPodFacts {
   terms?: readonly NodeSelectorTerm[];
   tolerations: readonly Toleration[];
   toleratesUnschedulable: boolean;
+  /** preferredDuringSchedulingIgnoredDuringExecution of the node affinity (weight > 0, non-empty preference). */
+  preferred: readonly PreferredSchedulingTerm[];
+  /** The tolerations that apply to PreferNoSchedule taints (that effect, or none). */
+  preferNoScheduleTolerations: readonly Toleration[];
 }
 
 export function podFacts(pod: Pod): PodFacts {
@@ -111,6 +117,10 @@ export function podFacts(pod: Pod): PodFacts {
     ...(spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution ? { terms: spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms ?? [] } : {}),
     tolerations,
     toleratesUnschedulable: tolerations.some((t) => t.key === 'node.kubernetes.io/unschedulable' && (t.operator === 'Exists' || !t.effect || t.effect === 'NoSchedule')),
+    preferred: (spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).filter(
+      (t) => t.weight > 0 && ((t.preference?.matchExpressions?.length ?? 0) > 0 || (t.preference?.matchFields?.length ?? 0) > 0),
+    ),
+    preferNoScheduleTolerations: tolerations.filter((t) => !t.effect || t.effect === 'PreferNoSchedule'),
     ...interPodFacts(pod),
   };
 }
@@ -128,6 +138,8 @@ export interface NodeInfo {
   readonly labels: Readonly<Record<string, string>>;
   /** The taints that keep pods off (NoSchedule, NoExecute). */
   readonly hardTaints: readonly Taint[];
+  /** The taints that only score (PreferNoSchedule). */
+  readonly softTaints: readonly Taint[];
   readonly allocatable: Resources;
   /** Summed requests of the pods on the node; `pods` is their number. */
   readonly requested: Resources;
@@ -145,6 +157,7 @@ export function newNodeInfo(node: Node, from?: NodeInfo): NodeInfo {
     name: node.metadata?.name ?? '',
     labels: node.metadata?.labels ?? {},
     hardTaints: (node.spec?.taints ?? []).filter((t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute'),
+    softTaints: (node.spec?.taints ?? []).filter((t) => t.effect === 'PreferNoSchedule'),
     allocatable: nodeAllocatable(node),
     requested: from ? { ...from.requested } : { milliCpu: 0, memory: 0, pods: 0 },
     usedPorts: from ? new Map([...from.usedPorts].map(([k, ips]) => [k, new Map(ips)])) : new Map(),
@@ -279,6 +292,48 @@ export function scoreNode(pod: Pod, node: Node, podsOnNode: readonly Pod[]): num
   return scoreNodeInfo(podFacts(pod), nodeInfoOf(node, podsOnNode));
 }
 
+/** The weights of upstream's default score plugins that the lab has (the default profile's). */
+export const SCORE_WEIGHTS = { NodeResourcesFit: 1, NodeAffinity: 2, TaintToleration: 3 } as const;
+const MAX_NODE_SCORE = 100;
+
+/** NodeAffinity's Score: the summed weights of the preferred terms the node matches. */
+export function nodeAffinityScore(facts: PodFacts, info: NodeInfo): number {
+  let sum = 0;
+  for (const t of facts.preferred) if (matchNodeTerm(info.node, t.preference)) sum += t.weight;
+  return sum;
+}
+
+/** TaintToleration's Score: how many PreferNoSchedule taints of the node the pod does not tolerate. */
+export function intolerablePreferNoSchedule(facts: PodFacts, info: NodeInfo): number {
+  let count = 0;
+  for (const taint of info.softTaints) if (!facts.preferNoScheduleTolerations.some((t) => tolerates(t, taint))) count++;
+  return count;
+}
+
+/**
+ * DefaultNormalizeScore: scores scaled to 0–100 against the highest (integer division); `reverse`
+ * turns them round (fewer is better). All zero: 0 each, or 100 each when reversed.
+ */
+export function normalizeScores(scores: readonly number[], reverse: boolean): number[] {
+  const max = Math.max(0, ...scores);
+  if (max === 0) return scores.map(() => (reverse ? MAX_NODE_SCORE : 0));
+  return scores.map((s) => {
+    const v = Math.trunc((MAX_NODE_SCORE * s) / max);
+    return reverse ? MAX_NODE_SCORE - v : v;
+  });
+}
+
+/**
+ * prioritizeNodes over the feasible nodes: each plugin's scores, normalised where upstream does,
+ * times its weight, summed. NodeAffinity is skipped without preferred terms (its PreScore Skip).
+ */
+export function totalScores(facts: PodFacts, feasible: readonly NodeInfo[]): number[] {
+  const fit = feasible.map((info) => scoreNodeInfo(facts, info));
+  const affinity = facts.preferred.length ? normalizeScores(feasible.map((info) => nodeAffinityScore(facts, info)), false) : undefined;
+  const taints = normalizeScores(feasible.map((info) => intolerablePreferNoSchedule(facts, info)), true);
+  return fit.map((f, i) => SCORE_WEIGHTS.NodeResourcesFit * f + SCORE_WEIGHTS.NodeAffinity * (affinity?.[i] ?? 0) + SCORE_WEIGHTS.TaintToleration * taints[i]!);
+}
+
 export function scoreNodeInfo(facts: PodFacts, info: NodeInfo): number {
   const alloc = info.allocatable;
   const usedCpu = info.requested.milliCpu + facts.requests.milliCpu;
@@ -345,7 +400,8 @@ export function numFeasibleNodesToFind(numAllNodes: number): number {
 /**
  * One scheduling cycle over NodeInfos (upstream findNodesThatFitPod + prioritizeNodes +
  * selectHost, without the randomness): the nodes are visited from `start` round the list until
- * numFeasibleNodesToFind of them fit; the best score wins, ties going to the smaller name. When no
+ * numFeasibleNodesToFind of them fit; the best total score (totalScores) wins, ties going to the
+ * smaller name. When no
  * node fits, every node was visited and the FitError names them all. `processed` is how many
  * nodes were visited (the next cycle starts that much further on, as nextStartNodeIndex does).
  */
@@ -367,10 +423,9 @@ export function findNodeDetailed(
   if (total === 0) return { result: { error: 'no nodes available to schedule pods' }, processed: 0, failures };
   const state = preFilter(facts, infos, snapshot);
   const enough = numFeasibleNodesToFind(total);
-  let feasible = 0;
+  const feasible: NodeInfo[] = [];
   let processed = 0;
-  let best: { node: string; score: number } | undefined;
-  for (let i = 0; i < total && feasible < enough; i++) {
+  for (let i = 0; i < total && feasible.length < enough; i++) {
     const info = infos[(start + i) % total]!;
     processed++;
     const f = filterNodeInfo(facts, info, state);
@@ -378,11 +433,15 @@ export function findNodeDetailed(
       failures.set(info.name, f);
       continue;
     }
-    feasible++;
-    const score = scoreNodeInfo(facts, info);
-    if (!best || score > best.score || (score === best.score && info.name < best.node)) best = { node: info.name, score };
+    feasible.push(info);
   }
-  return { result: best ? { node: best.node } : { error: fitErrorMessage(total, failures) }, processed, failures };
+  if (feasible.length === 0) return { result: { error: fitErrorMessage(total, failures) }, processed, failures };
+  const scores = totalScores(facts, feasible);
+  let best = 0;
+  for (let i = 1; i < feasible.length; i++) {
+    if (scores[i]! > scores[best]! || (scores[i] === scores[best] && feasible[i]!.name < feasible[best]!.name)) best = i;
+  }
+  return { result: { node: feasible[best]!.name }, processed, failures };
 }
 
 /** One scheduling cycle for one pod over all nodes. `podsByNode` holds the non-terminal pods bound to each node. */

@@ -621,11 +621,6 @@ const UNHONOURED: Record<string, Unhonoured> = {
       assert.deepEqual(scheduleTwo(podWith(spreadWith('DoNotSchedule')), 'node-a'), { node: 'node-b' }, 'DoNotSchedule is applied');
     },
   },
-  'NodeAffinity.preferredDuringSchedulingIgnoredDuringExecution': spec(
-    'affinity',
-    { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, preference: { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] } }] } },
-    'scheduler',
-  ),
   'PodOS.name': spec('os', { name: 'windows' }, 'both'),
   'PodSpec.hostUsers': spec('hostUsers', false, 'docker'),
   'PodSpec.hostnameOverride': spec('hostnameOverride', 'custom-host', 'docker'),
