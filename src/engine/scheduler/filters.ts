@@ -330,8 +330,9 @@ export function normalizeScores(scores: readonly number[], reverse: boolean): nu
 export function totalScores(facts: PodFacts, feasible: readonly NodeInfo[]): number[] {
   const fit = feasible.map((info) => scoreNodeInfo(facts, info));
   const affinity = facts.preferred.length ? normalizeScores(feasible.map((info) => nodeAffinityScore(facts, info)), false) : undefined;
-  const taints = normalizeScores(feasible.map((info) => intolerablePreferNoSchedule(facts, info)), true);
-  return fit.map((f, i) => SCORE_WEIGHTS.NodeResourcesFit * f + SCORE_WEIGHTS.NodeAffinity * (affinity?.[i] ?? 0) + SCORE_WEIGHTS.TaintToleration * taints[i]!);
+  // Without PreferNoSchedule taints every node normalises to 100: the same for all, not computed.
+  const taints = feasible.some((info) => info.softTaints.length > 0) ? normalizeScores(feasible.map((info) => intolerablePreferNoSchedule(facts, info)), true) : undefined;
+  return fit.map((f, i) => SCORE_WEIGHTS.NodeResourcesFit * f + SCORE_WEIGHTS.NodeAffinity * (affinity?.[i] ?? 0) + SCORE_WEIGHTS.TaintToleration * (taints?.[i] ?? MAX_NODE_SCORE));
 }
 
 export function scoreNodeInfo(facts: PodFacts, info: NodeInfo): number {
@@ -425,6 +426,10 @@ export function findNodeDetailed(
   const enough = numFeasibleNodesToFind(total);
   const feasible: NodeInfo[] = [];
   let processed = 0;
+  // The least-allocated winner, found on the way: the answer when no other plugin tells nodes apart.
+  let fitBest: NodeInfo | undefined;
+  let fitBestScore = -1;
+  let softTaints = false;
   for (let i = 0; i < total && feasible.length < enough; i++) {
     const info = infos[(start + i) % total]!;
     processed++;
@@ -434,8 +439,16 @@ export function findNodeDetailed(
       continue;
     }
     feasible.push(info);
+    if (info.softTaints.length) softTaints = true;
+    const score = scoreNodeInfo(facts, info);
+    if (!fitBest || score > fitBestScore || (score === fitBestScore && info.name < fitBest.name)) {
+      fitBest = info;
+      fitBestScore = score;
+    }
   }
-  if (feasible.length === 0) return { result: { error: fitErrorMessage(total, failures) }, processed, failures };
+  if (!fitBest) return { result: { error: fitErrorMessage(total, failures) }, processed, failures };
+  // Without preferred terms or PreferNoSchedule taints, the other plugins add the same to every node.
+  if (facts.preferred.length === 0 && !softTaints) return { result: { node: fitBest.name }, processed, failures };
   const scores = totalScores(facts, feasible);
   let best = 0;
   for (let i = 1; i < feasible.length; i++) {
