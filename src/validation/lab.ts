@@ -163,11 +163,9 @@ export const UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
     family: 'scheduling',
     detail: "Pod Lab does not apply pod-level resources: the lab's scheduler counts container requests and only container limits are enforced",
   },
-  // Preferred node affinity is scored (src/engine/scheduler/filters.ts totalScores). Required pod
-  // affinity and anti-affinity, and DoNotSchedule spread constraints, are applied
-  // (src/engine/scheduler/interpod.ts); their scores are not.
-  'PodAffinity.preferredDuringSchedulingIgnoredDuringExecution': { family: 'scheduling', detail: `Pod Lab does not score preferred inter-pod affinity: ${SCHEDULER_IGNORES}` },
-  'PodAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution': { family: 'scheduling', detail: `Pod Lab does not score preferred inter-pod anti-affinity: ${SCHEDULER_IGNORES}` },
+  // Preferred node affinity and preferred pod (anti-)affinity are scored (src/engine/scheduler
+  // filters.ts totalScores, interpod.ts); required pod affinity and anti-affinity, and DoNotSchedule
+  // spread constraints, are applied (interpod.ts). ScheduleAnyway is not scored.
   'TopologySpreadConstraint.whenUnsatisfiable': {
     family: 'scheduling',
     note: 'DoNotSchedule keeps the pod off the nodes where it would make the skew exceed maxSkew; ScheduleAnyway only prefers the nodes that reduce it.',

@@ -42,7 +42,7 @@ function pod(name: string, app: string, spec: Partial<PodSpec> = {}, cpu?: strin
 /** Required (anti-)affinity term on the zone for pods labelled app=<app>. */
 const zoneTerm = (app: string) => [{ labelSelector: { matchLabels: { app } }, topologyKey: ZONE }];
 
-test('InterPodAffinity and PodTopologySpread on 3 simulated zones through the API: placements, whole FailedScheduling messages, the queue letting pending pods in, preferred zones and PreferNoSchedule taints scored', { timeout: 3 * 60 * 1000 }, async () => {
+test('InterPodAffinity and PodTopologySpread on 3 simulated zones through the API: placements, whole FailedScheduling messages, the queue letting pending pods in, preferred zones, PreferNoSchedule taints and preferred pod (anti-)affinity scored', { timeout: 3 * 60 * 1000 }, async () => {
   assert.ok(existsSync(CLI), 'dist/cli.js is built (node scripts/build.mjs)');
   const stateDir = mkdtempSync(join(tmpdir(), 'podlab-simsched-'));
   const running = await startLabServer({ stateDir, settings: { relistIntervalMs: 10_000 }, runtime: await connectDocker({}), version: 'test', log: () => undefined });
@@ -232,6 +232,20 @@ test('InterPodAffinity and PodTopologySpread on 3 simulated zones through the AP
     assert.deepEqual(tainted, { code: 0, out: 'node/sim-1 tainted\n', err: '' });
     await create(near('near-2'));
     assert.equal(await bound('near-2'), 'sim-2', 'the untolerated PreferNoSchedule taint outweighs the preference');
+
+    // A preferred pod affinity to the db pod (zone c) wins over the freer nodes; a preferred
+    // anti-affinity to the near pods keeps a pod out of their zones a and b.
+    const cachePod = pod('cache', 'cache', { affinity: { podAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { labelSelector: { matchLabels: { app: 'db' } }, topologyKey: ZONE } }] } } });
+    await create(cachePod);
+    assert.equal(await bound('cache'), 'sim-3', 'next to the db pod it prefers');
+    const loner = pod('loner', 'loner', {
+      affinity: {
+        nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: ZONE, operator: 'Exists' }] }] } },
+        podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { labelSelector: { matchLabels: { app: 'near' } }, topologyKey: ZONE } }] },
+      },
+    });
+    await create(loner);
+    assert.equal(await bound('loner'), 'sim-3', 'away from the zones of the pods it avoids');
 
     // Nothing ran on Docker: every pod of the scenario is simulated.
     assert.equal(labContainers(stateDir) - containersBefore, 0, 'no sandbox for a simulated pod');

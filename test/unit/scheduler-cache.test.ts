@@ -183,8 +183,14 @@ function randomCluster(seed: number) {
           ? {
               affinity: {
                 ...(r() < 0.5 ? { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: pick([1, 50, 100]), preference: { matchExpressions: [{ key: 'zone', operator: 'In' as const, values: [pick(['a', 'b', 'c'])] }] } }] } } : {}),
-                ...(r() < 0.5 ? { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [affinityTerm(), ...(r() < 0.2 ? [affinityTerm()] : [])] } } : {}),
-                ...(r() < 0.6 ? { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [affinityTerm()] } } : {}),
+                podAffinity: {
+                  ...(r() < 0.5 ? { requiredDuringSchedulingIgnoredDuringExecution: [affinityTerm(), ...(r() < 0.2 ? [affinityTerm()] : [])] } : {}),
+                  ...(r() < 0.3 ? { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: pick([1, 50, 100]), podAffinityTerm: affinityTerm() }] } : {}),
+                },
+                podAntiAffinity: {
+                  ...(r() < 0.6 ? { requiredDuringSchedulingIgnoredDuringExecution: [affinityTerm()] } : {}),
+                  ...(r() < 0.3 ? { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: pick([1, 50, 100]), podAffinityTerm: affinityTerm() }] } : {}),
+                },
               },
             }
           : {}),
@@ -222,7 +228,7 @@ const podsView = (i: NodeInfo) => ({
   withRequiredAntiAffinity: [...i.podsWithRequiredAntiAffinity].map((f) => `${f.namespace}/${f.name}`).sort(),
 });
 
-test('on 200 randomised clusters (zones, hostnames, namespaces, PreferNoSchedule taints; pods with preferred node affinity, inter-pod affinity, anti-affinity and spread constraints), every cached NodeInfo, filter result and decision equals the uncached path', () => {
+test('on 200 randomised clusters (zones, hostnames, namespaces, PreferNoSchedule taints; pods with preferred node affinity, required and preferred inter-pod affinity and anti-affinity, spread constraints), every cached NodeInfo, filter result and decision equals the uncached path', () => {
   const decisions = new Map<string, number>();
   for (let seed = 1; seed <= 200; seed++) {
     const { r, pick, nodes, randomPod, randomLabels, zoneLabels } = randomCluster(seed);

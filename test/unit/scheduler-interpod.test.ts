@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Node, Pod, PodAffinityTerm, Taint, TopologySpreadConstraint } from 'kubernetes-types/core/v1';
 import { filterNode, findNodeDetailed, nodeInfoOf, podFacts, schedulePod, type FilterFailure } from '../../src/engine/scheduler/filters.js';
-import { automaticNamespaceLabels, type NamespaceLabels } from '../../src/engine/scheduler/interpod.js';
+import { automaticNamespaceLabels, interPodAffinityPreScore, interPodAffinityScore, normalizeInterPodScores, type NamespaceLabels } from '../../src/engine/scheduler/interpod.js';
 
 const node = (name: string, labels: Record<string, string> = {}, opts: { cpu?: string; taints?: Taint[] } = {}): Node => ({
   metadata: { name, labels: { 'kubernetes.io/hostname': name, ...labels } },
@@ -469,4 +469,79 @@ test('without a cluster, filterNode sees only the node itself: affinity to a pod
   const p = pod('p', { affinity: [term(HOST, { app: 'db' })] });
   assert.deepEqual(filterNode(p, node('a'), []).map(fmt), [AFFINITY]);
   assert.deepEqual(filterNode(p, node('a'), [pod('db', { labels: { app: 'db' } })]).map(fmt), []);
+});
+
+// ---- InterPodAffinity's score (scoring.go): weight 2 beside NodeResourcesFit's 1 --------------
+
+const preferring = (p: Pod, kind: 'podAffinity' | 'podAntiAffinity', weight: number, t: PodAffinityTerm): Pod => ({
+  ...p,
+  spec: { ...p.spec!, affinity: { ...p.spec!.affinity, [kind]: { ...p.spec!.affinity?.[kind], preferredDuringSchedulingIgnoredDuringExecution: [{ weight, podAffinityTerm: t }] } } },
+});
+const zones = () => [node('a', { zone: 'z1' }), node('b', { zone: 'z1' }), node('c', { zone: 'z2' })];
+const scoreCases: { name: string; nodes: Node[]; placed: Record<string, Pod[]>; pod: Pod; want: string }[] = [
+  { name: 'without terms anywhere: least allocated, ties to the smaller name', nodes: zones(), placed: { b: [pod('db', { labels: { app: 'db' }, cpu: '1' })] }, pod: web('w'), want: 'a' },
+  {
+    name: 'a preferred affinity term draws the pod to the node of the pod it selects, though that node is fuller',
+    nodes: zones(),
+    placed: { b: [pod('db', { labels: { app: 'db' }, cpu: '1' })] },
+    pod: preferring(web('w'), 'podAffinity', 50, term(HOST, { app: 'db' })),
+    want: 'b',
+  },
+  {
+    name: 'a preferred anti-affinity term on the zone sends the pod to the other zone',
+    nodes: zones(),
+    placed: { a: [web('w0')] },
+    pod: preferring(web('w'), 'podAntiAffinity', 100, term('zone', { app: 'web' })),
+    want: 'c',
+  },
+  {
+    name: "a placed pod's preferred affinity term that selects the incoming pod draws it (the pod has no terms of its own)",
+    nodes: zones(),
+    placed: { c: [preferring(pod('cache', { labels: { app: 'cache' } }), 'podAffinity', 10, term(HOST, { app: 'web' }))] },
+    pod: web('w'),
+    want: 'c',
+  },
+  {
+    name: "a placed pod's required affinity term that selects the incoming pod counts hardPodAffinityWeight (1)",
+    nodes: zones(),
+    placed: { b: [pod('sidecar', { labels: { app: 'proxy' }, affinity: [term(HOST, { app: 'web' })] })] },
+    pod: web('w'),
+    want: 'b',
+  },
+  {
+    name: "a placed pod's preferred anti-affinity term against the incoming pod keeps it out of that zone",
+    nodes: zones(),
+    placed: { a: [preferring(pod('batch', { labels: { app: 'batch' } }), 'podAntiAffinity', 100, term('zone', { app: 'web' }))] },
+    pod: web('w'),
+    want: 'c',
+  },
+  {
+    name: "the incoming pod's term matches its own namespace only, by default: a pod of another namespace draws nothing",
+    nodes: zones(),
+    placed: { b: [pod('db', { ns: 'other', labels: { app: 'db' } })] },
+    pod: preferring(web('w'), 'podAffinity', 100, term(HOST, { app: 'db' })),
+    want: 'a',
+  },
+  {
+    name: 'a node without the topology key gets no score from the term',
+    nodes: [node('a'), node('b', { zone: 'z1' })],
+    placed: { b: [pod('db', { labels: { app: 'db' } })] },
+    pod: preferring(web('w'), 'podAffinity', 100, term('zone', { app: 'db' })),
+    want: 'b',
+  },
+];
+for (const c of scoreCases) {
+  test(`score: ${c.name}`, () => {
+    const r = schedulePod(c.pod, c.nodes, new Map(Object.entries(c.placed)));
+    assert.deepEqual(r, { node: c.want });
+  });
+}
+
+test('score: the PreScore sums signed weights per topology pair; NormalizeScore scales min–max to 0–100', () => {
+  const infos = zones().map((n) => nodeInfoOf(n, n.metadata!.name === 'a' ? [web('w0'), pod('db', { labels: { app: 'db' } })] : []));
+  const incoming = preferring(preferring(web('w'), 'podAffinity', 30, term(HOST, { app: 'db' })), 'podAntiAffinity', 100, term('zone', { app: 'web' }));
+  const pre = interPodAffinityPreScore(podFacts(incoming), infos, automaticNamespaceLabels);
+  assert.deepEqual(pre, new Map([[`${HOST}\u0000a`, 30], ['zone\u0000z1', -100]]));
+  const raw = infos.map((i) => interPodAffinityScore(pre!, i));
+  assert.deepEqual([raw, normalizeInterPodScores(raw), normalizeInterPodScores([5, 5]), normalizeInterPodScores([1, 2, 4])], [[-70, -100, 0], [30, 0, 100], [0, 0], [0, 33, 100]]);
 });

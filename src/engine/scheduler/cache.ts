@@ -50,6 +50,8 @@ export class SchedulerCache {
   private readonly nsLabels = new Map<string, Labels>();
   /** The nodes (in the cache) holding pods with required anti-affinity. */
   private readonly antiNodes = new Set<string>();
+  /** The nodes (in the cache) holding pods with any pod affinity or anti-affinity term. */
+  private readonly affinityNodes = new Set<string>();
 
   /** The cache of a store's current objects (a scheduler's start, or a test's uncached comparison). */
   static of(nodes: readonly Node[], pods: readonly Pod[], namespaces: readonly Namespace[] = []): SchedulerCache {
@@ -84,14 +86,13 @@ export class SchedulerCache {
    */
   readonly namespaceLabels: NamespaceLabels = (namespace) => this.nsLabels.get(namespace) ?? automaticNamespaceLabels(namespace);
 
-  /** What a scheduling cycle reads besides the NodeInfos: namespace labels, and the nodes with pods with required anti-affinity. */
+  /** What a scheduling cycle reads besides the NodeInfos: namespace labels, and the nodes with pods with (required anti-)affinity terms. */
   snapshot(): Snapshot {
-    if (this.antiNodes.size === 0) return (this.plainSnapshot ??= { namespaces: this.namespaceLabels, withRequiredAntiAffinity: [] });
-    const infos: NodeInfo[] = [];
-    for (const name of this.antiNodes) infos.push(this.node(name)!);
-    return { namespaces: this.namespaceLabels, withRequiredAntiAffinity: infos };
+    if (this.affinityNodes.size === 0) return (this.plainSnapshot ??= { namespaces: this.namespaceLabels, withRequiredAntiAffinity: [], withAffinity: [] });
+    const infosOf = (names: Set<string>) => [...names].map((name) => this.node(name)!);
+    return { namespaces: this.namespaceLabels, withRequiredAntiAffinity: infosOf(this.antiNodes), withAffinity: infosOf(this.affinityNodes) };
   }
-  /** The snapshot while no placed pod has required anti-affinity (most cycles): one object, not one per cycle. */
+  /** The snapshot while no placed pod has pod affinity terms (most cycles): one object, not one per cycle. */
   private plainSnapshot: Snapshot | undefined;
 
   /** Counts a pod on a node in the cache (`sign` -1 takes it off), keeping the nodes with anti-affinity pods. */
@@ -99,6 +100,8 @@ export class SchedulerCache {
     accountPod(info, facts, sign);
     if (info.podsWithRequiredAntiAffinity.size) this.antiNodes.add(info.name);
     else this.antiNodes.delete(info.name);
+    if (info.podsWithAffinity.size) this.affinityNodes.add(info.name);
+    else this.affinityNodes.delete(info.name);
   }
 
   /** The NodeInfos, in arrival order. The array is the cache's own: read it, never change it. */
@@ -136,6 +139,7 @@ export class SchedulerCache {
     this.list.splice(i, 1);
     this.index.delete(name);
     this.antiNodes.delete(name);
+    this.affinityNodes.delete(name);
     for (let j = i; j < this.list.length; j++) this.index.set(this.list[j]!.name, j);
     // Its pods stay remembered: they are counted again if the node comes back.
   }

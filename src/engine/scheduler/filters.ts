@@ -1,13 +1,28 @@
 // The scheduler's decisions as pure functions: filter plugins (NodeName, NodeUnschedulable,
 // NodeAffinity/selector, TaintToleration, NodePorts, NodeResourcesFit, and PodTopologySpread and
 // InterPodAffinity from interpod.ts), the score plugins NodeResourcesFit (least allocated),
-// NodeAffinity (preferred terms) and TaintToleration (PreferNoSchedule taints) with upstream's
+// NodeAffinity (preferred terms), TaintToleration (PreferNoSchedule taints) and InterPodAffinity
+// (interpod.ts) with upstream's
 // normalisation and weights, and the FitError message in the upstream `0/N nodes are available: ...`
 // form.
 import type { Container, Node, NodeSelectorTerm, Pod, PreferredSchedulingTerm, Taint, Toleration } from 'kubernetes-types/core/v1';
 import { parseQuantity } from '../../validation/quantity.js';
 import { matchNodeTerm, tolerates } from './match.js';
-import { NO_TOPOLOGY, automaticNamespaceLabels, filterInterPodAffinity, filterPodTopologySpread, interPodFacts, preFilterTopology, type InterPodFacts, type NamespaceLabels, type TopologyState } from './interpod.js';
+import {
+  NO_TOPOLOGY,
+  automaticNamespaceLabels,
+  filterInterPodAffinity,
+  filterPodTopologySpread,
+  hasPodAffinity,
+  interPodAffinityPreScore,
+  interPodAffinityScore,
+  interPodFacts,
+  normalizeInterPodScores,
+  preFilterTopology,
+  type InterPodFacts,
+  type NamespaceLabels,
+  type TopologyState,
+} from './interpod.js';
 
 /** How a filter failure reacts to preemption: resolvable failures could in theory be fixed by evicting pods. */
 export type FailureKind = 'Unschedulable' | 'UnschedulableAndUnresolvable';
@@ -149,6 +164,8 @@ export interface NodeInfo {
   readonly pods: Map<string, Set<PodFacts>>;
   /** Those of them with required pod anti-affinity terms. */
   readonly podsWithRequiredAntiAffinity: Set<PodFacts>;
+  /** Those of them with any pod affinity or anti-affinity term, required or preferred. */
+  readonly podsWithAffinity: Set<PodFacts>;
 }
 
 export function newNodeInfo(node: Node, from?: NodeInfo): NodeInfo {
@@ -163,6 +180,7 @@ export function newNodeInfo(node: Node, from?: NodeInfo): NodeInfo {
     usedPorts: from ? new Map([...from.usedPorts].map(([k, ips]) => [k, new Map(ips)])) : new Map(),
     pods: from ? new Map([...from.pods].map(([ns, set]) => [ns, new Set(set)])) : new Map(),
     podsWithRequiredAntiAffinity: from ? new Set(from.podsWithRequiredAntiAffinity) : new Set(),
+    podsWithAffinity: from ? new Set(from.podsWithAffinity) : new Set(),
   };
 }
 
@@ -186,10 +204,12 @@ export function accountPod(info: NodeInfo, facts: PodFacts, sign: 1 | -1): void 
     if (!set) info.pods.set(facts.namespace, (set = new Set()));
     set.add(facts);
     if (facts.antiAffinityTerms.length) info.podsWithRequiredAntiAffinity.add(facts);
+    if (hasPodAffinity(facts)) info.podsWithAffinity.add(facts);
   } else {
     set?.delete(facts);
     if (set && set.size === 0) info.pods.delete(facts.namespace);
     info.podsWithRequiredAntiAffinity.delete(facts);
+    info.podsWithAffinity.delete(facts);
   }
 }
 
@@ -233,6 +253,8 @@ export interface Snapshot {
   namespaces?: NamespaceLabels;
   /** The NodeInfos holding pods with required anti-affinity (upstream HavePodsWithRequiredAntiAffinityList); default: found among all. */
   withRequiredAntiAffinity?: Iterable<NodeInfo>;
+  /** The NodeInfos holding pods with pod affinity terms (upstream HavePodsWithAffinityList); default: found among all. */
+  withAffinity?: Iterable<NodeInfo>;
 }
 
 /** The PreFilter of the filters that look at the whole cluster (InterPodAffinity, PodTopologySpread), once per scheduling cycle. */
@@ -293,7 +315,7 @@ export function scoreNode(pod: Pod, node: Node, podsOnNode: readonly Pod[]): num
 }
 
 /** The weights of upstream's default score plugins that the lab has (the default profile's). */
-export const SCORE_WEIGHTS = { NodeResourcesFit: 1, NodeAffinity: 2, TaintToleration: 3 } as const;
+export const SCORE_WEIGHTS = { NodeResourcesFit: 1, NodeAffinity: 2, TaintToleration: 3, InterPodAffinity: 2 } as const;
 const MAX_NODE_SCORE = 100;
 
 /** NodeAffinity's Score: the summed weights of the preferred terms the node matches. */
@@ -325,14 +347,22 @@ export function normalizeScores(scores: readonly number[], reverse: boolean): nu
 
 /**
  * prioritizeNodes over the feasible nodes: each plugin's scores, normalised where upstream does,
- * times its weight, summed. NodeAffinity is skipped without preferred terms (its PreScore Skip).
+ * times its weight, summed. NodeAffinity is skipped without preferred terms, InterPodAffinity
+ * without a PreScore (`interPod`, from interPodAffinityPreScore): their PreScore Skip.
  */
-export function totalScores(facts: PodFacts, feasible: readonly NodeInfo[]): number[] {
+export function totalScores(facts: PodFacts, feasible: readonly NodeInfo[], interPod?: ReadonlyMap<string, number>): number[] {
   const fit = feasible.map((info) => scoreNodeInfo(facts, info));
+  const pods = interPod ? normalizeInterPodScores(feasible.map((info) => interPodAffinityScore(interPod, info))) : undefined;
   const affinity = facts.preferred.length ? normalizeScores(feasible.map((info) => nodeAffinityScore(facts, info)), false) : undefined;
   // Without PreferNoSchedule taints every node normalises to 100: the same for all, not computed.
   const taints = feasible.some((info) => info.softTaints.length > 0) ? normalizeScores(feasible.map((info) => intolerablePreferNoSchedule(facts, info)), true) : undefined;
-  return fit.map((f, i) => SCORE_WEIGHTS.NodeResourcesFit * f + SCORE_WEIGHTS.NodeAffinity * (affinity?.[i] ?? 0) + SCORE_WEIGHTS.TaintToleration * (taints?.[i] ?? MAX_NODE_SCORE));
+  return fit.map(
+    (f, i) =>
+      SCORE_WEIGHTS.NodeResourcesFit * f +
+      SCORE_WEIGHTS.NodeAffinity * (affinity?.[i] ?? 0) +
+      SCORE_WEIGHTS.TaintToleration * (taints?.[i] ?? MAX_NODE_SCORE) +
+      SCORE_WEIGHTS.InterPodAffinity * (pods?.[i] ?? 0),
+  );
 }
 
 export function scoreNodeInfo(facts: PodFacts, info: NodeInfo): number {
@@ -447,9 +477,11 @@ export function findNodeDetailed(
     }
   }
   if (!fitBest) return { result: { error: fitErrorMessage(total, failures) }, processed, failures };
-  // Without preferred terms or PreferNoSchedule taints, the other plugins add the same to every node.
-  if (facts.preferred.length === 0 && !softTaints) return { result: { node: fitBest.name }, processed, failures };
-  const scores = totalScores(facts, feasible);
+  // With one node there is nothing to prioritise (upstream returns it unscored).
+  const interPod = feasible.length > 1 ? interPodAffinityPreScore(facts, infos, snapshot.namespaces ?? automaticNamespaceLabels, snapshot.withAffinity ?? infos) : undefined;
+  // Without preferred terms, PreferNoSchedule taints or pod affinity scores, the other plugins add the same to every node.
+  if (facts.preferred.length === 0 && !softTaints && !interPod) return { result: { node: fitBest.name }, processed, failures };
+  const scores = totalScores(facts, feasible, interPod);
   let best = 0;
   for (let i = 1; i < feasible.length; i++) {
     if (scores[i]! > scores[best]! || (scores[i] === scores[best] && feasible[i]!.name < feasible[best]!.name)) best = i;

@@ -4,8 +4,9 @@
 // already placed) and PodTopologySpread (podtopologyspread/filtering.go and common.go: the pod's
 // whenUnsatisfiable DoNotSchedule constraints). As upstream, a PreFilter pass over every NodeInfo
 // counts matching pods per topology pair once per scheduling cycle, and the Filter of one node
-// reads those counts. Preferred terms and ScheduleAnyway constraints only score upstream: they are
-// not parsed here.
+// reads those counts. InterPodAffinity's score (scoring.go: the pod's preferred terms, and the
+// placed pods' required and preferred terms that match it) is here too; ScheduleAnyway
+// constraints only score upstream and are not parsed.
 import type { Pod, PodAffinityTerm, TopologySpreadConstraint } from 'kubernetes-types/core/v1';
 import type { FilterFailure, NodeInfo, PodFacts } from './filters.js';
 import { labelSelector, requiredNodeAffinityMatches, selectorEmpty, selectorMatches, untoleratedTaint, withRequirements, type Labels, type Requirement, type Selector } from './match.js';
@@ -25,6 +26,12 @@ export interface AffinityTermFacts {
   readonly namespaces: ReadonlySet<string>;
   /** null (Nothing) when namespaceSelector is not set; `{}` is Everything (all namespaces). */
   readonly nsSelector: Selector;
+}
+
+/** A preferred PodAffinityTerm and its weight (upstream fwk.WeightedAffinityTerm). */
+export interface WeightedTermFacts {
+  readonly weight: number;
+  readonly term: AffinityTermFacts;
 }
 
 /** A DoNotSchedule topology spread constraint, parsed with upstream's defaults. */
@@ -50,8 +57,14 @@ export interface InterPodFacts {
   readonly terminating: boolean;
   readonly affinityTerms: readonly AffinityTermFacts[];
   readonly antiAffinityTerms: readonly AffinityTermFacts[];
+  readonly preferredAffinityTerms: readonly WeightedTermFacts[];
+  readonly preferredAntiAffinityTerms: readonly WeightedTermFacts[];
   readonly spread: readonly SpreadConstraintFacts[];
 }
+
+/** Has pod affinity or anti-affinity terms, required or preferred (upstream NodeInfo.PodsWithAffinity). */
+export const hasPodAffinity = (p: InterPodFacts): boolean =>
+  p.affinityTerms.length > 0 || p.antiAffinityTerms.length > 0 || p.preferredAffinityTerms.length > 0 || p.preferredAntiAffinityTerms.length > 0;
 
 const NONE: readonly never[] = Object.freeze([]);
 
@@ -95,6 +108,8 @@ export function interPodFacts(pod: Pod): InterPodFacts {
   const req = a?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? NONE;
   const anti = a?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? NONE;
   const spread = (pod.spec?.topologySpreadConstraints ?? NONE).filter((c) => c.whenUnsatisfiable === 'DoNotSchedule');
+  const prefAff = a?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? NONE;
+  const prefAnti = a?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? NONE;
   return {
     name: pod.metadata?.name ?? '',
     namespace,
@@ -102,6 +117,8 @@ export function interPodFacts(pod: Pod): InterPodFacts {
     terminating: !!pod.metadata?.deletionTimestamp,
     affinityTerms: req.length ? req.map((t) => affinityTerm(namespace, labels, t)) : NONE,
     antiAffinityTerms: anti.length ? anti.map((t) => affinityTerm(namespace, labels, t)) : NONE,
+    preferredAffinityTerms: prefAff.length ? prefAff.map((w) => ({ weight: w.weight, term: affinityTerm(namespace, labels, w.podAffinityTerm) })) : NONE,
+    preferredAntiAffinityTerms: prefAnti.length ? prefAnti.map((w) => ({ weight: w.weight, term: affinityTerm(namespace, labels, w.podAffinityTerm) })) : NONE,
     spread: spread.length ? spread.map((c) => spreadConstraint(labels, c)) : NONE,
   };
 }
@@ -268,6 +285,62 @@ export function filterInterPodAffinity(facts: PodFacts, info: NodeInfo, state: T
     }
   }
   return undefined;
+}
+
+/** upstream's default InterPodAffinityArgs.hardPodAffinityWeight: a placed pod's required affinity term that matches the incoming pod scores this. */
+export const HARD_POD_AFFINITY_WEIGHT = 1;
+
+/**
+ * InterPodAffinity's PreScore: topology pair → summed weights. For each placed pod: + the weight of
+ * each preferred affinity term of the incoming pod it matches, − for its preferred anti-affinity
+ * terms; and, where the placed pod's terms match the incoming pod, + HARD_POD_AFFINITY_WEIGHT per
+ * required affinity term, + / − the weights of its preferred affinity / anti-affinity terms; each
+ * at the pair of the term's topology key on the placed pod's node. All pods are read when the
+ * incoming pod has preferred terms, else only the pods with affinity terms (on `withAffinity`).
+ * Undefined when no pair got a score (upstream's Skip: the plugin scores nothing).
+ */
+export function interPodAffinityPreScore(facts: InterPodFacts, infos: readonly NodeInfo[], nsLabels: NamespaceLabels, withAffinity: Iterable<NodeInfo> = infos): Map<string, number> | undefined {
+  const own = facts.preferredAffinityTerms.length > 0 || facts.preferredAntiAffinityTerms.length > 0;
+  const scores = new Map<string, number>();
+  const add = (labels: Labels, key: string, w: number) => {
+    if (!Object.prototype.hasOwnProperty.call(labels, key)) return;
+    const k = pair(key, labels[key]!);
+    scores.set(k, (scores.get(k) ?? 0) + w);
+  };
+  const podNsLabels = nsLabels(facts.namespace);
+  const visit = (info: NodeInfo, placed: InterPodFacts) => {
+    const labels = info.labels;
+    for (const w of facts.preferredAffinityTerms) if (incomingTermMatches(w.term, placed, nsLabels)) add(labels, w.term.topologyKey, w.weight);
+    for (const w of facts.preferredAntiAffinityTerms) if (incomingTermMatches(w.term, placed, nsLabels)) add(labels, w.term.topologyKey, -w.weight);
+    for (const t of placed.affinityTerms) if (existingTermMatches(t, facts, podNsLabels)) add(labels, t.topologyKey, HARD_POD_AFFINITY_WEIGHT);
+    for (const w of placed.preferredAffinityTerms) if (existingTermMatches(w.term, facts, podNsLabels)) add(labels, w.term.topologyKey, w.weight);
+    for (const w of placed.preferredAntiAffinityTerms) if (existingTermMatches(w.term, facts, podNsLabels)) add(labels, w.term.topologyKey, -w.weight);
+  };
+  if (own) {
+    for (const info of infos) for (const set of info.pods.values()) for (const placed of set) visit(info, placed);
+  } else {
+    for (const info of withAffinity) for (const placed of info.podsWithAffinity) visit(info, placed);
+  }
+  return scores.size ? scores : undefined;
+}
+
+/** InterPodAffinity's Score of a node: the PreScore of the pairs its labels make. */
+export function interPodAffinityScore(scores: ReadonlyMap<string, number>, info: NodeInfo): number {
+  let sum = 0;
+  for (const [k, v] of Object.entries(info.labels)) sum += scores.get(pair(k, v)) ?? 0;
+  return sum;
+}
+
+/** InterPodAffinity's NormalizeScore: min–max scaled to 0–100 (truncated); all equal → 0. */
+export function normalizeInterPodScores(scores: readonly number[]): number[] {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const s of scores) {
+    if (s < min) min = s;
+    if (s > max) max = s;
+  }
+  const diff = max - min;
+  return scores.map((s) => (diff > 0 ? Math.trunc(100 * ((s - min) / diff)) : 0));
 }
 
 /**

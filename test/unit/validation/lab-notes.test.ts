@@ -95,13 +95,6 @@ const schedulerIgnores = (mutate: (p: Obj) => void) => () => {
 const nodeNamed = (name: string): Node => ({ metadata: { name, labels: { 'kubernetes.io/hostname': name } }, status: { allocatable: { cpu: '2', memory: '4Gi', pods: '110' } } });
 const scheduleTwo = (p: Obj, otherOn: 'node-a' | 'node-b') => schedulePod(p as Pod, [nodeNamed('node-a'), nodeNamed('node-b')], new Map([[otherOn, [OTHER_POD]]]));
 const HOSTNAME_TERM = { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'other' } } };
-/** The preference is not scored: the pod lands where it lands without it; the same term as a requirement moves it (the positive control). */
-const preferenceIgnored = (kind: 'podAffinity' | 'podAntiAffinity', otherOn: 'node-a' | 'node-b', required: 'node-a' | 'node-b') => () => {
-  const preferred = { [kind]: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: HOSTNAME_TERM }] } };
-  assert.deepEqual(scheduleTwo(basePod(), otherOn), { node: 'node-a' });
-  assert.deepEqual(scheduleTwo(podWith((p) => (p.spec.affinity = preferred)), otherOn), { node: 'node-a' });
-  assert.deepEqual(scheduleTwo(podWith((p) => (p.spec.affinity = { [kind]: { requiredDuringSchedulingIgnoredDuringExecution: [HOSTNAME_TERM] } })), otherOn), { node: required });
-};
 const spreadWith = (whenUnsatisfiable: string) => (p: Obj) => {
   p.metadata.labels = { app: 'other' };
   p.spec.topologySpreadConstraints = [{ maxSkew: 1, whenUnsatisfiable, ...HOSTNAME_TERM }];
@@ -604,14 +597,6 @@ const UNHONOURED: Record<string, Unhonoured> = {
   'PodSpec.schedulerName': spec('schedulerName', 'my-scheduler', 'scheduler'),
   'PodSpec.overhead': spec('overhead', { cpu: '10', memory: '100Gi' }, 'scheduler'),
   'PodSpec.resources': spec('resources', { requests: { cpu: '10' }, limits: { cpu: '10', memory: '100Gi' } }, 'both'),
-  'PodAffinity.preferredDuringSchedulingIgnoredDuringExecution': {
-    set: (p) => (p.spec.affinity = { podAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: HOSTNAME_TERM }] } }),
-    evidence: preferenceIgnored('podAffinity', 'node-b', 'node-b'),
-  },
-  'PodAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution': {
-    set: (p) => (p.spec.affinity = { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: HOSTNAME_TERM }] } }),
-    evidence: preferenceIgnored('podAntiAffinity', 'node-a', 'node-b'),
-  },
   'TopologySpreadConstraint.whenUnsatisfiable': {
     set: spreadWith('ScheduleAnyway'),
     evidence: () => {

@@ -141,7 +141,7 @@ describe('lab warnings, one family at a time', () => {
       ],
     ],
     [
-      "scheduling fields the lab's scheduler ignores are warned; nodeSelector, node affinity (required and preferred), tolerations, required pod (anti-)affinity and DoNotSchedule spread constraints are not",
+      "scheduling fields the lab's scheduler ignores are warned; nodeSelector, node and pod (anti-)affinity (required and preferred), tolerations and DoNotSchedule spread constraints are not",
       (p) => {
         Object.assign(p.spec, {
           priorityClassName: 'high',
@@ -172,7 +172,6 @@ describe('lab warnings, one family at a time', () => {
         ['spec.schedulerName', d('PodSpec.schedulerName')],
         ['spec.schedulingGates', d('PodSpec.schedulingGates')],
         ['spec.topologySpreadConstraints[1].whenUnsatisfiable', d('TopologySpreadConstraint.whenUnsatisfiable')],
-        ['spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution', d('PodAffinity.preferredDuringSchedulingIgnoredDuringExecution')],
       ],
     ],
     [
