@@ -143,16 +143,20 @@ export class Kubelet implements Disposable, KubeletShared {
     }, this.deps.settings.relistIntervalMs);
   }
 
-  /** Resolves when every worker is idle (tests and the CLI's clean exit). */
+  /** Resolves when every worker is idle, those of a disposed kubelet included (tests, close, the CLI's clean exit). */
   async idle(): Promise<void> {
-    await Promise.all([...this.workers.values()].map((w) => w.idle()));
+    await Promise.all([...this.workers.values(), ...this.retired].map((w) => w.idle()));
   }
+
+  /** The workers at dispose: a sync they began still runs, and idle() waits for it. */
+  private retired: PodWorker[] = [];
 
   dispose(): void {
     this.closed = true;
     this.relistTimer?.cancel();
     for (const s of this.subs) s.dispose();
     for (const w of this.workers.values()) w.dispose();
+    this.retired = [...this.workers.values()];
     this.workers.clear();
     this.prober.dispose();
     this.volumes.dispose();

@@ -113,6 +113,10 @@ export class PodWorker implements Disposable, SyncPodState {
     this.trigger();
   }
 
+  halted(): boolean {
+    return this.disposed;
+  }
+
   /** Step mode (a Pod Lab feature): hold each init container until the user says Continue. */
   stepHold(c: Container): boolean {
     const on = this.stepMode ?? this.d.settings.stepMode;

@@ -22,6 +22,8 @@ export interface SyncPodState extends LifecycleState {
   sandboxRetryAt: number;
   /** Step mode: holds an init container until approved; returns true to hold. */
   stepHold(c: Container): boolean;
+  /** The worker was disposed (the engine is closing): start nothing more. */
+  halted(): boolean;
 }
 
 export type SyncPodOutcome = 'synced' | 'podKilled' | 'waiting';
@@ -68,6 +70,8 @@ export async function syncPod(ctx: PodSyncContext, st: SyncPodState, rs: Runtime
   // Container GC: keep the current and the previous instance of each container.
   for (const id of await evictContainers(rt, deps.settings.stateDir, rs)) ctx.k.messageCache.delete(id);
 
+  // A closing engine starts nothing new; what a step already began is finished first.
+  if (st.halted()) return 'waiting';
   // Step 4: create the sandbox.
   let sandboxId = a.sandboxId;
   let podIP = rs.sandboxes[0]?.ip ?? '';
@@ -99,6 +103,7 @@ export async function syncPod(ctx: PodSyncContext, st: SyncPodState, rs: Runtime
   // while an init container fails (in practice the pod has started: they cannot be set at
   // create). Each is started once and never restarted; a failure does not end the sync.
   for (const i of a.ephemeralContainersToStart) {
+    if (st.halted()) return 'waiting';
     const ec = pod.spec?.ephemeralContainers?.[i];
     if (ec) await startContainer(ctx, st, ephemeralContainerSpec(ec), inputs, ec);
   }
@@ -106,12 +111,13 @@ export async function syncPod(ctx: PodSyncContext, st: SyncPodState, rs: Runtime
   // a sidecar's does not.
   for (const i of a.initContainersToStart) {
     const c = inits[i]!;
-    if (!isRestartableInit(c) && st.stepHold(c)) return 'waiting';
+    if (st.halted() || (!isRestartableInit(c) && st.stepHold(c))) return 'waiting';
     const ok = await startContainer(ctx, st, c, inputs);
     if (!ok && !isRestartableInit(c)) return 'synced';
   }
   // Step 7: app containers in spec order, each after the previous one's postStart.
   for (const i of a.containersToStart) {
+    if (st.halted()) return 'waiting';
     await startContainer(ctx, st, pod.spec!.containers[i]!, inputs);
   }
   return 'synced';
