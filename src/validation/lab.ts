@@ -163,15 +163,9 @@ export const UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
     family: 'scheduling',
     detail: "Pod Lab does not apply pod-level resources: the lab's scheduler counts container requests and only container limits are enforced",
   },
-  // Preferred node affinity and preferred pod (anti-)affinity are scored (src/engine/scheduler
-  // filters.ts totalScores, interpod.ts); required pod affinity and anti-affinity, and DoNotSchedule
-  // spread constraints, are applied (interpod.ts). ScheduleAnyway is not scored.
-  'TopologySpreadConstraint.whenUnsatisfiable': {
-    family: 'scheduling',
-    note: 'DoNotSchedule keeps the pod off the nodes where it would make the skew exceed maxSkew; ScheduleAnyway only prefers the nodes that reduce it.',
-    detail: "Pod Lab does not score whenUnsatisfiable ScheduleAnyway: the lab's scheduler ignores this constraint",
-    when: (v) => v === 'ScheduleAnyway',
-  },
+  // Preferred node and pod (anti-)affinity, PreferNoSchedule taints and ScheduleAnyway spread
+  // constraints are scored (src/engine/scheduler filters.ts totalScores, interpod.ts); required pod
+  // affinity and anti-affinity, and DoNotSchedule constraints, are filters (interpod.ts).
   'PodOS.name': { family: 'scheduling', detail: "Pod Lab does not run Windows pods: the lab's node runs Linux containers", when: (v) => v !== 'linux' },
 
   'PodSpec.hostUsers': {

@@ -42,7 +42,7 @@ function pod(name: string, app: string, spec: Partial<PodSpec> = {}, cpu?: strin
 /** Required (anti-)affinity term on the zone for pods labelled app=<app>. */
 const zoneTerm = (app: string) => [{ labelSelector: { matchLabels: { app } }, topologyKey: ZONE }];
 
-test('InterPodAffinity and PodTopologySpread on 3 simulated zones through the API: placements, whole FailedScheduling messages, the queue letting pending pods in, preferred zones, PreferNoSchedule taints and preferred pod (anti-)affinity scored', { timeout: 3 * 60 * 1000 }, async () => {
+test('InterPodAffinity and PodTopologySpread on 3 simulated zones through the API: placements, whole FailedScheduling messages, the queue letting pending pods in, preferred zones, PreferNoSchedule taints, preferred pod (anti-)affinity and ScheduleAnyway scored', { timeout: 3 * 60 * 1000 }, async () => {
   assert.ok(existsSync(CLI), 'dist/cli.js is built (node scripts/build.mjs)');
   const stateDir = mkdtempSync(join(tmpdir(), 'podlab-simsched-'));
   const running = await startLabServer({ stateDir, settings: { relistIntervalMs: 10_000 }, runtime: await connectDocker({}), version: 'test', log: () => undefined });
@@ -246,6 +246,22 @@ test('InterPodAffinity and PodTopologySpread on 3 simulated zones through the AP
     });
     await create(loner);
     assert.equal(await bound('loner'), 'sim-3', 'away from the zones of the pods it avoids');
+
+    // ScheduleAnyway: three pods of a group go one per zone, whatever room the nodes have. They
+    // tolerate sim-1's PreferNoSchedule taint: without that, the taint (weight 3) outweighs the
+    // spread (weight 2), and the third pod goes to the Docker node, which has no zone (a node
+    // without the topology key scores 0 for the constraint, not less).
+    const evenZones: string[] = [];
+    for (let i = 1; i <= 3; i++) {
+      await create(
+        pod(`even-${i}`, 'even', {
+          tolerations: [{ key: 'spot', operator: 'Exists', effect: 'PreferNoSchedule' }],
+          topologySpreadConstraints: [{ maxSkew: 1, topologyKey: ZONE, whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { app: 'even' } } }],
+        }),
+      );
+      evenZones.push(zoneOf.get(await bound(`even-${i}`))!);
+    }
+    assert.deepEqual([...evenZones].sort(), ['a', 'b', 'c']);
 
     // Nothing ran on Docker: every pod of the scenario is simulated.
     assert.equal(labContainers(stateDir) - containersBefore, 0, 'no sandbox for a simulated pod');

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Node, Pod, PodAffinityTerm, Taint, TopologySpreadConstraint } from 'kubernetes-types/core/v1';
 import { filterNode, findNodeDetailed, nodeInfoOf, podFacts, schedulePod, type FilterFailure } from '../../src/engine/scheduler/filters.js';
-import { automaticNamespaceLabels, interPodAffinityPreScore, interPodAffinityScore, normalizeInterPodScores, type NamespaceLabels } from '../../src/engine/scheduler/interpod.js';
+import { automaticNamespaceLabels, interPodAffinityPreScore, interPodAffinityScore, normalizeInterPodScores, podTopologySpreadScores, type NamespaceLabels } from '../../src/engine/scheduler/interpod.js';
 
 const node = (name: string, labels: Record<string, string> = {}, opts: { cpu?: string; taints?: Taint[] } = {}): Node => ({
   metadata: { name, labels: { 'kubernetes.io/hostname': name, ...labels } },
@@ -544,4 +544,46 @@ test('score: the PreScore sums signed weights per topology pair; NormalizeScore 
   assert.deepEqual(pre, new Map([[`${HOST}\u0000a`, 30], ['zone\u0000z1', -100]]));
   const raw = infos.map((i) => interPodAffinityScore(pre!, i));
   assert.deepEqual([raw, normalizeInterPodScores(raw), normalizeInterPodScores([5, 5]), normalizeInterPodScores([1, 2, 4])], [[-70, -100, 0], [30, 0, 100], [0, 0], [0, 33, 100]]);
+});
+
+// ---- PodTopologySpread's score (scoring.go) for ScheduleAnyway constraints: weight 2 -------------
+
+const anyway = (topologyKey: string, maxSkew = 1): Partial<TopologySpreadConstraint> => ({ topologyKey, maxSkew, whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { app: 'web' } } });
+const spreadCases: { name: string; nodes: Node[]; placed: Record<string, Pod[]>; pod: Pod; want: string }[] = [
+  {
+    name: 'ScheduleAnyway on zones: the zone with fewer matching pods wins, though its node is fuller',
+    nodes: zones(),
+    placed: { a: [web('w1')], b: [web('w2')], c: [pod('busy', { labels: { app: 'db' }, cpu: '1' })] },
+    pod: web('w', { spread: [anyway('zone')] }),
+    want: 'c',
+  },
+  { name: 'ScheduleAnyway on hostnames counts the pods on each node itself', nodes: [node('a'), node('b')], placed: { a: [web('w1')] }, pod: web('w', { spread: [anyway(HOST)] }), want: 'b' },
+  {
+    name: 'a node without the topology key scores 0 for it, so a node with the key wins even with a matching pod',
+    nodes: [node('a'), node('b', { zone: 'z1' })],
+    placed: { b: [web('w1')] },
+    pod: web('w', { spread: [anyway('zone')] }),
+    want: 'b',
+  },
+  {
+    name: 'pods of another namespace and terminating pods are not counted',
+    nodes: zones(),
+    placed: { a: [web('w1', { ns: 'other' }), web('w2', { terminating: true })], c: [pod('busy', { labels: { app: 'db' }, cpu: '1' })] },
+    pod: web('w', { spread: [anyway('zone')] }),
+    want: 'a',
+  },
+];
+for (const c of spreadCases) {
+  test(`score: ${c.name}`, () => assert.deepEqual(schedulePod(c.pod, c.nodes, new Map(Object.entries(c.placed))), { node: c.want }));
+}
+
+test('score: PodTopologySpread counts each zone with weight ln(zones + 2), rounds, and scales fewer-is-better to 0–100; a node without the key gets 0', () => {
+  const placed: Record<string, Pod[]> = { a: [web('w1')], b: [web('w2'), web('w3')] };
+  const nodes = [...zones(), node('d')];
+  const infos = nodes.map((n) => nodeInfoOf(n, placed[n.metadata!.name!] ?? []));
+  // z1 holds 3 web pods, z2 none; two zones: weight ln 4 ≈ 1.386, z1 scores round(4.16) = 4, z2 0.
+  assert.deepEqual(podTopologySpreadScores(podFacts(web('w', { spread: [anyway('zone')] })), infos, infos), [0, 0, 100, 0]);
+  // maxSkew 3 adds 2 to every scored node: 6 and 2 → 100 × (6 + 2 − s) / 6.
+  assert.deepEqual(podTopologySpreadScores(podFacts(web('w', { spread: [anyway('zone', 3)] })), infos, infos), [33, 33, 100, 0]);
+  assert.equal(podTopologySpreadScores(podFacts(web('w')), infos, infos), undefined);
 });

@@ -1,8 +1,8 @@
 // The scheduler's decisions as pure functions: filter plugins (NodeName, NodeUnschedulable,
 // NodeAffinity/selector, TaintToleration, NodePorts, NodeResourcesFit, and PodTopologySpread and
 // InterPodAffinity from interpod.ts), the score plugins NodeResourcesFit (least allocated),
-// NodeAffinity (preferred terms), TaintToleration (PreferNoSchedule taints) and InterPodAffinity
-// (interpod.ts) with upstream's
+// NodeAffinity (preferred terms), TaintToleration (PreferNoSchedule taints), InterPodAffinity and
+// PodTopologySpread (interpod.ts) with upstream's
 // normalisation and weights, and the FitError message in the upstream `0/N nodes are available: ...`
 // form.
 import type { Container, Node, NodeSelectorTerm, Pod, PreferredSchedulingTerm, Taint, Toleration } from 'kubernetes-types/core/v1';
@@ -18,6 +18,7 @@ import {
   interPodAffinityScore,
   interPodFacts,
   normalizeInterPodScores,
+  podTopologySpreadScores,
   preFilterTopology,
   type InterPodFacts,
   type NamespaceLabels,
@@ -315,7 +316,7 @@ export function scoreNode(pod: Pod, node: Node, podsOnNode: readonly Pod[]): num
 }
 
 /** The weights of upstream's default score plugins that the lab has (the default profile's). */
-export const SCORE_WEIGHTS = { NodeResourcesFit: 1, NodeAffinity: 2, TaintToleration: 3, InterPodAffinity: 2 } as const;
+export const SCORE_WEIGHTS = { NodeResourcesFit: 1, NodeAffinity: 2, TaintToleration: 3, InterPodAffinity: 2, PodTopologySpread: 2 } as const;
 const MAX_NODE_SCORE = 100;
 
 /** NodeAffinity's Score: the summed weights of the preferred terms the node matches. */
@@ -348,10 +349,12 @@ export function normalizeScores(scores: readonly number[], reverse: boolean): nu
 /**
  * prioritizeNodes over the feasible nodes: each plugin's scores, normalised where upstream does,
  * times its weight, summed. NodeAffinity is skipped without preferred terms, InterPodAffinity
- * without a PreScore (`interPod`, from interPodAffinityPreScore): their PreScore Skip.
+ * without a PreScore (`interPod`, from interPodAffinityPreScore), PodTopologySpread without
+ * ScheduleAnyway constraints (counted over `infos`, all the nodes): their PreScore Skip.
  */
-export function totalScores(facts: PodFacts, feasible: readonly NodeInfo[], interPod?: ReadonlyMap<string, number>): number[] {
+export function totalScores(facts: PodFacts, feasible: readonly NodeInfo[], interPod?: ReadonlyMap<string, number>, infos: readonly NodeInfo[] = feasible): number[] {
   const fit = feasible.map((info) => scoreNodeInfo(facts, info));
+  const spread = podTopologySpreadScores(facts, feasible, infos);
   const pods = interPod ? normalizeInterPodScores(feasible.map((info) => interPodAffinityScore(interPod, info))) : undefined;
   const affinity = facts.preferred.length ? normalizeScores(feasible.map((info) => nodeAffinityScore(facts, info)), false) : undefined;
   // Without PreferNoSchedule taints every node normalises to 100: the same for all, not computed.
@@ -361,7 +364,8 @@ export function totalScores(facts: PodFacts, feasible: readonly NodeInfo[], inte
       SCORE_WEIGHTS.NodeResourcesFit * f +
       SCORE_WEIGHTS.NodeAffinity * (affinity?.[i] ?? 0) +
       SCORE_WEIGHTS.TaintToleration * (taints?.[i] ?? MAX_NODE_SCORE) +
-      SCORE_WEIGHTS.InterPodAffinity * (pods?.[i] ?? 0),
+      SCORE_WEIGHTS.InterPodAffinity * (pods?.[i] ?? 0) +
+      SCORE_WEIGHTS.PodTopologySpread * (spread?.[i] ?? 0),
   );
 }
 
@@ -480,8 +484,8 @@ export function findNodeDetailed(
   // With one node there is nothing to prioritise (upstream returns it unscored).
   const interPod = feasible.length > 1 ? interPodAffinityPreScore(facts, infos, snapshot.namespaces ?? automaticNamespaceLabels, snapshot.withAffinity ?? infos) : undefined;
   // Without preferred terms, PreferNoSchedule taints or pod affinity scores, the other plugins add the same to every node.
-  if (facts.preferred.length === 0 && !softTaints && !interPod) return { result: { node: fitBest.name }, processed, failures };
-  const scores = totalScores(facts, feasible, interPod);
+  if (facts.preferred.length === 0 && !softTaints && !interPod && facts.softSpread.length === 0) return { result: { node: fitBest.name }, processed, failures };
+  const scores = totalScores(facts, feasible, interPod, infos);
   let best = 0;
   for (let i = 1; i < feasible.length; i++) {
     if (scores[i]! > scores[best]! || (scores[i] === scores[best] && feasible[i]!.name < feasible[best]!.name)) best = i;

@@ -60,6 +60,8 @@ export interface InterPodFacts {
   readonly preferredAffinityTerms: readonly WeightedTermFacts[];
   readonly preferredAntiAffinityTerms: readonly WeightedTermFacts[];
   readonly spread: readonly SpreadConstraintFacts[];
+  /** The ScheduleAnyway constraints (they only score). */
+  readonly softSpread: readonly SpreadConstraintFacts[];
 }
 
 /** Has pod affinity or anti-affinity terms, required or preferred (upstream NodeInfo.PodsWithAffinity). */
@@ -108,6 +110,7 @@ export function interPodFacts(pod: Pod): InterPodFacts {
   const req = a?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? NONE;
   const anti = a?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? NONE;
   const spread = (pod.spec?.topologySpreadConstraints ?? NONE).filter((c) => c.whenUnsatisfiable === 'DoNotSchedule');
+  const softSpread = (pod.spec?.topologySpreadConstraints ?? NONE).filter((c) => c.whenUnsatisfiable === 'ScheduleAnyway');
   const prefAff = a?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? NONE;
   const prefAnti = a?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? NONE;
   return {
@@ -120,6 +123,7 @@ export function interPodFacts(pod: Pod): InterPodFacts {
     preferredAffinityTerms: prefAff.length ? prefAff.map((w) => ({ weight: w.weight, term: affinityTerm(namespace, labels, w.podAffinityTerm) })) : NONE,
     preferredAntiAffinityTerms: prefAnti.length ? prefAnti.map((w) => ({ weight: w.weight, term: affinityTerm(namespace, labels, w.podAffinityTerm) })) : NONE,
     spread: spread.length ? spread.map((c) => spreadConstraint(labels, c)) : NONE,
+    softSpread: softSpread.length ? softSpread.map((c) => spreadConstraint(labels, c)) : NONE,
   };
 }
 
@@ -341,6 +345,69 @@ export function normalizeInterPodScores(scores: readonly number[]): number[] {
   }
   const diff = max - min;
   return scores.map((s) => (diff > 0 ? Math.trunc(100 * ((s - min) / diff)) : 0));
+}
+
+const HOSTNAME = 'kubernetes.io/hostname';
+
+/** countPodsMatchSelector: the node's pods of the namespace, not terminating, that a non-empty selector matches. */
+function countMatching(info: NodeInfo, c: SpreadConstraintFacts, namespace: string): number {
+  if (selectorEmpty(c.selector)) return 0;
+  let n = 0;
+  for (const p of info.pods.get(namespace) ?? NONE) if (!p.terminating && selectorMatches(c.selector, p.labels)) n++;
+  return n;
+}
+
+/**
+ * PodTopologySpread's PreScore, Score and NormalizeScore for the ScheduleAnyway constraints, over
+ * the feasible nodes; undefined when the pod has none (its PreScore Skip). A feasible node without
+ * every constraint's topology key is ignored (scores 0). Each constraint weighs ln(domains + 2),
+ * its domains being the topology values among the other feasible nodes (for the hostname key,
+ * those nodes); a domain's count is the matching pods on every node of that value that the
+ * constraint's node inclusion policies admit (on the node itself for the hostname key). A node
+ * scores round(Σ count × weight + maxSkew − 1), then 100 × (max + min − score) / max (fewer
+ * matching pods is better; all 0: 100 each).
+ */
+export function podTopologySpreadScores(facts: PodFacts, feasible: readonly NodeInfo[], infos: readonly NodeInfo[]): number[] | undefined {
+  const cs = facts.softSpread;
+  if (!cs.length) return undefined;
+  const hasKeys = (labels: Labels) => cs.every((c) => Object.prototype.hasOwnProperty.call(labels, c.topologyKey));
+  const ignored = feasible.map((info) => !hasKeys(info.labels));
+  const counts = cs.map(() => new Map<string, number>());
+  feasible.forEach((info, j) => {
+    if (ignored[j]) return;
+    cs.forEach((c, i) => {
+      if (c.topologyKey !== HOSTNAME && !counts[i]!.has(info.labels[c.topologyKey]!)) counts[i]!.set(info.labels[c.topologyKey]!, 0);
+    });
+  });
+  const scored = ignored.filter((x) => !x).length;
+  const weights = cs.map((c, i) => Math.log((c.topologyKey === HOSTNAME ? scored : counts[i]!.size) + 2));
+  for (const info of infos) {
+    if (!hasKeys(info.labels)) continue;
+    cs.forEach((c, i) => {
+      if (c.honorNodeAffinity && !requiredNodeAffinityMatches(info.node, info.labels, facts.nodeSelector, facts.terms)) return;
+      if (c.honorNodeTaints && untoleratedTaint(info.hardTaints, facts.tolerations)) return;
+      const value = info.labels[c.topologyKey]!;
+      const cur = counts[i]!.get(value);
+      if (cur !== undefined) counts[i]!.set(value, cur + countMatching(info, c, facts.namespace));
+    });
+  }
+  const raw = feasible.map((info, j) => {
+    if (ignored[j]) return 0;
+    let score = 0;
+    cs.forEach((c, i) => {
+      const cnt = c.topologyKey === HOSTNAME ? countMatching(info, c, facts.namespace) : counts[i]!.get(info.labels[c.topologyKey]!)!;
+      score += cnt * weights[i]! + (c.maxSkew - 1);
+    });
+    return Math.round(score);
+  });
+  let min = Infinity;
+  let max = 0;
+  raw.forEach((s, j) => {
+    if (ignored[j]) return;
+    if (s < min) min = s;
+    if (s > max) max = s;
+  });
+  return raw.map((s, j) => (ignored[j] ? 0 : max === 0 ? 100 : Math.trunc((100 * (max + min - s)) / max)));
 }
 
 /**

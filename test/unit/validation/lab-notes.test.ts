@@ -91,15 +91,6 @@ const schedulerIgnores = (mutate: (p: Obj) => void) => () => {
   assert.deepEqual(schedule(podWith(mutate)), { node: 'podlab-node' });
 };
 
-/** Two nodes, `other` (app: other) on one of them: with nothing to prefer the lab's scheduler takes node-a (the first name among equals). */
-const nodeNamed = (name: string): Node => ({ metadata: { name, labels: { 'kubernetes.io/hostname': name } }, status: { allocatable: { cpu: '2', memory: '4Gi', pods: '110' } } });
-const scheduleTwo = (p: Obj, otherOn: 'node-a' | 'node-b') => schedulePod(p as Pod, [nodeNamed('node-a'), nodeNamed('node-b')], new Map([[otherOn, [OTHER_POD]]]));
-const HOSTNAME_TERM = { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'other' } } };
-const spreadWith = (whenUnsatisfiable: string) => (p: Obj) => {
-  p.metadata.labels = { app: 'other' };
-  p.spec.topologySpreadConstraints = [{ maxSkew: 1, whenUnsatisfiable, ...HOSTNAME_TERM }];
-};
-
 /** The volume manager's set-up of a pod with this volume: whether the pod may start, and the events. */
 async function setUp(volume: Obj): Promise<{ ready: boolean; events: string[] }> {
   const stateDir = mkdtempSync(join(tmpdir(), 'podlab-notes-'));
@@ -597,15 +588,6 @@ const UNHONOURED: Record<string, Unhonoured> = {
   'PodSpec.schedulerName': spec('schedulerName', 'my-scheduler', 'scheduler'),
   'PodSpec.overhead': spec('overhead', { cpu: '10', memory: '100Gi' }, 'scheduler'),
   'PodSpec.resources': spec('resources', { requests: { cpu: '10' }, limits: { cpu: '10', memory: '100Gi' } }, 'both'),
-  'TopologySpreadConstraint.whenUnsatisfiable': {
-    set: spreadWith('ScheduleAnyway'),
-    evidence: () => {
-      // app: other on node-a, the pod (app: other) would make node-a's skew 2 > maxSkew 1
-      assert.deepEqual(scheduleTwo(podWith((p) => (p.metadata.labels = { app: 'other' })), 'node-a'), { node: 'node-a' }, 'without the constraint');
-      assert.deepEqual(scheduleTwo(podWith(spreadWith('ScheduleAnyway')), 'node-a'), { node: 'node-a' }, 'ScheduleAnyway: not scored, the pod lands as without it');
-      assert.deepEqual(scheduleTwo(podWith(spreadWith('DoNotSchedule')), 'node-a'), { node: 'node-b' }, 'DoNotSchedule is applied');
-    },
-  },
   'PodOS.name': spec('os', { name: 'windows' }, 'both'),
   'PodSpec.hostUsers': spec('hostUsers', false, 'docker'),
   'PodSpec.hostnameOverride': spec('hostnameOverride', 'custom-host', 'docker'),

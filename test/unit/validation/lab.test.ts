@@ -141,7 +141,7 @@ describe('lab warnings, one family at a time', () => {
       ],
     ],
     [
-      "scheduling fields the lab's scheduler ignores are warned; nodeSelector, node and pod (anti-)affinity (required and preferred), tolerations and DoNotSchedule spread constraints are not",
+      "scheduling fields the lab's scheduler ignores are warned; nodeSelector, node and pod (anti-)affinity (required and preferred), tolerations and spread constraints (DoNotSchedule and ScheduleAnyway) are not",
       (p) => {
         Object.assign(p.spec, {
           priorityClassName: 'high',
@@ -171,7 +171,6 @@ describe('lab warnings, one family at a time', () => {
         ['spec.runtimeClassName', d('PodSpec.runtimeClassName')],
         ['spec.schedulerName', d('PodSpec.schedulerName')],
         ['spec.schedulingGates', d('PodSpec.schedulingGates')],
-        ['spec.topologySpreadConstraints[1].whenUnsatisfiable', d('TopologySpreadConstraint.whenUnsatisfiable')],
       ],
     ],
     [
@@ -355,7 +354,6 @@ const TRIGGER: Record<string, unknown> = {
   'PodOS.name': 'windows',
   'Secret.type': 'kubernetes.io/service-account-token',
   'Container.restartPolicy': 'OnFailure',
-  'TopologySpreadConstraint.whenUnsatisfiable': 'ScheduleAnyway',
 };
 function sample(ref: string): unknown {
   if (ref.startsWith('[]')) return [sample(ref.slice(2))];
