@@ -25,10 +25,12 @@ interface PodOpts {
   cpu?: string;
   terminating?: boolean;
 }
+// Requests are explicit (0 unless a case sets cpu): a request not made would count as 100m and
+// 200Mi in the score, and the nodes the filters leave would no longer tie (ties go to the first name).
 const pod = (name: string, o: PodOpts = {}): Pod => ({
   metadata: { name, namespace: o.ns ?? 'default', uid: `uid-${o.ns ?? 'default'}-${name}`, ...(o.labels ? { labels: o.labels } : {}), ...(o.terminating ? { deletionTimestamp: '2026-11-23T10:00:00Z' } : {}) },
   spec: {
-    containers: [{ name: 'c', image: 'busybox:1.35', ...(o.cpu ? { resources: { requests: { cpu: o.cpu } } } : {}) }],
+    containers: [{ name: 'c', image: 'busybox:1.35', resources: { requests: { cpu: o.cpu ?? '0', memory: '0' } } }],
     ...(o.nodeSelector ? { nodeSelector: o.nodeSelector } : {}),
     ...(o.tolerations ? { tolerations: o.tolerations } : {}),
     ...(o.affinity || o.anti

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Node, Pod } from 'kubernetes-types/core/v1';
-import { fitErrorMessage, normalizeScores, podRequests, schedulePod, truncateMessage } from '../../src/engine/scheduler/filters.js';
+import { balancedAllocationScore, fitErrorMessage, leastAllocatedScore, nodeInfoOf, normalizeScores, podFacts, podRequests, schedulePod, truncateMessage } from '../../src/engine/scheduler/filters.js';
 
 const node = (name: string, extra: Partial<Node> = {}, cpu = '2', memory = '4Gi'): Node => ({
   apiVersion: 'v1',
@@ -185,4 +185,40 @@ test('the FitError message is whole; the event\'s copy of one over 1024 characte
   assert.ok(msg.length > 1024 && msg.endsWith('. preemption: 0/200 nodes are available: 200 No preemption victims found for incoming pod.'), msg);
   assert.deepEqual([truncateMessage(msg), truncateMessage('short')], [`${msg.slice(0, 1020)} ...`, 'short']);
   assert.equal(truncateMessage(msg).length, 1024);
+});
+
+test('scoring: pods that request nothing count as 100m CPU and 200Mi each, so a run of them spreads over equal nodes', () => {
+  const nodes = [node('a'), node('b'), node('c')];
+  const placed = new Map<string, Pod[]>();
+  const chosen: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    const r = schedulePod(mkPod(), nodes, placed);
+    const name = 'node' in r ? r.node : r.error;
+    chosen.push(name);
+    placed.set(name, [...(placed.get(name) ?? []), mkPod()]);
+  }
+  assert.deepEqual(chosen, ['a', 'b', 'c', 'a']);
+});
+
+test('scoring: NodeResourcesFit and BalancedAllocation as upstream computes them (integer least allocated; 1 − |fraction gap| / 2; best-effort pods skip the balance)', () => {
+  const info = nodeInfoOf(node('a'), [mkPod()]);
+  assert.deepEqual(
+    {
+      least: leastAllocatedScore(podFacts(mkPod()), info),
+      balancedCpuOnly: balancedAllocationScore(podFacts(mkPod({}, { cpu: '1', memory: '0' })), nodeInfoOf(node('b'), [])),
+      balancedBestEffort: balancedAllocationScore(podFacts(mkPod()), info),
+    },
+    // least: CPU (2000 − 200) × 100 / 2000 = 90, memory (4096 − 400) Mi × 100 / 4096 Mi = 90.2 → 90; balance: fractions 0.5 and 0 → 75.
+    { least: 90, balancedCpuOnly: 75, balancedBestEffort: 0 },
+  );
+});
+
+test('scoring: BalancedAllocation sends a CPU-heavy pod to the node whose memory is in use rather than the one whose CPU is', () => {
+  const nodes = [node('a'), node('b')];
+  const placed = new Map([
+    ['a', [mkPod({}, { cpu: '1', memory: '0' })]],
+    ['b', [mkPod({}, { cpu: '0', memory: '2Gi' })]],
+  ]);
+  // Least allocated ties (50 each); the balance is 50 on a (CPU full, memory free) and 100 on b.
+  assert.deepEqual(schedulePod(mkPod({}, { cpu: '1', memory: '0' }), nodes, placed), { node: 'b' });
 });

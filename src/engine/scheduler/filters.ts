@@ -49,25 +49,39 @@ function quantityNano(v: string | number | undefined): bigint {
 const milli = (v: string | number | undefined) => Number(quantityNano(v) / 1_000_000n);
 const units = (v: string | number | undefined) => Number(quantityNano(v) / 1_000_000_000n);
 
-function containerRequests(c: Container): { milliCpu: number; memory: number } {
+/** What scoring counts for a container that requests no CPU or no memory (schedutil.DefaultMilliCPURequest, DefaultMemoryRequest). */
+export const DEFAULT_MILLI_CPU_REQUEST = 100;
+export const DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024;
+
+/** `nonZero`: a request the container does not make counts as the default (NonMissingContainerRequests). */
+function containerRequests(c: Container, nonZero: boolean): { milliCpu: number; memory: number } {
   const req = c.resources?.requests ?? {};
   const lim = c.resources?.limits ?? {};
   // Defaulting copies limits into missing requests.
-  return { milliCpu: milli(req.cpu ?? lim.cpu), memory: units(req.memory ?? lim.memory) };
+  const cpu = req.cpu ?? lim.cpu;
+  const memory = req.memory ?? lim.memory;
+  return {
+    milliCpu: cpu === undefined && nonZero ? DEFAULT_MILLI_CPU_REQUEST : milli(cpu),
+    memory: memory === undefined && nonZero ? DEFAULT_MEMORY_REQUEST : units(memory),
+  };
 }
 
-/** Effective pod requests: max(sum of app containers + sidecars, each init container on top of the sidecars before it). */
-export function podRequests(pod: Pod): Resources {
+/**
+ * Effective pod requests: max(sum of app containers + sidecars, each init container on top of the
+ * sidecars before it). `nonZero`: as the least-allocated score counts them, with the defaults for
+ * requests a container does not make.
+ */
+export function podRequests(pod: Pod, nonZero = false): Resources {
   const sum = { milliCpu: 0, memory: 0 };
   for (const c of pod.spec?.containers ?? []) {
-    const r = containerRequests(c);
+    const r = containerRequests(c, nonZero);
     sum.milliCpu += r.milliCpu;
     sum.memory += r.memory;
   }
   const sidecars = { milliCpu: 0, memory: 0 };
   const initMax = { milliCpu: 0, memory: 0 };
   for (const c of pod.spec?.initContainers ?? []) {
-    const r = containerRequests(c);
+    const r = containerRequests(c, nonZero);
     if (c.restartPolicy === 'Always') {
       sidecars.milliCpu += r.milliCpu;
       sidecars.memory += r.memory;
@@ -110,6 +124,8 @@ function hostPorts(pod: Pod): HostPort[] {
 /** What the filters and the score need of a pod, worked out once (upstream's PodInfo and PreFilter state). */
 export interface PodFacts extends InterPodFacts {
   requests: Resources;
+  /** The requests with the defaults for those not made (what the least-allocated score counts). */
+  nonZeroRequests: Resources;
   hostPorts: HostPort[];
   nodeName?: string;
   nodeSelector: [string, string][];
@@ -127,6 +143,7 @@ export function podFacts(pod: Pod): PodFacts {
   const tolerations = spec?.tolerations ?? [];
   return {
     requests: podRequests(pod),
+    nonZeroRequests: podRequests(pod, true),
     hostPorts: hostPorts(pod),
     ...(spec?.nodeName ? { nodeName: spec.nodeName } : {}),
     nodeSelector: Object.entries(spec?.nodeSelector ?? {}),
@@ -159,6 +176,8 @@ export interface NodeInfo {
   readonly allocatable: Resources;
   /** Summed requests of the pods on the node; `pods` is their number. */
   readonly requested: Resources;
+  /** The same with the defaults for requests not made (NodeInfo.NonZeroRequested). */
+  readonly nonZeroRequested: Resources;
   /** Host ports in use: `protocol/port` → host IP → how many pods hold it. */
   readonly usedPorts: Map<string, Map<string, number>>;
   /** The pods counted here, by namespace (their labels, namespaces and terms). */
@@ -178,6 +197,7 @@ export function newNodeInfo(node: Node, from?: NodeInfo): NodeInfo {
     softTaints: (node.spec?.taints ?? []).filter((t) => t.effect === 'PreferNoSchedule'),
     allocatable: nodeAllocatable(node),
     requested: from ? { ...from.requested } : { milliCpu: 0, memory: 0, pods: 0 },
+    nonZeroRequested: from ? { ...from.nonZeroRequested } : { milliCpu: 0, memory: 0, pods: 0 },
     usedPorts: from ? new Map([...from.usedPorts].map(([k, ips]) => [k, new Map(ips)])) : new Map(),
     pods: from ? new Map([...from.pods].map(([ns, set]) => [ns, new Set(set)])) : new Map(),
     podsWithRequiredAntiAffinity: from ? new Set(from.podsWithRequiredAntiAffinity) : new Set(),
@@ -191,6 +211,10 @@ export function accountPod(info: NodeInfo, facts: PodFacts, sign: 1 | -1): void 
   r.milliCpu += sign * facts.requests.milliCpu;
   r.memory += sign * facts.requests.memory;
   r.pods += sign;
+  const nz = info.nonZeroRequested as Resources;
+  nz.milliCpu += sign * facts.nonZeroRequests.milliCpu;
+  nz.memory += sign * facts.nonZeroRequests.memory;
+  nz.pods += sign;
   for (const hp of facts.hostPorts) {
     const k = `${hp.protocol}/${hp.port}`;
     const ips = info.usedPorts.get(k) ?? new Map<string, number>();
@@ -310,14 +334,14 @@ export function filterNodeInfo(facts: PodFacts, info: NodeInfo, state?: Topology
   return interPod ? [interPod] : [];
 }
 
-/** LeastAllocated-style score: prefer the node with the most free CPU and memory after placement (0–100). */
+/** The weights of upstream's default score plugins that the lab has (the default profile's). */
+export const SCORE_WEIGHTS = { NodeResourcesFit: 1, NodeResourcesBalancedAllocation: 1, NodeAffinity: 2, TaintToleration: 3, InterPodAffinity: 2, PodTopologySpread: 2 } as const;
+const MAX_NODE_SCORE = 100;
+
+/** The node's own scores (scoreNodeInfo) for a pod. */
 export function scoreNode(pod: Pod, node: Node, podsOnNode: readonly Pod[]): number {
   return scoreNodeInfo(podFacts(pod), nodeInfoOf(node, podsOnNode));
 }
-
-/** The weights of upstream's default score plugins that the lab has (the default profile's). */
-export const SCORE_WEIGHTS = { NodeResourcesFit: 1, NodeAffinity: 2, TaintToleration: 3, InterPodAffinity: 2, PodTopologySpread: 2 } as const;
-const MAX_NODE_SCORE = 100;
 
 /** NodeAffinity's Score: the summed weights of the preferred terms the node matches. */
 export function nodeAffinityScore(facts: PodFacts, info: NodeInfo): number {
@@ -353,15 +377,16 @@ export function normalizeScores(scores: readonly number[], reverse: boolean): nu
  * ScheduleAnyway constraints (counted over `infos`, all the nodes): their PreScore Skip.
  */
 export function totalScores(facts: PodFacts, feasible: readonly NodeInfo[], interPod?: ReadonlyMap<string, number>, infos: readonly NodeInfo[] = feasible): number[] {
-  const fit = feasible.map((info) => scoreNodeInfo(facts, info));
+  // The node's own scores, already weighted (NodeResourcesFit and BalancedAllocation).
+  const own = feasible.map((info) => scoreNodeInfo(facts, info));
   const spread = podTopologySpreadScores(facts, feasible, infos);
   const pods = interPod ? normalizeInterPodScores(feasible.map((info) => interPodAffinityScore(interPod, info))) : undefined;
   const affinity = facts.preferred.length ? normalizeScores(feasible.map((info) => nodeAffinityScore(facts, info)), false) : undefined;
   // Without PreferNoSchedule taints every node normalises to 100: the same for all, not computed.
   const taints = feasible.some((info) => info.softTaints.length > 0) ? normalizeScores(feasible.map((info) => intolerablePreferNoSchedule(facts, info)), true) : undefined;
-  return fit.map(
+  return own.map(
     (f, i) =>
-      SCORE_WEIGHTS.NodeResourcesFit * f +
+      f +
       SCORE_WEIGHTS.NodeAffinity * (affinity?.[i] ?? 0) +
       SCORE_WEIGHTS.TaintToleration * (taints?.[i] ?? MAX_NODE_SCORE) +
       SCORE_WEIGHTS.InterPodAffinity * (pods?.[i] ?? 0) +
@@ -369,14 +394,40 @@ export function totalScores(facts: PodFacts, feasible: readonly NodeInfo[], inte
   );
 }
 
+/**
+ * The node's own scores, without normalisation: NodeResourcesFit's least allocated (weight 1) over
+ * the non-zero requests, plus NodeResourcesBalancedAllocation's (weight 1) over the real ones,
+ * which a best-effort pod skips (upstream since 1.33, kubernetes#129138).
+ */
 export function scoreNodeInfo(facts: PodFacts, info: NodeInfo): number {
-  const alloc = info.allocatable;
-  const usedCpu = info.requested.milliCpu + facts.requests.milliCpu;
-  const usedMemory = info.requested.memory + facts.requests.memory;
-  return Math.round((freePercent(alloc.milliCpu, usedCpu) + freePercent(alloc.memory, usedMemory)) / 2);
+  return SCORE_WEIGHTS.NodeResourcesFit * leastAllocatedScore(facts, info) + SCORE_WEIGHTS.NodeResourcesBalancedAllocation * balancedAllocationScore(facts, info);
 }
 
-const freePercent = (cap: number, used: number) => (cap <= 0 ? 0 : Math.max(0, ((cap - used) * 100) / cap));
+/** leastRequestedScore: (free after placement) × 100 / allocatable, integer; 0 when it does not fit or there is none. */
+const leastRequested = (requested: number, capacity: number) => (capacity === 0 || requested > capacity ? 0 : Math.trunc(((capacity - requested) * MAX_NODE_SCORE) / capacity));
+
+/** leastResourceScorer over CPU and memory (weights 1): the mean of their leastRequested, integer; resources the node has none of are left out. */
+export function leastAllocatedScore(facts: PodFacts, info: NodeInfo): number {
+  const alloc = info.allocatable;
+  const cpu = alloc.milliCpu !== 0;
+  const memory = alloc.memory !== 0;
+  const sum =
+    (cpu ? leastRequested(info.nonZeroRequested.milliCpu + facts.nonZeroRequests.milliCpu, alloc.milliCpu) : 0) +
+    (memory ? leastRequested(info.nonZeroRequested.memory + facts.nonZeroRequests.memory, alloc.memory) : 0);
+  const n = (cpu ? 1 : 0) + (memory ? 1 : 0);
+  return n === 0 ? 0 : Math.trunc(sum / n);
+}
+
+/** balancedResourceScorer over CPU and memory: (1 − |cpu fraction − memory fraction| / 2) × 100, fractions capped at 1; 0 for a best-effort pod. */
+export function balancedAllocationScore(facts: PodFacts, info: NodeInfo): number {
+  if (facts.requests.milliCpu === 0 && facts.requests.memory === 0) return 0;
+  const alloc = info.allocatable;
+  // With one resource (or none) the deviation is 0.
+  if (alloc.milliCpu === 0 || alloc.memory === 0) return MAX_NODE_SCORE;
+  const cpu = Math.min(1, (info.requested.milliCpu + facts.requests.milliCpu) / alloc.milliCpu);
+  const memory = Math.min(1, (info.requested.memory + facts.requests.memory) / alloc.memory);
+  return Math.trunc((1 - Math.abs((cpu - memory) / 2)) * MAX_NODE_SCORE);
+}
 
 /** A pod that has finished (Succeeded or Failed): the scheduler no longer counts it on its node. */
 export const isTerminalPod = (p: Pod) => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
