@@ -1,10 +1,9 @@
 // The scheduler's decisions as pure functions: filter plugins (NodeName, NodeUnschedulable,
 // NodeAffinity/selector, TaintToleration, NodePorts, NodeResourcesFit, and PodTopologySpread and
 // InterPodAffinity from interpod.ts), the score plugins NodeResourcesFit (least allocated),
-// NodeAffinity (preferred terms), TaintToleration (PreferNoSchedule taints), InterPodAffinity and
-// PodTopologySpread (interpod.ts) with upstream's
-// normalisation and weights, and the FitError message in the upstream `0/N nodes are available: ...`
-// form.
+// NodeResourcesBalancedAllocation, NodeAffinity (preferred terms), TaintToleration (PreferNoSchedule
+// taints), InterPodAffinity and PodTopologySpread (interpod.ts) with upstream's normalisation and
+// weights, and the FitError message in the upstream `0/N nodes are available: ...` form.
 import type { Container, Node, NodeSelectorTerm, Pod, PreferredSchedulingTerm, Taint, Toleration } from 'kubernetes-types/core/v1';
 import { parseQuantity } from '../../validation/quantity.js';
 import { matchNodeTerm, tolerates } from './match.js';
@@ -511,7 +510,7 @@ export function findNodeDetailed(
   const enough = numFeasibleNodesToFind(total);
   const feasible: NodeInfo[] = [];
   let processed = 0;
-  // The least-allocated winner, found on the way: the answer when no other plugin tells nodes apart.
+  // The winner on the nodes' own scores (fit and balance), found on the way: the answer when no other plugin tells nodes apart.
   let fitBest: NodeInfo | undefined;
   let fitBestScore = -1;
   let softTaints = false;
@@ -536,6 +535,7 @@ export function findNodeDetailed(
   const interPod = feasible.length > 1 ? interPodAffinityPreScore(facts, infos, snapshot.namespaces ?? automaticNamespaceLabels, snapshot.withAffinity ?? infos) : undefined;
   // Without preferred terms, PreferNoSchedule taints or pod affinity scores, the other plugins add the same to every node.
   if (facts.preferred.length === 0 && !softTaints && !interPod && facts.softSpread.length === 0) return { result: { node: fitBest.name }, processed, failures };
+  // The nodes' own scores are computed again there: keeping them all in the pass above slows the plain pods' cycles.
   const scores = totalScores(facts, feasible, interPod, infos);
   let best = 0;
   for (let i = 1; i < feasible.length; i++) {
