@@ -535,7 +535,7 @@ export function findNodeDetailed(
   const interPod = feasible.length > 1 ? interPodAffinityPreScore(facts, infos, snapshot.namespaces ?? automaticNamespaceLabels, snapshot.withAffinity ?? infos) : undefined;
   // Without preferred terms, PreferNoSchedule taints or pod affinity scores, the other plugins add the same to every node.
   if (facts.preferred.length === 0 && !softTaints && !interPod && facts.softSpread.length === 0) return { result: { node: fitBest.name }, processed, failures };
-  // The nodes' own scores are computed again there: keeping them all in the pass above slows the plain pods' cycles.
+  // The nodes' own scores are computed again there, only for the pods whose other plugins score.
   const scores = totalScores(facts, feasible, interPod, infos);
   let best = 0;
   for (let i = 1; i < feasible.length; i++) {
