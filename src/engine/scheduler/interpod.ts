@@ -4,9 +4,9 @@
 // already placed) and PodTopologySpread (podtopologyspread/filtering.go and common.go: the pod's
 // whenUnsatisfiable DoNotSchedule constraints). As upstream, a PreFilter pass over every NodeInfo
 // counts matching pods per topology pair once per scheduling cycle, and the Filter of one node
-// reads those counts. InterPodAffinity's score (scoring.go: the pod's preferred terms, and the
-// placed pods' required and preferred terms that match it) is here too; ScheduleAnyway
-// constraints only score upstream and are not parsed.
+// reads those counts. Both plugins' scores (their scoring.go) are here too: InterPodAffinity's from
+// the pod's preferred terms and the placed pods' terms that match it, PodTopologySpread's from the
+// pod's ScheduleAnyway constraints.
 import type { Pod, PodAffinityTerm, TopologySpreadConstraint } from 'kubernetes-types/core/v1';
 import type { FilterFailure, NodeInfo, PodFacts } from './filters.js';
 import { labelSelector, requiredNodeAffinityMatches, selectorEmpty, selectorMatches, untoleratedTaint, withRequirements, type Labels, type Requirement, type Selector } from './match.js';
@@ -17,7 +17,7 @@ export const ErrReasonExistingAntiAffinityRulesNotMatch = "node(s) didn't satisf
 export const ErrReasonConstraintsNotMatch = "node(s) didn't match pod topology spread constraints";
 export const ErrReasonNodeLabelNotMatch = `${ErrReasonConstraintsNotMatch} (missing required label)`;
 
-/** A required PodAffinityTerm, parsed (upstream fwk.AffinityTerm). */
+/** A PodAffinityTerm, parsed (upstream fwk.AffinityTerm). */
 export interface AffinityTermFacts {
   readonly topologyKey: string;
   /** The labelSelector with matchLabelKeys (In) and mismatchLabelKeys (NotIn) merged in, as the API server merges them on create. */
@@ -34,7 +34,7 @@ export interface WeightedTermFacts {
   readonly term: AffinityTermFacts;
 }
 
-/** A DoNotSchedule topology spread constraint, parsed with upstream's defaults. */
+/** A topology spread constraint (DoNotSchedule or ScheduleAnyway), parsed with upstream's defaults. */
 export interface SpreadConstraintFacts {
   readonly maxSkew: number;
   readonly topologyKey: string;
@@ -164,6 +164,20 @@ function count(m: Map<string, number>, labels: Labels, key: string): void {
   m.set(k, (m.get(k) ?? 0) + 1);
 }
 
+/** countPodsMatchSelector: the node's pods of the namespace, not terminating, that a non-empty selector matches. */
+function countMatching(info: NodeInfo, c: SpreadConstraintFacts, namespace: string): number {
+  if (selectorEmpty(c.selector)) return 0;
+  let n = 0;
+  for (const p of info.pods.get(namespace) ?? NONE) if (!p.terminating && selectorMatches(c.selector, p.labels)) n++;
+  return n;
+}
+
+/** matchNodeInclusionPolicies: whether a node counts for a constraint (nodeAffinityPolicy, nodeTaintsPolicy). */
+function admits(c: SpreadConstraintFacts, facts: PodFacts, info: NodeInfo): boolean {
+  if (c.honorNodeAffinity && !requiredNodeAffinityMatches(info.node, info.labels, facts.nodeSelector, facts.terms)) return false;
+  return !(c.honorNodeTaints && untoleratedTaint(info.hardTaints, facts.tolerations));
+}
+
 /** The placed pods of a node in the namespaces a pod's terms can match (all when a term has a namespaceSelector). */
 function* podsIn(info: NodeInfo, terms: readonly AffinityTermFacts[]): Iterable<PodFacts> {
   if (terms.some((t) => t.nsSelector !== null)) {
@@ -231,16 +245,10 @@ export function preFilterTopology(facts: PodFacts, infos: readonly NodeInfo[], n
     for (const info of infos) {
       // Only nodes holding every constraint's topology key count (nodeLabelsMatchSpreadConstraints).
       if (!constraints.every((c) => Object.prototype.hasOwnProperty.call(info.labels, c.topologyKey))) continue;
-      const inNamespace = info.pods.get(facts.namespace);
       constraints.forEach((c, i) => {
-        if (c.honorNodeAffinity && !requiredNodeAffinityMatches(info.node, info.labels, facts.nodeSelector, facts.terms)) return;
-        if (c.honorNodeTaints && untoleratedTaint(info.hardTaints, facts.tolerations)) return;
-        let n = 0;
-        if (!selectorEmpty(c.selector) && inNamespace) {
-          for (const p of inNamespace) if (!p.terminating && selectorMatches(c.selector, p.labels)) n++;
-        }
+        if (!admits(c, facts, info)) return;
         const value = info.labels[c.topologyKey]!;
-        domains[i]!.set(value, (domains[i]!.get(value) ?? 0) + n);
+        domains[i]!.set(value, (domains[i]!.get(value) ?? 0) + countMatching(info, c, facts.namespace));
       });
     }
   }
@@ -349,14 +357,6 @@ export function normalizeInterPodScores(scores: readonly number[]): number[] {
 
 const HOSTNAME = 'kubernetes.io/hostname';
 
-/** countPodsMatchSelector: the node's pods of the namespace, not terminating, that a non-empty selector matches. */
-function countMatching(info: NodeInfo, c: SpreadConstraintFacts, namespace: string): number {
-  if (selectorEmpty(c.selector)) return 0;
-  let n = 0;
-  for (const p of info.pods.get(namespace) ?? NONE) if (!p.terminating && selectorMatches(c.selector, p.labels)) n++;
-  return n;
-}
-
 /**
  * PodTopologySpread's PreScore, Score and NormalizeScore for the ScheduleAnyway constraints, over
  * the feasible nodes; undefined when the pod has none (its PreScore Skip). A feasible node without
@@ -384,8 +384,7 @@ export function podTopologySpreadScores(facts: PodFacts, feasible: readonly Node
   for (const info of infos) {
     if (!hasKeys(info.labels)) continue;
     cs.forEach((c, i) => {
-      if (c.honorNodeAffinity && !requiredNodeAffinityMatches(info.node, info.labels, facts.nodeSelector, facts.terms)) return;
-      if (c.honorNodeTaints && untoleratedTaint(info.hardTaints, facts.tolerations)) return;
+      if (!admits(c, facts, info)) return;
       const value = info.labels[c.topologyKey]!;
       const cur = counts[i]!.get(value);
       if (cur !== undefined) counts[i]!.set(value, cur + countMatching(info, c, facts.namespace));
