@@ -5,7 +5,7 @@
 // but spec.ephemeralContainers is dropped; ValidateUpdate: ValidatePodEphemeralContainersUpdate).
 import type { EphemeralContainer, Pod } from 'kubernetes-types/core/v1';
 import type { Engine } from '../engine/engine.js';
-import { validateText, type Problem } from '../validation/index.js';
+import { validateBody, type Problem } from '../validation/index.js';
 import { validateEphemeralContainersUpdate } from '../validation/ephemeral.js';
 import { applyPatch, patchTypeOf } from './patch.js';
 import { ApiError, badRequest, conflict, notFound, parseBody, type FieldValidation, type WriteResult } from './resources.js';
@@ -87,7 +87,7 @@ function decodeCandidate(
   fieldValidation: FieldValidation,
   update: (decoded: Pod) => { errors: { field: string; type: string; detail: string }[]; replaceAll: boolean },
 ): { pod: Pod; warnings: string[] } {
-  const doc = validateText(JSON.stringify(candidate)).documents[0];
+  const doc = validateBody(candidate).documents[0];
   const head = 'Pod in version "v1" cannot be handled as a Pod: ';
   if (!doc) throw badRequest('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf');
   const strict = (p: Problem) => p.type === 'Unknown field' || (p.type === 'YAML syntax' && p.detail.startsWith('duplicate field '));

@@ -8,7 +8,7 @@ import type { Engine } from '../engine/engine.js';
 import type { Kind, ObjOf } from '../engine/store.js';
 import { InvalidError as ConfigInvalidError } from '../engine/config-objects.js';
 import { rfc3339 } from '../engine/clock.js';
-import { validateText, type Problem } from '../validation/index.js';
+import { validateBody, type Problem } from '../validation/index.js';
 import { LAB_ANNOTATIONS } from './lab-api.js';
 import type { FieldSelector } from './selectors.js';
 import { isDNS1123Subdomain } from '../validation/formats.js';
@@ -63,12 +63,13 @@ function invalid(kind: string, name: string, errors: readonly { field: string; t
 }
 
 /**
- * Decodes and validates a request body as the API server does for a create or update: strict
- * decoding findings (unknown or duplicate fields) per fieldValidation, type errors as 400, rule
- * violations as 422. Returns the defaulted object and the warnings.
+ * Decodes and validates a request body (its text, or the value JSON.parse made of it) as the API
+ * server does for a create or update: strict decoding findings (unknown or duplicate fields) per
+ * fieldValidation, type errors as 400, rule violations as 422. Returns the defaulted object and the
+ * warnings.
  */
-export function decode(kind: 'Pod' | 'ConfigMap' | 'Secret', body: string, fieldValidation: FieldValidation): { object: Pod | ConfigMap | Secret; warnings: string[] } {
-  const result = validateText(body);
+export function decode(kind: 'Pod' | 'ConfigMap' | 'Secret', body: string | object, fieldValidation: FieldValidation): { object: Pod | ConfigMap | Secret; warnings: string[] } {
+  const result = validateBody(body);
   const doc = result.documents[0];
   if (!doc) throw badRequest('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf');
   if (doc.kind !== undefined && doc.kind !== kind) throw badRequest(`the API version in the data (${doc.apiVersion ?? ''}) does not match the expected API version (v1)`);
@@ -178,8 +179,7 @@ export class Registry {
       case 'Pod': {
         const raw = parseBody(body) as Pod;
         if (raw?.metadata && !raw.metadata.name && raw.metadata.generateName) raw.metadata.name = generateName(raw.metadata.generateName);
-        const text = JSON.stringify(raw);
-        const { object, warnings } = decode('Pod', text, opts.fieldValidation);
+        const { object, warnings } = decode('Pod', raw, opts.fieldValidation);
         const pod = object as Pod;
         const name = this.prepareCreate(info, ns, pod);
         if (this.store.get('Pod', ns, name)) throw alreadyExists('pods', name);
@@ -192,7 +192,7 @@ export class Registry {
       case 'Secret': {
         const raw = parseBody(body) as ConfigMap;
         if (raw?.metadata && !raw.metadata.name && raw.metadata.generateName) raw.metadata.name = generateName(raw.metadata.generateName);
-        const { object, warnings } = decode(info.kind, JSON.stringify(raw), opts.fieldValidation);
+        const { object, warnings } = decode(info.kind, raw, opts.fieldValidation);
         const name = this.prepareCreate(info, ns, object);
         if (this.engine.getObject(info.kind, ns ?? 'default', name)) throw alreadyExists(info.resource, name);
         if (opts.dryRun) return { object, warnings };
@@ -270,7 +270,7 @@ export class Registry {
           if (opts.dryRun) return { object: { ...old, status: next.status }, warnings: [] };
           return { object: this.store.update('Pod', ns, name, (p) => void (p.status = structuredClone(next.status ?? {}) as typeof p.status)), warnings: [] };
         }
-        const { object, warnings } = decode('Pod', JSON.stringify({ ...raw, status: undefined }), opts.fieldValidation);
+        const { object, warnings } = decode('Pod', { ...raw, status: undefined }, opts.fieldValidation);
         const next = object as Pod;
         const specErr = podSpecUpdateError(old, { ...next, spec: { ...next.spec!, nodeName: old.spec?.nodeName } });
         if (specErr) throw invalid('Pod', name, [{ field: 'spec', type: 'Forbidden', detail: specErr }]);
@@ -284,7 +284,7 @@ export class Registry {
       }
       case 'ConfigMap':
       case 'Secret': {
-        const { object, warnings } = decode(info.kind, JSON.stringify(raw), opts.fieldValidation);
+        const { object, warnings } = decode(info.kind, raw, opts.fieldValidation);
         (object as ConfigMap).metadata = { ...object.metadata, name, namespace: ns };
         if (opts.dryRun) return { object, warnings };
         return { object: (await this.applyConfig(object as ConfigMap | Secret)).object, warnings };

@@ -1,7 +1,7 @@
 // The per-document pipeline: split the text into YAML documents, parse each with `yaml` (keeping node
 // ranges), decode strictly, default, validate, and place every finding in the text. Pods, ConfigMaps
 // and Secrets are decoded and validated as the API server does; other kinds are reported as not run.
-import { isMap, isScalar, isSeq, parseAllDocuments, type Document, type Node, type Pair } from 'yaml';
+import { Document, isMap, isScalar, isSeq, Pair, parseAllDocuments, Scalar, YAMLMap, YAMLSeq, type Node } from 'yaml';
 import type { ConfigMap, Pod, Secret } from 'kubernetes-types/core/v1';
 import { decodeValue, keyString, type DecodeCtx } from './decode.js';
 import { defaultPodInPlace } from './defaults.js';
@@ -478,6 +478,42 @@ function internalDoc(chunkText: string, err: unknown, start = 0, end = chunkText
       },
     ],
   };
+}
+
+/** A JSON value as the yaml nodes the decoder walks (without source ranges). */
+function nodeOf(v: unknown): Node {
+  if (Array.isArray(v)) {
+    const seq = new YAMLSeq();
+    for (const x of v) seq.items.push(nodeOf(x));
+    return seq;
+  }
+  if (v !== null && typeof v === 'object') {
+    const map = new YAMLMap();
+    for (const k of Object.keys(v)) {
+      const x = (v as Record<string, unknown>)[k];
+      // as JSON.stringify would leave it out
+      if (x !== undefined) map.items.push(new Pair(new Scalar(k), nodeOf(x)));
+    }
+    return map;
+  }
+  return new Scalar(v);
+}
+
+/**
+ * Validates a value already parsed from JSON (an API request body) as one document, without the
+ * YAML parser: the same decoding, defaulting and validation as `validateChunk`, but its problems
+ * have no place in a text (offsets 0, line 1). JSON's duplicate keys are gone from such a value, so
+ * callers with a text that has them must validate the text.
+ */
+export function validateJsonValue(value: unknown, opts: LabOptions = {}): RelDoc {
+  const doc = new Document() as unknown as Document.Parsed;
+  doc.contents = nodeOf(value) as Document.Parsed['contents'];
+  (doc as { range: [number, number, number] }).range = [0, 0, 0];
+  try {
+    return processDocument(doc, '', new Lines(''), opts);
+  } catch (err) {
+    return internalDoc('', err);
+  }
 }
 
 /** Places chunk-relative documents in the whole text. */

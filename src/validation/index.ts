@@ -1,7 +1,7 @@
 // The validator's public face: validate a whole text (every YAML document: Pods, ConfigMaps, Secrets),
 // incrementally for the editor, render kubectl's refusal message, Pod Lab's own warnings, and answer
 // hover / completion / quick-fix queries.
-import { collect, rebase, splitChunks, validateChunk, type Problem, type RelDoc, type ValidatedDocument, type ValidationResult } from './documents.js';
+import { collect, rebase, splitChunks, validateChunk, validateJsonValue, type Problem, type RelDoc, type ValidatedDocument, type ValidationResult } from './documents.js';
 import type { LabOptions } from './lab.js';
 import { isLabKind, typeSpec } from './schema.js';
 
@@ -23,6 +23,54 @@ export function validateText(text: string, opts: ValidateOptions = {}): Validati
   const docs: ValidatedDocument[] = [];
   for (const chunk of splitChunks(text)) docs.push(...rebase(validateChunk(text.slice(chunk.start, chunk.end), opts), chunk, docs.length));
   return collect(docs);
+}
+
+/** How many object keys a JSON text writes: each string followed by a colon. */
+function keysInJsonText(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('"'); i >= 0; i = text.indexOf('"', i + 1)) {
+    // to the string's closing quote (one not escaped by an odd run of backslashes)
+    let end = text.indexOf('"', i + 1);
+    for (;;) {
+      let b = 0;
+      while (text.charCodeAt(end - 1 - b) === 92) b++;
+      if (end < 0 || b % 2 === 0) break;
+      end = text.indexOf('"', end + 1);
+    }
+    if (end < 0) return -1;
+    let j = end + 1;
+    while (j < text.length && (text[j] === ' ' || text[j] === '\n' || text[j] === '\r' || text[j] === '\t')) j++;
+    if (text[j] === ':') n++;
+    i = end;
+  }
+  return n;
+}
+
+function keysInValue(v: unknown): number {
+  if (Array.isArray(v)) return v.reduce((n: number, x) => n + keysInValue(x), 0);
+  if (v === null || typeof v !== 'object') return 0;
+  let n = 0;
+  for (const k of Object.keys(v)) n += 1 + keysInValue((v as Record<string, unknown>)[k]);
+  return n;
+}
+
+/**
+ * Validates an API request body, or a value already parsed from one, as a single document. A JSON
+ * object that writes no key twice skips the YAML parser (`validateJsonValue`); its problems have no
+ * place in the text. Anything else (YAML, a JSON syntax error, a repeated key) goes through
+ * `validateText`, which reports it as the editor does.
+ */
+export function validateBody(body: string | object, opts: ValidateOptions = {}): ValidationResult {
+  let value: unknown = body;
+  if (typeof body === 'string') {
+    try {
+      value = JSON.parse(body);
+    } catch {
+      return validateText(body, opts);
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value) || keysInJsonText(body) !== keysInValue(value)) return validateText(body, opts);
+  }
+  return collect(rebase([validateJsonValue(value, opts)], { start: 0, end: 0, line: 0 }, 0));
 }
 
 /**
