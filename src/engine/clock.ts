@@ -106,8 +106,16 @@ export async function settle(turns = 30): Promise<void> {
 
 /** RFC 3339 with second precision, as the API server writes metav1.Time. */
 export function rfc3339(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const second = Math.floor(ms / 1000);
+  // Most calls in a burst fall in the same second as the last one: its text is kept.
+  if (second !== lastSecond) {
+    lastText = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
+    lastSecond = second;
+  }
+  return lastText;
 }
+let lastSecond = Number.NaN;
+let lastText = '';
 
 /** RFC 3339 with microseconds, as metav1.MicroTime (Event.eventTime). */
 export function rfc3339Micro(ms: number): string {

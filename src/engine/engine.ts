@@ -24,6 +24,7 @@ import { EVENT_TTL_MS, StoreJournal } from './journal.js';
 import { applyPodDefaults } from '../validation/defaults.js';
 import { mutableCopy } from './mutable.js';
 import { PodUIDLabel } from '../shared/labels.js';
+import { klona } from 'klona/json';
 
 export interface EngineOptions {
   runtime: RuntimeService;
@@ -181,7 +182,7 @@ export class Engine implements EngineApi {
   // ---- EngineApi -------------------------------------------------------------------------
 
   async createPod(input: Pod, opts: { stepMode?: boolean } = {}): Promise<Pod> {
-    const pod = mutableCopy(applyPodDefaults(structuredClone(input)));
+    const pod = mutableCopy(applyPodDefaults(klona(input)));
     pod.metadata = { ...pod.metadata, namespace: pod.metadata?.namespace ?? 'default' };
     delete pod.metadata.uid;
     delete pod.metadata.resourceVersion;

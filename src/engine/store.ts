@@ -8,6 +8,7 @@ import type { WatchEvent } from './api.js';
 import type { Disposable } from '../runtime/cri.js';
 import { rfc3339, type Clock } from './clock.js';
 import type { DeepMutable } from './mutable.js';
+import { klona } from 'klona/json';
 
 export type Kind = 'Pod' | 'Event' | 'Node' | 'ConfigMap' | 'Secret' | 'Namespace';
 export type ObjOf<K extends Kind> = K extends 'Pod' ? Pod : K extends 'Event' ? KEvent : K extends 'Node' ? Node : K extends 'ConfigMap' ? ConfigMap : K extends 'Namespace' ? Namespace : Secret;
@@ -155,7 +156,7 @@ export class Store {
     const key = keyOf(ns, name);
     const cur = this.objects[kind].get(key) as ObjOf<K> | undefined;
     if (!cur) throw new NotFoundError(kind, name);
-    const next = structuredClone(cur) as DeepMutable<ObjOf<K>>;
+    const next = klona(cur) as DeepMutable<ObjOf<K>>;
     mutate(next);
     next.metadata = { ...next.metadata, resourceVersion: String(++this.rv) };
     this.setObject(kind, key, cur, next as ObjOf<K>);

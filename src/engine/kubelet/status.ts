@@ -17,6 +17,7 @@ import { podSandboxChanged, shouldContainerBeRestarted } from './actions.js';
 import type { KContainerStatus, ProbeState, ReasonCache, RuntimePodStatus } from './types.js';
 import { findContainerStatus } from './types.js';
 import { ephemeralContainerSpec } from './ephemeral.js';
+import { klona } from 'klona/json';
 
 export type PodPhase = 'Pending' | 'Running' | 'Succeeded' | 'Failed';
 
@@ -218,7 +219,7 @@ export function hasAnyActiveRegularContainer(pod: Pod, runtime: RuntimePodStatus
 }
 
 function clone<T>(v: T): T {
-  return structuredClone(v);
+  return klona(v);
 }
 
 function convertContainerStatuses(
