@@ -8,10 +8,15 @@
 // until the last is bound, and the server's RSS before the nodes, after them and once every pod is
 // bound — with the RSS per object, to tell growth linear in the objects from worse. kube-scheduler's
 // own performance test threshold at 5,000 nodes is 680 pods/s; the goal here is ≥ 5,000 pods/s. The
-// CPU each process spent per pod while creating tells which side limits the rate.
+// CPU each process spent per pod while creating tells which side limits the rate. Last, the same
+// POSTs to a bare Node HTTPS server that does nothing but parse and answer: this machine's ceiling.
 // Sizes: BENCH_SCALE="100x1000,5000x10000" (nodes x pods).
 import type { Node, Pod } from 'kubernetes-types/core/v1';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { cpuMs, rssMiB, withLab, type Lab } from './server.js';
+import { LabConnection } from '../src/client/connection.js';
 import { Store } from '../src/engine/store.js';
 import { Scheduler } from '../src/engine/scheduler/scheduler.js';
 import { EventRecorder } from '../src/engine/events.js';
@@ -95,7 +100,48 @@ async function scale(lab: Lab, nodes: number, pods: number): Promise<void> {
   console.log(`  pods bound                    ${bound.size}/${pods}, the last ${f(boundMs)} ms after the first create: ${f((bound.size / boundMs) * 1000)} pods/s (goal ≥ 5,000 at 5,000 nodes)`);
   console.log(`  bound after the last create   ${f(boundMs - createdMs)} ms`);
   console.log(`  CPU while creating            server ${((serverCpu / pods) * 1000).toFixed(0)} µs/pod (${f((serverCpu / createdMs) * 100)} % of a core), this client ${((clientCpu / pods) * 1000).toFixed(0)} µs/pod (${f((clientCpu / createdMs) * 100)} % of a core)`);
+  await httpsFloor(lab, pods, JSON.stringify(await lab.conn.json('GET', `/api/v1/namespaces/default/pods/${lab.prefix}0`)));
   console.log(`  server RSS                    ${f(rss0)} MiB at start, ${f(rssNodes)} MiB with the nodes (+${((rssNodes - rss0) * 1024 / nodes).toFixed(1)} KiB/node), ${f(rssPods)} MiB with the pods (+${((rssPods - rssNodes) * 1024 / pods).toFixed(1)} KiB/pod)`);
+}
+
+/** A bare Node HTTPS server: reads the body, JSON.parse, answers 201 with a fixed body. */
+const FLOOR_SERVER = `
+const https = require('node:https');
+const s = https.createServer({ cert: process.env.PEM, key: process.env.PEM }, (q, r) => {
+  const c = [];
+  q.on('data', (d) => c.push(d));
+  q.on('end', () => { JSON.parse(Buffer.concat(c).toString()); r.writeHead(201, { 'Content-Type': 'application/json' }); r.end(process.env.BODY); });
+});
+s.listen(0, '127.0.0.1', () => process.stdout.write(s.address().port + '\\n'));`;
+
+/**
+ * What this machine allows for the same requests: the lab's certificate on a bare Node HTTPS server
+ * (in its own process) that only parses each body and answers with a created pod's JSON, no
+ * validation, store, scheduler, kubelet, journal or watch. The ceiling any lab server here has.
+ */
+async function httpsFloor(lab: Lab, pods: number, body: string): Promise<void> {
+  const pem = readFileSync(join(lab.stateDir, 'server', 'credentials', 'server.pem'), 'utf8');
+  const child = spawn(process.execPath, ['-e', FLOOR_SERVER], { env: { PEM: pem, BODY: body }, stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      child.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
+      child.once('exit', (code) => reject(new Error(`the bare HTTPS server exited ${code}`)));
+    });
+    const conn = new LabConnection({ ...lab.conn.creds, server: `https://127.0.0.1:${port}` });
+    const t0 = now();
+    const server0 = cpuMs(child.pid!);
+    const client0 = process.cpuUsage();
+    await inParallel(pods, (i) => conn.json('POST', '/api/v1/namespaces/default/pods', benchPod(lab.prefix, i)));
+    const ms = now() - t0;
+    const serverCpu = cpuMs(child.pid!) - server0;
+    const c = process.cpuUsage(client0);
+    conn.close();
+    console.log(
+      `  a bare HTTPS server instead   ${((pods / ms) * 1000).toFixed(0)} requests/s: the ceiling here (server ${((serverCpu / pods) * 1000).toFixed(0)} µs/request, this client ${((c.user + c.system) / pods).toFixed(0)} µs/request)`,
+    );
+  } finally {
+    child.kill();
+  }
 }
 
 /**
