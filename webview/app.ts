@@ -134,6 +134,10 @@ export class PanelApp {
   private logSource: { kind: 'follow' } | { kind: 'once'; key: string } | undefined;
   /** A snapshot or patch arrived since this webview loaded (the host is listening: streams may open). */
   private connected = false;
+  /** Sections to render at the next frame, and the updates waiting for it (renderAtFrame). */
+  private readonly dirty = new Set<UiSection>();
+  private unrendered: { seq: number; arrived: number; handlingMs: number }[] = [];
+  private frameQueued = false;
 
   constructor(
     private readonly root: HTMLElement,
@@ -203,8 +207,7 @@ export class PanelApp {
         this.model = m.model;
         this.seq = m.seq;
         this.receivedAt = Date.now();
-        this.render(UI_SECTIONS);
-        this.afterUpdate(m.seq, arrived);
+        this.renderAtFrame(UI_SECTIONS, m.seq, arrived);
         break;
       case 'patch': {
         if (!this.model || m.baseSeq !== this.seq) {
@@ -216,8 +219,11 @@ export class PanelApp {
         this.seq = m.seq;
         this.receivedAt = Date.now();
         const changed = new Set(patchedSections(m.changes));
-        this.render(UI_SECTIONS.filter((u) => DEPENDS[u].some((s) => changed.has(s))));
-        this.afterUpdate(m.seq, arrived);
+        this.renderAtFrame(
+          UI_SECTIONS.filter((u) => DEPENDS[u].some((s) => changed.has(s))),
+          m.seq,
+          arrived,
+        );
         break;
       }
       case 'pods':
@@ -238,21 +244,53 @@ export class PanelApp {
     }
   }
 
-  private afterUpdate(seq: number, arrived: number): void {
-    this.root.dataset.seq = String(seq);
-    this.saveSoon();
-    const handled = performance.now();
+  /**
+   * Renders an update's sections at the next frame, together with every update that arrives before
+   * it: a burst (a container's start, its events and the pod's conditions, milliseconds apart) costs
+   * one render and one layout instead of one each, and none waits behind the others' renders. Each
+   * update is acknowledged once the frame that shows it is painted. Without frames (the panel hidden
+   * or throttled) the render happens after 50 ms all the same.
+   */
+  private renderAtFrame(which: readonly UiSection[], seq: number, arrived: number): void {
+    for (const id of which) this.dirty.add(id);
+    this.unrendered.push({ seq, arrived, handlingMs: performance.now() - arrived });
+    if (this.frameQueued) return;
+    this.frameQueued = true;
+    const flush = (inFrame: boolean) => {
+      if (!this.frameQueued) return;
+      this.frameQueued = false;
+      const started = performance.now();
+      const sections = UI_SECTIONS.filter((id) => this.dirty.has(id));
+      this.dirty.clear();
+      this.render(sections);
+      const updates = this.unrendered;
+      this.unrendered = [];
+      this.root.dataset.seq = String(this.seq);
+      this.saveSoon();
+      this.acknowledge(updates, performance.now() - started, inFrame);
+    };
+    requestAnimationFrame(() => flush(true));
+    setTimeout(() => flush(false), 50);
+  }
+
+  /**
+   * Tells the host the updates are shown: after their frame is painted (or 50 ms without one). A task
+   * queued from a frame callback runs once that frame is painted; rendered outside a frame, the
+   * updates wait for the next one.
+   */
+  private acknowledge(updates: readonly { seq: number; arrived: number; handlingMs: number }[], renderMs: number, inFrame: boolean): void {
     let acked = false;
     const ack = (painted: boolean) => {
       if (acked) return;
       acked = true;
       const t = performance.now();
       const round = (ms: number) => Math.round(ms * 10) / 10;
-      this.post({ type: 'rendered', seq, webviewMs: round(t - arrived), renderMs: round(handled - arrived), ...(painted ? { paintedAt: performance.timeOrigin + t } : {}) });
+      for (const u of updates) {
+        this.post({ type: 'rendered', seq: u.seq, webviewMs: round(t - u.arrived), renderMs: round(u.handlingMs + renderMs), ...(painted ? { paintedAt: performance.timeOrigin + t } : {}) });
+      }
     };
-    // A task queued from the frame callback runs once that frame is painted. Without frames (the
-    // panel hidden or throttled) the acknowledgement still goes after 50 ms, without a paint time.
-    requestAnimationFrame(() => setTimeout(() => ack(true), 0));
+    if (inFrame) setTimeout(() => ack(true), 0);
+    else requestAnimationFrame(() => setTimeout(() => ack(true), 0));
     setTimeout(() => ack(false), 50);
   }
 

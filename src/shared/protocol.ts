@@ -358,7 +358,8 @@ export type WebviewToHost =
   | { type: 'ready'; haveSeq?: number }
   /**
    * `webviewMs`: from the update's arrival in the webview to its acknowledgement;
-   * `renderMs`: the part of it spent handling the message (patch, DOM, saved state) before the frame;
+   * `renderMs`: the part of it spent working on it: applying the patch, and rendering the frame's
+   *   sections (shared with the other updates of that frame);
    * `paintedAt`: when the frame showing it had been painted, on the webview's clock (epoch ms,
    * fractional); absent when no frame came within 50 ms (a hidden or throttled panel).
    */

@@ -118,6 +118,9 @@ export async function startSession(name: string, extraFiles: Record<string, stri
   await page.goto(url);
   await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
   await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 60000 });
+  // PODLAB_E2E_TRACE=<file>: a Chrome performance trace of the whole session (chrome://tracing, Perfetto).
+  const trace = process.env.PODLAB_E2E_TRACE;
+  if (trace) await browser.startTracing(page, { path: trace, categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'v8.execute', 'ipc', 'mojom', 'disabled-by-default-v8.cpu_profiler'] });
   return {
     dir,
     workspace,
@@ -129,6 +132,7 @@ export async function startSession(name: string, extraFiles: Record<string, stri
     page,
     async close() {
       writeFileSync(path.join(dir, 'code-server.log'), serverLog.join(''));
+      if (trace) await browser.stopTracing().catch((e: unknown) => log(`the trace was not written: ${String(e)}`));
       await browser.close().catch(() => undefined);
       server.kill('SIGTERM');
       await new Promise((r) => setTimeout(r, 500));

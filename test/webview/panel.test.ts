@@ -311,6 +311,36 @@ describe('protocol behaviour in the webview', () => {
     }
   });
 
+  test('a burst of updates that arrives within one frame is rendered once, at that frame, and each update is acknowledged', async () => {
+    const p = await openPanel(browser, script, { title: `${stream.namespace}/${stream.name}` });
+    try {
+      const updates = replay(stream)
+        .map((m) => m.message)
+        .filter((m): m is Extract<HostToWebview, { type: 'snapshot' | 'patch' }> => m.type === 'snapshot' || m.type === 'patch');
+      const rendersDuring = await p.page.evaluate((ms) => {
+        // Each render of the timeline builds a new <svg class="timeline">: count those added.
+        const w = window as unknown as { __timelines: number };
+        w.__timelines = 0;
+        new MutationObserver((records) => {
+          for (const r of records)
+            for (const n of Array.from(r.addedNodes)) if (n instanceof Element && (n.matches('svg.timeline') || n.querySelector('svg.timeline'))) w.__timelines++;
+        }).observe(document.getElementById('app')!, { childList: true, subtree: true });
+        for (const data of ms) window.dispatchEvent(new MessageEvent('message', { data }));
+        return document.getElementById('app')!.dataset.seq ?? '';
+      }, updates);
+      await p.waitForSeq(updates.at(-1)!.seq);
+      await p.page.waitForTimeout(100);
+      const timelineRenders = await p.page.evaluate(() => (window as unknown as { __timelines: number }).__timelines);
+      const acked = (await p.posted()).flatMap((m) => (m.type === 'rendered' ? [m.seq] : []));
+      assert.deepEqual(
+        { rendersDuring, timelineRenders, acked },
+        { rendersDuring: '', timelineRenders: 1, acked: updates.map((u) => u.seq) },
+      );
+    } finally {
+      await p.close();
+    }
+  });
+
   test('state survives hide/show: a reloaded webview renders its saved state and asks for a snapshot', async () => {
     const { p } = await play(stream);
     await p.page.click('[data-zoom=first5s]');
