@@ -120,7 +120,7 @@ export async function startSession(name: string, extraFiles: Record<string, stri
   await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 60000 });
   // PODLAB_E2E_TRACE=<file>: a Chrome performance trace of the whole session (chrome://tracing, Perfetto).
   const trace = process.env.PODLAB_E2E_TRACE;
-  if (trace) await browser.startTracing(page, { path: trace, categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'v8.execute', 'ipc', 'mojom', 'disabled-by-default-v8.cpu_profiler'] });
+  if (trace) await browser.startTracing(page, { path: trace, categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'v8.execute', 'ipc', 'mojom'] });
   return {
     dir,
     workspace,

@@ -100,7 +100,8 @@ class PodPanel {
   /** The webview is loaded and listening (it said `ready`); hidden webviews are destroyed. */
   private webviewReady = false;
   /** The updates posted and not yet acknowledged (performance.now() when posted; ms from the engine event to the post). */
-  private unacked: { at: number; seq: number; hostMs?: number }[] = [];
+  /** Posted updates not yet acknowledged; `workbenchMs`: when the workbench answered the post (its round trip). */
+  private unacked: { at: number; seq: number; hostMs?: number; workbenchMs?: number }[] = [];
   private disposed = false;
   /** The pod switcher's list as last posted (JSON), so an unchanged list is not posted again. */
   private podsPosted = '';
@@ -271,9 +272,14 @@ class PodPanel {
         const since = this.feed.pendingSince;
         const msg = this.feed.next(Date.now());
         if (msg) {
-          this.post(msg);
           const at = performance.now();
-          this.unacked.push({ at, seq: msg.seq, hostMs: since === undefined ? undefined : at - since });
+          const sent: (typeof this.unacked)[number] = { at, seq: msg.seq, hostMs: since === undefined ? undefined : at - since };
+          // postMessage resolves once the workbench took the message in: the first leg of the way to the webview.
+          this.panel.webview.postMessage(msg).then(
+            () => void (sent.workbenchMs = performance.now() - at),
+            () => undefined,
+          );
+          this.unacked.push(sent);
           if (msg.type === 'snapshot') this.panel.title = this.titleOf(this.name);
         }
       }
@@ -332,6 +338,7 @@ class PodPanel {
           const parts = [
             lat.paintedMs === undefined ? '' : `acknowledged after ${lat.ms.toFixed(1)} ms`,
             host === undefined ? '' : `${host.toFixed(1)} ms in the extension host`,
+            acked?.workbenchMs === undefined ? '' : `the workbench answered the post after ${acked.workbenchMs.toFixed(1)} ms`,
             m.webviewMs === undefined ? '' : `${m.webviewMs} ms in the webview${m.renderMs === undefined ? '' : ` (${m.renderMs} ms handling it)`}`,
             paintedMono === undefined || m.paintedAt === undefined ? '' : `painted at ${m.paintedAt.toFixed(1)}`,
           ].filter(Boolean);
