@@ -756,6 +756,42 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     await waitFor(() => labContainers([inits!.name]).length === 0, 60000, 'the pod to be deleted');
   });
 
+  const steps = podsOf('init-containers.yaml')[0];
+  test('the init-containers example runs to Succeeded: the panel shows its init containers one after another, then the app, each exited 0', { skip: !engineReady || !steps }, async () => {
+    await openFile(s.page, 'init-containers.yaml');
+    await runCommand(s.page, 'Pod Lab: Run Pod');
+    type Bar = { lane: string; start: number; end: number | null; outcome: string; exit: string | null };
+    const bars = await waitFor(
+      async () => {
+        const f = await panelFrame(s.page, 60000);
+        const r = (await f.evaluate(`(() => ({
+          phase: document.querySelector('[data-testid=phase]')?.textContent ?? '',
+          bars: [...document.querySelectorAll('svg.timeline g.lane[data-kind=init] g.bar[data-kind=run], svg.timeline g.lane[data-kind=app] g.bar[data-kind=run]')].map((g) => ({
+            lane: g.closest('g.lane').getAttribute('data-lane'),
+            start: Number(g.getAttribute('data-start')),
+            end: g.hasAttribute('data-end') ? Number(g.getAttribute('data-end')) : null,
+            outcome: g.getAttribute('data-outcome'),
+            exit: g.getAttribute('data-exit-code'),
+          })),
+        }))()`)) as { phase: string; bars: Bar[] };
+        return /Succeeded/.test(r.phase) && r.bars.length === steps!.init.length + steps!.containers.length ? r.bars : undefined;
+      },
+      90000,
+      'the pod Succeeded, with a bar for each of its containers',
+    );
+    await screenshot(s, 'panel-init-containers-succeeded');
+    const order = [...steps!.init, ...steps!.containers];
+    assert.deepEqual(
+      bars.map((b) => [b.lane, b.outcome, b.exit]),
+      order.map((c) => [`container:${c}`, 'succeeded', '0']),
+    );
+    // one at a time: each starts after the one before it ended
+    for (let i = 1; i < bars.length; i++) assert.ok(bars[i - 1]!.end !== null && bars[i]!.start >= bars[i - 1]!.end!, `${order[i]} started after ${order[i - 1]} ended`);
+    await runCommand(s.page, 'Pod Lab: Delete All Lab Pods');
+    await s.page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Delete All' }).click();
+    await waitFor(() => labContainers([steps!.name]).length === 0, 60000, 'the pod to be deleted');
+  });
+
   // A figure, not an assertion: every panel update of the suite's pods that an engine event caused
   // (starts, crash loops and back-offs, probes, deletions), engine event → rendered.
   test('the panel latency over every update the suite\'s pods caused is printed', { skip: !engineReady }, () => {
