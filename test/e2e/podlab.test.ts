@@ -604,7 +604,12 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     const attempts = await s.page.locator('.quick-input-widget .monaco-list-row .label-name').allTextContents();
     log(`attempt picker: ${attempts.join(' | ')}`);
     assert.ok(attempts.some((a) => a.includes('Attempt 0')) && attempts.some((a) => a.includes('Attempt 1')), 'each attempt is listed');
-    await s.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Attempt 0' }).first().click();
+    // By keyboard: with three attempts or more the last row is outside the list's view, where a click does not reach it.
+    const rowLabels = await s.page.locator('.quick-input-widget .monaco-list-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? ''));
+    const first = rowLabels.findIndex((a) => a.startsWith('Attempt 0'));
+    assert.ok(first >= 0, `a row for attempt 0 (rows: ${rowLabels.join(' | ')})`);
+    for (let i = 0; i < first; i++) await s.page.keyboard.press('ArrowDown');
+    await s.page.keyboard.press('Enter');
     await s.page.locator('.tabs-container .tab.active[aria-label*="attempt 0"]').waitFor({ timeout: 15000 });
     await screenshot(s, 'logs-attempt-0');
 
