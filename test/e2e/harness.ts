@@ -175,12 +175,13 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   await input.fill(`>${title}`);
   const row = page.locator(`${quickInput} .monaco-list-row`, { hasText: title }).first();
   await row.waitFor({ state: 'visible', timeout: 10000 });
-  // pick the exact title (not a longer one that contains it)
+  // pick the exact title, not a longer one that starts with it (recently used commands come first:
+  // "Run Pod in Step Mode" is listed above "Run Pod" once it was used)
   const rows = page.locator(`${quickInput} .monaco-list-row`);
   const n = await rows.count();
   for (let i = 0; i < n; i++) {
-    const label = (await rows.nth(i).getAttribute('aria-label')) ?? '';
-    if (label === title || label.startsWith(`${title},`) || label.startsWith(`${title} `)) {
+    const name = ((await rows.nth(i).locator('.label-name').first().textContent()) ?? '').trim();
+    if (name === title) {
       await rows.nth(i).click();
       return;
     }
