@@ -8,7 +8,7 @@ import type { Engine } from '../engine/engine.js';
 import type { Kind, ObjOf } from '../engine/store.js';
 import { InvalidError as ConfigInvalidError } from '../engine/config-objects.js';
 import { rfc3339 } from '../engine/clock.js';
-import { validateBody, type Problem } from '../validation/index.js';
+import { repeatsKeys, validateBody, validateText, type Problem } from '../validation/index.js';
 import { LAB_ANNOTATIONS } from './lab-api.js';
 import type { FieldSelector } from './selectors.js';
 import { isDNS1123Subdomain } from '../validation/formats.js';
@@ -66,9 +66,10 @@ function invalid(kind: string, name: string, errors: readonly { field: string; t
  * Decodes and validates a request body (its text, or the value JSON.parse made of it) as the API
  * server does for a create or update: strict decoding findings (unknown or duplicate fields) per
  * fieldValidation, type errors as 400, rule violations as 422. Returns the defaulted object and the
- * warnings.
+ * warnings. A value lost the keys its text wrote twice: `repeated` is that text, whose strict
+ * findings (duplicate fields among them, in the document's order) are reported instead.
  */
-export function decode(kind: 'Pod' | 'ConfigMap' | 'Secret', body: string | object, fieldValidation: FieldValidation): { object: Pod | ConfigMap | Secret; warnings: string[] } {
+export function decode(kind: 'Pod' | 'ConfigMap' | 'Secret', body: string | object, fieldValidation: FieldValidation, repeated?: string): { object: Pod | ConfigMap | Secret; warnings: string[] } {
   const result = validateBody(body);
   const doc = result.documents[0];
   if (!doc) throw badRequest('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf');
@@ -80,7 +81,7 @@ export function decode(kind: 'Pod' | 'ConfigMap' | 'Secret', body: string | obje
   if (syntax) throw badRequest(`${head}${syntax.detail}`);
   const typeErr = errors.find((p) => p.type === 'Type mismatch');
   if (typeErr) throw badRequest(head + typeErr.detail);
-  const strictErrs = errors.filter(strict);
+  const strictErrs = repeated === undefined ? errors.filter(strict) : (validateText(repeated).documents[0]?.problems ?? []).filter((p) => p.severity === 'error' && strict(p));
   const warnings: string[] = [];
   if (strictErrs.length && fieldValidation === 'Strict') throw badRequest(`${head}strict decoding error: ${strictErrs.map((p) => p.detail).join(', ')}`);
   if (strictErrs.length && fieldValidation === 'Warn') warnings.push(...strictErrs.map((p) => p.detail));
@@ -178,8 +179,9 @@ export class Registry {
     switch (info.kind) {
       case 'Pod': {
         const raw = parseBody(body) as Pod;
+        const repeated = repeatsKeys(body, raw) ? body : undefined;
         if (raw?.metadata && !raw.metadata.name && raw.metadata.generateName) raw.metadata.name = generateName(raw.metadata.generateName);
-        const { object, warnings } = decode('Pod', raw, opts.fieldValidation);
+        const { object, warnings } = decode('Pod', raw, opts.fieldValidation, repeated);
         const pod = object as Pod;
         const name = this.prepareCreate(info, ns, pod);
         if (this.store.get('Pod', ns, name)) throw alreadyExists('pods', name);
@@ -191,8 +193,9 @@ export class Registry {
       case 'ConfigMap':
       case 'Secret': {
         const raw = parseBody(body) as ConfigMap;
+        const repeated = repeatsKeys(body, raw) ? body : undefined;
         if (raw?.metadata && !raw.metadata.name && raw.metadata.generateName) raw.metadata.name = generateName(raw.metadata.generateName);
-        const { object, warnings } = decode(info.kind, raw, opts.fieldValidation);
+        const { object, warnings } = decode(info.kind, raw, opts.fieldValidation, repeated);
         const name = this.prepareCreate(info, ns, object);
         if (this.engine.getObject(info.kind, ns ?? 'default', name)) throw alreadyExists(info.resource, name);
         if (opts.dryRun) return { object, warnings };
@@ -249,6 +252,7 @@ export class Registry {
     const cur = this.store.get(info.kind, info.namespaced ? ns : undefined, name) as ObjOf<Kind> | undefined;
     if (!cur) throw notFound(info.resource, name);
     const raw = parseBody(body) as { metadata?: { name?: string; namespace?: string; resourceVersion?: string; uid?: string } };
+    const repeated = repeatsKeys(body, raw) ? body : undefined;
     if (raw.metadata?.name !== undefined && raw.metadata.name !== name) throw badRequest(`the name of the object (${raw.metadata.name}) does not match the name on the URL (${name})`);
     if (RV_MISMATCH(raw.metadata?.resourceVersion, cur.metadata?.resourceVersion)) throw conflict(info.resource, name);
     if (raw.metadata?.uid && raw.metadata.uid !== cur.metadata?.uid) {
@@ -270,7 +274,7 @@ export class Registry {
           if (opts.dryRun) return { object: { ...old, status: next.status }, warnings: [] };
           return { object: this.store.update('Pod', ns, name, (p) => void (p.status = structuredClone(next.status ?? {}) as typeof p.status)), warnings: [] };
         }
-        const { object, warnings } = decode('Pod', { ...raw, status: undefined }, opts.fieldValidation);
+        const { object, warnings } = decode('Pod', { ...raw, status: undefined }, opts.fieldValidation, repeated);
         const next = object as Pod;
         const specErr = podSpecUpdateError(old, { ...next, spec: { ...next.spec!, nodeName: old.spec?.nodeName } });
         if (specErr) throw invalid('Pod', name, [{ field: 'spec', type: 'Forbidden', detail: specErr }]);
@@ -284,7 +288,7 @@ export class Registry {
       }
       case 'ConfigMap':
       case 'Secret': {
-        const { object, warnings } = decode(info.kind, raw, opts.fieldValidation);
+        const { object, warnings } = decode(info.kind, raw, opts.fieldValidation, repeated);
         (object as ConfigMap).metadata = { ...object.metadata, name, namespace: ns };
         if (opts.dryRun) return { object, warnings };
         return { object: (await this.applyConfig(object as ConfigMap | Secret)).object, warnings };

@@ -54,6 +54,11 @@ function keysInValue(v: unknown): number {
   return n;
 }
 
+/** Whether a JSON text writes some key twice in an object: `value` is what JSON.parse made of it (the last of each kept). */
+export function repeatsKeys(text: string, value: unknown): boolean {
+  return keysInJsonText(text) !== keysInValue(value);
+}
+
 /**
  * Validates an API request body, or a value already parsed from one, as a single document. A JSON
  * object that writes no key twice skips the YAML parser (`validateJsonValue`); its problems have no
@@ -68,7 +73,7 @@ export function validateBody(body: string | object, opts: ValidateOptions = {}):
     } catch {
       return validateText(body, opts);
     }
-    if (value === null || typeof value !== 'object' || Array.isArray(value) || keysInJsonText(body) !== keysInValue(value)) return validateText(body, opts);
+    if (value === null || typeof value !== 'object' || Array.isArray(value) || repeatsKeys(body, value)) return validateText(body, opts);
   }
   return collect(rebase([validateJsonValue(value, opts)], { start: 0, end: 0, line: 0 }, 0));
 }
