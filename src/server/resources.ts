@@ -92,6 +92,17 @@ export function decode(kind: 'Pod' | 'ConfigMap' | 'Secret', body: string | obje
   return { object: doc.object, warnings };
 }
 
+/**
+ * A create's decoding: the name generateName makes (before validation, as the create strategy
+ * does), then `decode` of the parsed body, with the text when it writes a key twice.
+ */
+function decodeCreated(kind: 'Pod' | 'ConfigMap' | 'Secret', body: string, parsed: Record<string, unknown>, fieldValidation: FieldValidation): ReturnType<typeof decode> {
+  const repeated = repeatsKeys(body, parsed) ? body : undefined;
+  const md = parsed.metadata as { name?: string; generateName?: string } | undefined;
+  if (md && !md.name && md.generateName) md.name = generateName(md.generateName);
+  return decode(kind, parsed, fieldValidation, repeated);
+}
+
 const GENERATE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 /** names.SimpleNameGenerator: the prefix (cut to leave room) and five random characters. */
 export function generateName(prefix: string): string {
@@ -175,13 +186,11 @@ export class Registry {
   }
 
   async create(info: ResourceInfo, ns: string | undefined, body: string, opts: { fieldValidation: FieldValidation; dryRun: boolean }): Promise<WriteResult> {
-    if (info.namespaced) this.requireNamespace(info, ns ?? 'default', (parseBody(body).metadata as { name?: string } | undefined)?.name ?? '');
+    const parsed = parseBody(body);
+    if (info.namespaced) this.requireNamespace(info, ns ?? 'default', (parsed.metadata as { name?: string } | undefined)?.name ?? '');
     switch (info.kind) {
       case 'Pod': {
-        const raw = parseBody(body) as Pod;
-        const repeated = repeatsKeys(body, raw) ? body : undefined;
-        if (raw?.metadata && !raw.metadata.name && raw.metadata.generateName) raw.metadata.name = generateName(raw.metadata.generateName);
-        const { object, warnings } = decode('Pod', raw, opts.fieldValidation, repeated);
+        const { object, warnings } = decodeCreated('Pod', body, parsed, opts.fieldValidation);
         const pod = object as Pod;
         const name = this.prepareCreate(info, ns, pod);
         if (this.store.get('Pod', ns, name)) throw alreadyExists('pods', name);
@@ -192,17 +201,14 @@ export class Registry {
       }
       case 'ConfigMap':
       case 'Secret': {
-        const raw = parseBody(body) as ConfigMap;
-        const repeated = repeatsKeys(body, raw) ? body : undefined;
-        if (raw?.metadata && !raw.metadata.name && raw.metadata.generateName) raw.metadata.name = generateName(raw.metadata.generateName);
-        const { object, warnings } = decode(info.kind, raw, opts.fieldValidation, repeated);
+        const { object, warnings } = decodeCreated(info.kind, body, parsed, opts.fieldValidation);
         const name = this.prepareCreate(info, ns, object);
         if (this.engine.getObject(info.kind, ns ?? 'default', name)) throw alreadyExists(info.resource, name);
         if (opts.dryRun) return { object, warnings };
         return { object: (await this.applyConfig(object as ConfigMap | Secret)).object, warnings };
       }
       case 'Event': {
-        const ev = parseBody(body) as unknown as KEvent;
+        const ev = parsed as unknown as KEvent;
         const name = this.prepareCreate(info, ns, ev);
         if (!name) throw invalid('Event', '', [{ field: 'metadata.name', type: 'Required value', detail: 'name or generateName is required' }]);
         if (this.store.get('Event', ns, name)) throw alreadyExists('events', name);
@@ -210,7 +216,7 @@ export class Registry {
         return { object: this.store.create('Event', ev), warnings: [] };
       }
       case 'Namespace': {
-        const nsObj = parseBody(body) as Namespace;
+        const nsObj = parsed as Namespace;
         const name = this.prepareCreate(info, undefined, nsObj);
         const bad = namespaceNameError(name);
         if (bad) throw invalid('Namespace', name, [bad]);
@@ -221,7 +227,7 @@ export class Registry {
       }
       case 'Node': {
         // A node registered through the API (a simulated node, or one a learner applies): kept as given, status included, as a kubelet registers its node.
-        const node = parseBody(body) as Node;
+        const node = parsed as Node;
         const name = this.prepareCreate(info, undefined, node);
         if (!name) throw invalid('Node', '', [{ field: 'metadata.name', type: 'Required value', detail: 'name or generateName is required' }]);
         const bad = isDNS1123Subdomain(name);
