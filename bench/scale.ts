@@ -17,6 +17,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cpuMs, rssMiB, withLab, type Lab } from './server.js';
 import { LabConnection } from '../src/client/connection.js';
+import { credentialsDir } from '../src/server/credentials.js';
 import { Store } from '../src/engine/store.js';
 import { Scheduler } from '../src/engine/scheduler/scheduler.js';
 import { EventRecorder } from '../src/engine/events.js';
@@ -120,7 +121,7 @@ s.listen(0, '127.0.0.1', () => process.stdout.write(s.address().port + '\\n'));`
  * validation, store, scheduler, kubelet, journal or watch. The ceiling any lab server here has.
  */
 async function httpsFloor(lab: Lab, pods: number, body: string): Promise<void> {
-  const pem = readFileSync(join(lab.stateDir, 'server', 'credentials', 'server.pem'), 'utf8');
+  const pem = readFileSync(join(credentialsDir(lab.stateDir), 'server.pem'), 'utf8');
   const child = spawn(process.execPath, ['-e', FLOOR_SERVER], { env: { PEM: pem, BODY: body }, stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const port = await new Promise<number>((resolve, reject) => {

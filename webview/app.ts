@@ -256,9 +256,12 @@ export class PanelApp {
     this.unrendered.push({ seq, arrived, handlingMs: performance.now() - arrived });
     if (this.frameQueued) return;
     this.frameQueued = true;
+    let fallback: ReturnType<typeof setTimeout> | undefined;
     const flush = (inFrame: boolean) => {
       if (!this.frameQueued) return;
       this.frameQueued = false;
+      // this burst's own fallback must not flush the next burst early
+      clearTimeout(fallback);
       const started = performance.now();
       const sections = UI_SECTIONS.filter((id) => this.dirty.has(id));
       this.dirty.clear();
@@ -270,7 +273,7 @@ export class PanelApp {
       this.acknowledge(updates, performance.now() - started, inFrame);
     };
     requestAnimationFrame(() => flush(true));
-    setTimeout(() => flush(false), 50);
+    fallback = setTimeout(() => flush(false), 50);
   }
 
   /**
