@@ -23,7 +23,7 @@ import {
   type WebviewState,
   type WebviewToHost,
 } from '../src/shared/protocol.js';
-import { h, on, replaceChildren, type Child } from './dom.js';
+import { detachedLike, h, morphChildren, morphInto, on, replaceChildren, type Child } from './dom.js';
 import {
   LOG_LINE_CAP,
   age,
@@ -328,99 +328,114 @@ export class PanelApp {
     if (!this.model.header.gone) this.redrawTimeline();
   }
 
-  private updateClocks(): void {
+  /** The texts that move with the clock (ages, countdowns) under `root`: only those that changed are set. */
+  private updateClocks(root: ParentNode = this.root): void {
     const now = this.clock();
-    this.root.querySelectorAll<HTMLElement>('[data-fmt]').forEach((el) => {
+    const set = (el: HTMLElement, text: string) => {
+      if (el.textContent !== text) el.textContent = text;
+    };
+    root.querySelectorAll<HTMLElement>('[data-fmt]').forEach((el) => {
       const d = el.dataset;
       const num = (k: string) => (d[k] !== undefined && d[k] !== '' ? Number(d[k]) : undefined);
       switch (d.fmt) {
         case 'age':
-          el.textContent = age(num('since'), now);
+          set(el, age(num('since'), now));
           break;
         case 'event-age':
-          el.textContent = eventAge(num('first'), num('last'), num('count') ?? 1, now);
+          set(el, eventAge(num('first'), num('last'), num('count') ?? 1, now));
           break;
         case 'restarts':
-          el.textContent = restarts(num('count') ?? 0, num('last'), now);
+          set(el, restarts(num('count') ?? 0, num('last'), now));
           break;
         case 'countdown': {
           const until = num('until') ?? now;
-          el.textContent = countdown(until, now);
-          el.dataset.secondsLeft = String(secondsLeft(until, now));
+          set(el, countdown(until, now));
+          const left = String(secondsLeft(until, now));
+          if (el.dataset.secondsLeft !== left) el.dataset.secondsLeft = left;
           break;
         }
       }
     });
   }
 
+
+  /**
+   * Renders sections: each is built as a detached tree and morphed into the live one, so what did
+   * not change stays as it is (focus, a selection, an open <details>) and costs no layout or paint.
+   */
   private render(which: UiSection[]): void {
     const model = this.model;
     if (!model) return;
     for (const id of which) {
       const el = this.sections.get(id)!;
-      switch (id) {
-        case 'header':
-          replaceChildren(el, this.header(model));
-          break;
-        case 'step':
-          replaceChildren(el, this.stepBanner(model));
-          break;
-        case 'notices':
-          replaceChildren(el, this.noticeBoxes(model));
-          break;
-        case 'timeline':
-          this.renderTimelineSection(el, model);
-          break;
-        case 'initDebug':
-          replaceChildren(el, this.initDebug(model));
-          break;
-        case 'containers':
-          replaceChildren(el, this.containers(model));
-          break;
-        case 'conditions':
-          replaceChildren(el, this.conditions(model));
-          break;
-        case 'events':
-          replaceChildren(el, this.events(model));
-          break;
-        case 'logs':
-          // Kept in place when only its data changed (the filter keeps focus, the log its scroll).
-          if (this.renderLogs(el, model)) continue;
-          break;
+      if (id === 'logs') {
+        // Kept in place when only its data changed (the filter keeps focus, the log its scroll).
+        if (this.renderLogs(el, model)) continue;
+        labelCells(el);
+        this.foldHeading(id, el);
+        this.applyFold(id);
+        continue;
       }
-      labelCells(el);
-      this.collapsible(id, el);
+      const next = detachedLike(el, this.sectionContent(id, model));
+      labelCells(next);
+      this.foldHeading(id, next);
+      this.updateClocks(next);
+      morphInto(el, next);
+      this.applyFold(id);
     }
     this.updateClocks();
   }
 
+  private sectionContent(id: Exclude<UiSection, 'logs'>, model: PanelModel): Child {
+    switch (id) {
+      case 'header':
+        return this.header(model);
+      case 'step':
+        return this.stepBanner(model);
+      case 'notices':
+        return this.noticeBoxes(model);
+      case 'timeline':
+        return this.timeline(model);
+      case 'initDebug':
+        return this.initDebug(model);
+      case 'containers':
+        return this.containers(model);
+      case 'conditions':
+        return this.conditions(model);
+      case 'events':
+        return this.events(model);
+    }
+  }
+
   /** A section whose heading folds it (remembered with the panel's state); open by default. */
-  private collapsible(id: UiSection, el: HTMLElement): void {
-    const heading = el.querySelector(':scope > h2');
+  private foldHeading(id: UiSection, root: Element): void {
+    const heading = root.querySelector<HTMLElement>(':scope > h2');
     if (!heading) return;
     const key = `section:${id}`;
-    const apply = () => {
-      const open = this.isOpen(key, true);
-      el.classList.toggle('collapsed', !open);
-      heading.setAttribute('aria-expanded', String(open));
-    };
     heading.classList.add('fold');
     heading.setAttribute('role', 'button');
     heading.setAttribute('tabindex', '0');
     heading.setAttribute('title', 'Fold or unfold this section');
+    heading.setAttribute('aria-expanded', String(this.isOpen(key, true)));
     const toggle = () => {
       this.setOpen(key, !this.isOpen(key, true));
-      apply();
+      this.applyFold(id);
       if (id === 'timeline') this.redrawTimeline();
     };
-    on(heading as HTMLElement, 'click', toggle);
-    on<KeyboardEvent>(heading as HTMLElement, 'keydown', (e) => {
+    on(heading, 'click', toggle);
+    on<KeyboardEvent>(heading, 'keydown', (e) => {
       if (e.key === 'Enter' || e.key === ' ') {
         e.preventDefault();
         toggle();
       }
     });
-    apply();
+  }
+
+  private applyFold(id: UiSection): void {
+    const el = this.sections.get(id)!;
+    const open = this.isOpen(`section:${id}`, true);
+    el.classList.toggle('collapsed', !open);
+    el.querySelector(':scope > h2')?.setAttribute('aria-expanded', String(open));
   }
 
   // -------------------------------------------------------------------------------------------
@@ -437,8 +452,8 @@ export class PanelApp {
       { 'data-testid': 'pod-switcher', 'aria-label': 'Pod' },
       list.pods.map((p) => h('vscode-option', { value: key(p), selected: key(p) === current }, `${p.namespace === 'default' ? '' : `${p.namespace}/`}${p.name} · ${p.status}`)),
     );
-    on(sel, 'change', () => {
-      const [namespace, name] = (sel as unknown as { value: string }).value.split('/') as [string, string];
+    on(sel, 'change', (e) => {
+      const [namespace, name] = (e.currentTarget as unknown as { value: string }).value.split('/') as [string, string];
       if (`${namespace}/${name}` !== current) void this.request<'switchPod'>({ kind: 'switchPod', namespace, name }).catch(() => undefined);
     });
     return h('div', { class: 'pod-switcher' }, h('span', { class: 'muted' }, `Pod (${list.pods.length}): `), sel);
@@ -517,24 +532,7 @@ export class PanelApp {
   private redrawTimeline(): void {
     const wrap = this.sections.get('timeline')?.querySelector('.timeline-wrap');
     if (!this.model || !wrap) return this.render(['timeline']);
-    replaceChildren(wrap, this.timelineSvg(this.model));
-  }
-
-  /**
-   * The timeline section. Its head (the zoom buttons) is rebuilt only when the zoom changes, so the
-   * toolkit's buttons are not replaced under the pointer at every update; legend and SVG are redrawn.
-   */
-  private renderTimelineSection(el: HTMLElement, m: PanelModel): void {
-    const zoom = this.ui.timelineZoom ?? 'all';
-    const head = el.querySelector<HTMLElement>('.timeline-head');
-    const legendEl = el.querySelector('.legend');
-    const wrap = el.querySelector('.timeline-wrap');
-    if (head?.dataset.zoomState === zoom && legendEl && wrap) {
-      legendEl.replaceWith(this.timelineLegend(m));
-      replaceChildren(wrap, this.timelineSvg(m));
-      return;
-    }
-    replaceChildren(el, this.timeline(m));
+    morphChildren(wrap, this.timelineSvg(this.model));
   }
 
   private timelineLegend(m: PanelModel): HTMLElement {
@@ -642,7 +640,7 @@ export class PanelApp {
           const dur = a.startedAt !== undefined && a.finishedAt !== undefined ? preciseDuration(a.finishedAt - a.startedAt) : '';
           const details = h(
             'details',
-            { class: 'attempt', 'data-attempt': a.attempt, 'data-exit-code': a.exitCode, 'data-removed': a.removed, open: this.isOpen(key, i === 0) },
+            { class: 'attempt', 'data-key': key, 'data-attempt': a.attempt, 'data-exit-code': a.exitCode, 'data-removed': a.removed, open: this.isOpen(key, i === 0) },
             h(
               'summary',
               {},
@@ -661,8 +659,8 @@ export class PanelApp {
           );
           const initiallyOpen = (details as HTMLDetailsElement).open;
           // Only the user's toggles are remembered (the initial `open` fires a toggle event too).
-          on(details, 'toggle', () => {
-            const open = (details as HTMLDetailsElement).open;
+          on(details, 'toggle', (e) => {
+            const open = (e.currentTarget as HTMLDetailsElement).open;
             if (open !== initiallyOpen) this.setOpen(key, open);
           });
           return details;
@@ -742,11 +740,11 @@ export class PanelApp {
         : h('p', { class: 'muted' }, '<none>'),
     );
     const initiallyOpen = (details as HTMLDetailsElement).open;
-    on(details, 'toggle', () => {
-      const open = (details as HTMLDetailsElement).open;
+    on(details, 'toggle', (e) => {
+      const open = (e.currentTarget as HTMLDetailsElement).open;
       if (open !== initiallyOpen) this.setOpen(key, open);
     });
-    return h('tr', { class: 'details-row', 'data-details-for': c.name }, h('td', { colspan: 10 }, details));
+    return h('tr', { class: 'details-row', 'data-key': `details-row:${c.name}`, 'data-details-for': c.name }, h('td', { colspan: 10 }, details));
   }
 
   /** Each container's probes: kubectl describe's line, the verdict and the flag it sets, and the latest run. */
@@ -799,7 +797,7 @@ export class PanelApp {
     on(shellBtn, 'click', () => this.act('openShell', { kind: 'openShell', container: c.name }));
     return h(
       'tr',
-      { 'data-container': c.name, 'data-kind': c.kind, class: c.failed ? 'failed' : '' },
+      { 'data-key': `container:${c.name}`, 'data-container': c.name, 'data-kind': c.kind, class: c.failed ? 'failed' : '' },
       h('td', {}, h('code', {}, c.name), ' ', c.kind !== 'app' ? h('span', { class: `tag tag-${c.kind}` }, c.kind) : null),
       h('td', { class: 'image' }, c.image),
       h('td', { 'data-col': 'state', class: `state-${c.state.kind}` }, stateText(c.state)),
@@ -854,7 +852,7 @@ export class PanelApp {
               m.events.map((e) =>
                 h(
                   'tr',
-                  { 'data-reason': e.reason, 'data-type': e.type, title: e.fieldPath },
+                  { 'data-key': `event:${e.key}`, 'data-reason': e.reason, 'data-type': e.type, title: e.fieldPath },
                   h('td', { class: e.type === 'Warning' ? 'warning' : '' }, e.type),
                   h('td', {}, e.reason),
                   h('td', { 'data-fmt': 'event-age', 'data-first': e.firstAt, 'data-last': e.lastAt, 'data-count': e.count }),
@@ -1255,7 +1253,7 @@ export class PanelApp {
  * Gives each cell of the section's tables its column's name (`data-label`), so that a narrow panel
  * can show each row as a card of labelled lines (styles.css) instead of a table that overflows.
  */
-function labelCells(root: HTMLElement): void {
+function labelCells(root: Element): void {
   for (const table of Array.from(root.querySelectorAll('table.grid'))) {
     const names = Array.from(table.querySelectorAll(':scope > thead th')).map((th) => th.textContent?.trim() ?? '');
     table.classList.add('cards');
@@ -1351,15 +1349,18 @@ function envTable(c: ContainerView): Child {
 
 function secretValue(value: string): HTMLElement {
   const el = h('code', { class: 'secret', title: 'From a Secret: click to show', 'data-testid': 'env-secret', tabindex: '0' }, '••••••');
-  let shown = false;
-  const toggle = () => {
-    shown = !shown;
-    el.textContent = shown ? value : '••••••';
-    el.title = shown ? 'From a Secret: click to hide' : 'From a Secret: click to show';
+  // The element shown may be an older one the panel kept (see morphInto): it is the event's.
+  const toggle = (e: Event) => {
+    const code = e.currentTarget as HTMLElement;
+    const reveal = code.dataset.shown === undefined;
+    code.textContent = reveal ? value : '••••••';
+    code.title = reveal ? 'From a Secret: click to hide' : 'From a Secret: click to show';
+    if (reveal) code.dataset.shown = '';
+    else delete code.dataset.shown;
   };
-  el.addEventListener('click', toggle);
-  el.addEventListener('keydown', (ev) => {
-    if (ev.key === 'Enter' || ev.key === ' ') toggle();
+  on(el, 'click', toggle);
+  on<KeyboardEvent>(el, 'keydown', (ev) => {
+    if (ev.key === 'Enter' || ev.key === ' ') toggle(ev);
   });
   return el;
 }

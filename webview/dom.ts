@@ -1,6 +1,14 @@
 // A tiny DOM builder for the panel: elements are created with attributes and children, event
 // listeners are attached with addEventListener (the CSP allows no inline handlers), and nothing
 // ever sets a `style` attribute (only CSSOM properties, which the CSP permits).
+//
+// A section is rebuilt as a detached tree and morphed into the live one (morphdom): only the
+// nodes that differ change, so the element with keyboard focus, a text selection, an open
+// <details> and the toolkit's components survive an update, and the browser re-lays out and
+// repaints only what changed. Listeners attached with `on` follow the morph: a kept element gets
+// the new tree's listeners (theirs close over the new data), so handlers read their element from
+// the event (`currentTarget`), never from the variable that built it.
+import morphdom from 'morphdom';
 
 export type Child = Node | string | number | null | undefined | false | Child[];
 export type Attrs = Record<string, string | number | boolean | null | undefined>;
@@ -40,8 +48,55 @@ export function s(tag: string, attrs?: Attrs, ...children: Child[]): SVGElement 
   return el;
 }
 
+const listeners = new WeakMap<EventTarget, [string, EventListener][]>();
+
 export function on<E extends Event = Event>(el: EventTarget, type: string, fn: (e: E) => void): void {
   el.addEventListener(type, fn as EventListener);
+  const list = listeners.get(el);
+  if (list) list.push([type, fn as EventListener]);
+  else listeners.set(el, [[type, fn as EventListener]]);
+}
+
+/** A kept element takes the listeners of the element that replaces it in the new tree. */
+function moveListeners(from: Element, to: Element): void {
+  for (const [type, fn] of listeners.get(from) ?? []) from.removeEventListener(type, fn);
+  const next = listeners.get(to);
+  if (next) {
+    for (const [type, fn] of next) from.addEventListener(type, fn);
+    listeners.set(from, next);
+  } else listeners.delete(from);
+}
+
+/** Keys that match list items across updates (an event, an attempt) instead of their positions. */
+function keyOf(node: Node): string | undefined {
+  return node instanceof Element ? (node.getAttribute('data-key') ?? (node.id || undefined)) : undefined;
+}
+
+/**
+ * Makes `el`'s children those of `next` (a detached element of the same kind), changing only the
+ * nodes that differ. `next` is consumed.
+ */
+export function morphInto(el: Element, next: Element): void {
+  morphdom(el, next, {
+    childrenOnly: true,
+    getNodeKey: keyOf,
+    onBeforeElUpdated(from, to) {
+      moveListeners(from, to);
+      return true;
+    },
+  });
+}
+
+/** An element of `el`'s kind (and namespace) with these children, detached: for morphInto. */
+export function detachedLike(el: Element, ...children: Child[]): Element {
+  const next = document.createElementNS(el.namespaceURI, el.localName);
+  append(next, children);
+  return next;
+}
+
+/** Replaces `el`'s children with these, changing only the nodes that differ (see morphInto). */
+export function morphChildren(el: Element, ...children: Child[]): void {
+  morphInto(el, detachedLike(el, ...children));
 }
 
 export function replaceChildren(el: Element, ...children: Child[]): void {

@@ -318,24 +318,75 @@ describe('protocol behaviour in the webview', () => {
         .map((m) => m.message)
         .filter((m): m is Extract<HostToWebview, { type: 'snapshot' | 'patch' }> => m.type === 'snapshot' || m.type === 'patch');
       const rendersDuring = await p.page.evaluate((ms) => {
-        // Each render of the timeline builds a new <svg class="timeline">: count those added.
-        const w = window as unknown as { __timelines: number };
-        w.__timelines = 0;
+        // Each render marks the root with the update it shows (data-seq): count those marks.
+        const w = window as unknown as { __renders: number };
+        w.__renders = 0;
         new MutationObserver((records) => {
-          for (const r of records)
-            for (const n of Array.from(r.addedNodes)) if (n instanceof Element && (n.matches('svg.timeline') || n.querySelector('svg.timeline'))) w.__timelines++;
-        }).observe(document.getElementById('app')!, { childList: true, subtree: true });
+          w.__renders += records.length;
+        }).observe(document.getElementById('app')!, { attributes: true, attributeFilter: ['data-seq'] });
         for (const data of ms) window.dispatchEvent(new MessageEvent('message', { data }));
         return document.getElementById('app')!.dataset.seq ?? '';
       }, updates);
       await p.waitForSeq(updates.at(-1)!.seq);
       await p.page.waitForTimeout(100);
-      const timelineRenders = await p.page.evaluate(() => (window as unknown as { __timelines: number }).__timelines);
+      const renders = await p.page.evaluate(() => (window as unknown as { __renders: number }).__renders);
       const acked = (await p.posted()).flatMap((m) => (m.type === 'rendered' ? [m.seq] : []));
       assert.deepEqual(
-        { rendersDuring, timelineRenders, acked },
-        { rendersDuring: '', timelineRenders: 1, acked: updates.map((u) => u.seq) },
+        { rendersDuring, renders, acked },
+        { rendersDuring: '', renders: 1, acked: updates.map((u) => u.seq) },
       );
+    } finally {
+      await p.close();
+    }
+  });
+
+  // The second half of the failing-init stream changes the containers, the events and the
+  // timeline again and again (each back-off, restart and exit); the learner is in the panel meanwhile.
+  async function halfway(): Promise<{ p: PanelPage; rest: Extract<HostToWebview, { type: 'snapshot' | 'patch' }>[]; touched: string[] }> {
+    const updates = replay(stream)
+      .map((m) => m.message)
+      .filter((m): m is Extract<HostToWebview, { type: 'snapshot' | 'patch' }> => m.type === 'snapshot' || m.type === 'patch');
+    const half = Math.floor(updates.length / 2);
+    const p = await openPanel(browser, script, { title: `${stream.namespace}/${stream.name}` });
+    p.serveRequests(stream);
+    for (const m of updates.slice(0, half)) await p.send(m);
+    await p.waitForSeq(updates[half - 1]!.seq);
+    const rest = updates.slice(half);
+    const touched = [...new Set(rest.flatMap((m) => (m.type === 'patch' ? Object.keys(m.changes) : ['snapshot'])))].sort();
+    return { p, rest, touched };
+  }
+
+  test('keyboard focus stays where it was while updates change the section around it', async () => {
+    const { p, rest, touched } = await halfway();
+    try {
+      await p.page.focus('[data-testid=containers] > h2');
+      for (const m of rest) await p.send(m);
+      await p.waitForSeq(rest.at(-1)!.seq);
+      const focused = await p.page.evaluate(() => {
+        const a = document.activeElement;
+        return a ? `${a.tagName} in ${a.closest('section')?.getAttribute('data-testid') ?? 'no section'}` : 'nothing';
+      });
+      assert.deepEqual({ focused, containersChanged: touched.includes('containers') }, { focused: 'H2 in containers', containersChanged: true });
+    } finally {
+      await p.close();
+    }
+  });
+
+  test("text the learner selected in an event's message stays selected while updates change the events", async () => {
+    const { p, rest, touched } = await halfway();
+    try {
+      const selected = await p.page.evaluate(() => {
+        const cell = document.querySelector('[data-testid=events-table] tbody tr td.message')!;
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        getSelection()!.removeAllRanges();
+        getSelection()!.addRange(range);
+        return getSelection()!.toString();
+      });
+      for (const m of rest) await p.send(m);
+      await p.waitForSeq(rest.at(-1)!.seq);
+      const after = await p.page.evaluate(() => getSelection()!.toString());
+      assert.deepEqual({ after, eventsChanged: touched.includes('events'), nonEmpty: selected.length > 0 }, { after: selected, eventsChanged: true, nonEmpty: true });
     } finally {
       await p.close();
     }
