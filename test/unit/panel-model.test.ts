@@ -408,6 +408,43 @@ describe('the view model of the two-container pod (recorded stream)', () => {
   });
 });
 
+describe('the status and the attempt archive agree', () => {
+  // The attempt archive (debug info) and the pod's status come on separate streams: the status may
+  // already say the container ended while the archive still says it runs. The panel must not show
+  // the pod Succeeded and its container running at once.
+  test("an attempt the status already reports terminated is shown exited, with the status's exit code, reason and end", () => {
+    const started = Date.parse('2024-05-01T10:00:02Z');
+    const finished = Date.parse('2024-05-01T10:00:03Z');
+    const done = pod('web', {
+      status: {
+        phase: 'Succeeded',
+        containerStatuses: [
+          {
+            name: 'app',
+            image: 'busybox:1.35',
+            imageID: '',
+            ready: false,
+            restartCount: 0,
+            containerID: 'docker://abc123',
+            state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: '2024-05-01T10:00:02Z', finishedAt: '2024-05-01T10:00:03Z', containerID: 'docker://abc123' } },
+          },
+        ],
+      },
+    });
+    const lagging: PodDebugInfo = { uid: 'uid-1', sandboxes: [], attempts: [{ containerName: 'app', attempt: 0, id: 'abc123', state: 'running', createdAt: started - 100, startedAt: started }], backoff: {} };
+    const m = buildPanelModel(withDebug(observe(newObservation('default', 'web'), podEv('ADDED', done), 1), lagging), finished + 1000);
+    const app = m.containers.find((c) => c.name === 'app')!;
+    const bars = m.timeline.lanes.find((l) => l.key === 'container:app')!.bars;
+    assert.deepEqual(
+      { attempts: app.attempts, bars },
+      {
+        attempts: [{ attempt: 0, containerId: 'abc123', state: 'exited', exitCode: 0, reason: 'Completed', createdAt: started - 100, startedAt: started, finishedAt: finished }],
+        bars: [{ key: 'app:abc123', kind: 'run', label: '#0 Completed (exit 0)', start: started, end: finished, outcome: 'succeeded', attempt: 0, exitCode: 0, reason: 'Completed' }],
+      },
+    );
+  });
+});
+
 describe('sidecars', () => {
   test('an init container with restartPolicy Always is a sidecar', () => {
     const p = pod('web', {

@@ -5,6 +5,7 @@
 import type {
   Container,
   ContainerState,
+  ContainerStateTerminated,
   ContainerStatus,
   EnvVar,
   Event as KEvent,
@@ -284,24 +285,34 @@ function conditionViews(conds: PodCondition[] | undefined): ConditionView[] {
   return views;
 }
 
-function attemptsOf(obs: PodObservation, name: string): AttemptView[] {
+/**
+ * Every attempt the archive has seen of a container. The archive and the pod's status come on
+ * separate streams: an instance the status already reports terminated is shown so (its exit code,
+ * reason and end from the status), never running beside a pod that says it ended.
+ */
+function attemptsOf(obs: PodObservation, name: string, st: ContainerStatus | undefined): AttemptView[] {
   const debug = obs.debug;
   if (!debug) return [];
   const present = new Set(debug.attempts.map((a) => a.id));
+  const ended = new Map<string, ContainerStateTerminated>();
+  for (const t of [st?.lastState?.terminated, st?.state?.terminated]) if (t?.containerID) ended.set(t.containerID.replace(/^[a-z]+:\/\//, ''), t);
   return Object.values(obs.attemptsSeen)
     .filter((a) => a.containerName === name)
     .sort((a, b) => a.attempt - b.attempt || a.createdAt - b.createdAt)
-    .map((a) => ({
-      ...(present.has(a.id) ? {} : { removed: true }),
-      attempt: a.attempt,
-      containerId: a.id,
-      state: a.state,
-      exitCode: a.exitCode,
-      reason: a.reason,
-      createdAt: a.createdAt,
-      startedAt: a.startedAt,
-      finishedAt: a.finishedAt,
-    }));
+    .map((a) => {
+      const t = a.state === 'exited' ? undefined : ended.get(a.id);
+      return {
+        ...(present.has(a.id) ? {} : { removed: true }),
+        attempt: a.attempt,
+        containerId: a.id,
+        state: t ? 'exited' : a.state,
+        exitCode: t ? t.exitCode : a.exitCode,
+        reason: t ? t.reason : a.reason,
+        createdAt: a.createdAt,
+        startedAt: a.startedAt ?? parseTime(t?.startedAt),
+        finishedAt: t ? parseTime(t.finishedAt) : a.finishedAt,
+      };
+    });
 }
 
 function exitedNonZero(s: StateView): boolean {
@@ -343,7 +354,7 @@ function containerView(
     env,
     envFrom: (c.envFrom ?? []).map(envFromText),
     workingDir: c.workingDir ?? '',
-    attempts: attemptsOf(obs, c.name),
+    attempts: attemptsOf(obs, c.name, st),
     backoff: bo && bo.until > now ? { until: bo.until, delayMs: bo.delayMs } : undefined,
     failed,
     stepWaiting: debug?.stepWaitingFor === c.name,
