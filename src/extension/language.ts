@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { EngineApi } from '../engine/api.js';
 import type { Lab } from './lab.js';
 import { looksLikeKubernetes, refKey } from './manifest.js';
-import { lensTitles } from './podModel.js';
+import { lensSignature, lensTitles } from './podModel.js';
 import {
   DocumentAnalyzer,
   loadValidator,
@@ -307,6 +307,8 @@ function podFromDoc(lab: Lab, d: DocInfo) {
 /** Run / Delete / Show lifecycle on the first line of each Pod document, reflecting the pod's live state. */
 export class PodCodeLenses implements vscode.CodeLensProvider {
   private readonly emitter = new vscode.EventEmitter<void>();
+  /** lensSignature of the lab's pods when the lenses were last asked for again because of them. */
+  private shownSig = '';
   readonly onDidChangeCodeLenses = this.emitter.event;
 
   constructor(
@@ -315,7 +317,13 @@ export class PodCodeLenses implements vscode.CodeLensProvider {
   ) {
     lab.push(
       this.emitter,
-      lab.onDidChangePods(() => this.emitter.fire()),
+      lab.onDidChangePods(() => {
+        // Asked again only when a lens would read differently (not for an Event or a probe's time).
+        const sig = lensSignature(lab.pods());
+        if (sig === this.shownSig) return;
+        this.shownSig = sig;
+        this.emitter.fire();
+      }),
       lab.onDidChangeState(() => this.emitter.fire()),
       diags.onDidAnalyze(() => this.emitter.fire()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.emitter.fire()),

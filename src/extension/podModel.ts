@@ -158,6 +158,15 @@ export function buildPodRows(pods: readonly Pod[], now: number, stepWaiting: Rea
   return rows;
 }
 
+/**
+ * What the Pods view shows of these pods, without the clock (ages move on the view's own timer):
+ * equal signatures mean a refresh would draw the same rows, so a watch event that changes nothing
+ * there (an Event's count, a probe's time) costs the workbench nothing.
+ */
+export function podRowsSignature(pods: readonly Pod[], stepWaiting: ReadonlyMap<string, string> = new Map(), simulatedNodes: ReadonlySet<string> = new Set()): string {
+  return JSON.stringify(buildPodRows(pods, 0, stepWaiting, simulatedNodes));
+}
+
 /** `simulated`: the pod is bound to a simulated node (no containers run; the row says so). */
 export function podRow(pod: Pod, now: number, stepWaitingFor?: string, simulated = false): PodRow {
   const ns = pod.metadata?.namespace ?? 'default';
@@ -215,6 +224,15 @@ export function lensTitles(pod: Pod | undefined, now: number): { summary?: strin
   const restarts = restartsText(pod, now);
   const rc = restarts.startsWith('0') ? '' : ` · ${restarts} restarts`;
   return { summary: `${status} · ${ready}${rc}`, actions: ['delete', 'lifecycle'] };
+}
+
+/** What the CodeLenses show of these pods, without the clock: the lenses are asked again only when it changes. */
+export function lensSignature(pods: readonly Pod[]): string {
+  return JSON.stringify(
+    pods
+      .map((p) => [p.metadata?.namespace ?? 'default', p.metadata?.name ?? '', lensTitles(p, 0).summary ?? ''])
+      .sort((a, b) => a[0]!.localeCompare(b[0]!) || a[1]!.localeCompare(b[1]!)),
+  );
 }
 
 /** Pods the debug watch should follow: step mode on (annotation or the lab's setting) and not finished. */

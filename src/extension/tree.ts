@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { simulatedNodeNames } from '../shared/labels.js';
 import type { Lab } from './lab.js';
 import type { StepModeWatch } from './step-mode.js';
-import { buildPodRows, type PodRow, type GroupRow, type ContainerRow, type Tone } from './podModel.js';
+import { buildPodRows, podRowsSignature, type PodRow, type GroupRow, type ContainerRow, type Tone } from './podModel.js';
 
 /** `context`: the kubeconfig context the pod lives in (the Clusters view); absent for lab pods. */
 export type PodNode = { type: 'pod'; row: PodRow; context?: string };
@@ -30,6 +30,8 @@ export class PodTree implements vscode.TreeDataProvider<LabNode> {
   private readonly emitter = new vscode.EventEmitter<LabNode | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
   private rows: PodRow[] = [];
+  /** podRowsSignature of the pods at the last refresh their changes caused. */
+  private shownSig = '';
   private ageTimer: NodeJS.Timeout | undefined;
   private visible = false;
   /** Tree item ids the user collapsed (kept in the workspace state, so a reload keeps them). */
@@ -42,7 +44,7 @@ export class PodTree implements vscode.TreeDataProvider<LabNode> {
     this.collapsed = new Set(lab.context.workspaceState.get<string[]>(COLLAPSED_KEY, []));
     lab.push(
       this.emitter,
-      lab.onDidChangePods(() => this.refresh()),
+      lab.onDidChangePods(() => this.podsChanged()),
       steps.onDidChange(() => this.refresh()),
       lab.onDidChangeState(() => this.emitter.fire(undefined)),
     );
@@ -64,6 +66,17 @@ export class PodTree implements vscode.TreeDataProvider<LabNode> {
 
   refresh(): void {
     this.emitter.fire(undefined);
+  }
+
+  /** The lab's objects changed: the rows are drawn again only if what they show changed (not for an Event's count). */
+  private podsChanged(): void {
+    const engine = this.lab.engineIfStarted;
+    if (engine) {
+      const sig = podRowsSignature(engine.listPods(), this.steps.held, simulatedNodeNames(engine.listNodes()));
+      if (sig === this.shownSig) return;
+      this.shownSig = sig;
+    }
+    this.refresh();
   }
 
   /** The user expanded or collapsed an item: remembered for the next refresh and the next session. */

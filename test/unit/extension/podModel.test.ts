@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from 'kubernetes-types/core/v1';
-import { buildPodRows, containerTone, countOf, deleteAllQuestion, lensTitles, stepModePods } from '../../../src/extension/podModel.js';
+import { buildPodRows, containerTone, countOf, deleteAllQuestion, lensSignature, lensTitles, podRowsSignature, stepModePods } from '../../../src/extension/podModel.js';
 
 const now = Date.UTC(2024, 0, 1, 12, 0, 0);
 const t = (s: number) => new Date(now - s * 1000).toISOString().replace('.000Z', 'Z');
@@ -122,5 +122,42 @@ test('counts and the Delete All question read as English for one pod and for sev
       single: 'Delete the lab\'s only pod, "web"?',
       several: { message: 'Delete all 3 lab pods?', detail: 'a, b, c\n\nEach pod is deleted gracefully: its containers get SIGTERM and their grace period to stop.' },
     },
+  );
+});
+
+test("the Pods view's and the CodeLenses' signatures change with what they show, not with the rest of a pod's status", () => {
+  const pod = crashingInitPod();
+  const st = pod.status!;
+  const variants: Record<string, Pod> = {
+    'a new resourceVersion and a condition probed again': {
+      ...pod,
+      metadata: { ...pod.metadata, resourceVersion: '999' },
+      status: { ...st, conditions: [{ type: 'Ready', status: 'False', lastProbeTime: t(1) }] },
+    },
+    'another restart': { ...pod, status: { ...st, initContainerStatuses: st.initContainerStatuses!.map((s, i) => (i === 0 ? { ...s, restartCount: s.restartCount + 1 } : s)) } },
+    'the pod ran its app container': {
+      ...pod,
+      status: {
+        ...st,
+        phase: 'Running',
+        initContainerStatuses: st.initContainerStatuses!.map((s) => ({ ...s, ready: true, state: { terminated: { exitCode: 0, reason: 'Completed' } } })),
+        containerStatuses: [{ name: 'app', image: 'busybox:1.35', imageID: '', ready: true, restartCount: 0, state: { running: { startedAt: t(1) } } }],
+      },
+    },
+  };
+  const rows = (p: Pod, held = new Map<string, string>()) => podRowsSignature([p], held);
+  const lens = (p: Pod) => lensSignature([p]);
+  const base = { rows: rows(pod), lens: lens(pod) };
+  assert.deepEqual(
+    Object.fromEntries(Object.entries(variants).map(([k, p]) => [k, { rows: rows(p) !== base.rows, lens: lens(p) !== base.lens }])),
+    {
+      'a new resourceVersion and a condition probed again': { rows: false, lens: false },
+      'another restart': { rows: true, lens: true },
+      'the pod ran its app container': { rows: true, lens: true },
+    },
+  );
+  assert.deepEqual(
+    { heldInStepMode: rows(pod, new Map([['u1', 'wait-for-db']])) !== base.rows, sameLater: rows(structuredClone(pod)) === base.rows, lensOfTwoInAnyOrder: lensSignature([pod, { ...pod, metadata: { ...pod.metadata, name: 'b' } }]) === lensSignature([{ ...pod, metadata: { ...pod.metadata, name: 'b' } }, pod]) },
+    { heldInStepMode: true, sameLater: true, lensOfTwoInAnyOrder: true },
   );
 });
