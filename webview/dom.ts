@@ -22,13 +22,31 @@ function append(parent: Node, children: Child[]): void {
   }
 }
 
+/** The attributes the panel gave each component (a custom element): the others are the component's own. */
+const given = new WeakMap<Element, Set<string>>();
+
 function setAttrs(el: Element, attrs: Attrs | undefined): void {
+  const component = el.localName.includes('-');
+  const names = component ? new Set<string>() : undefined;
+  if (names) given.set(el, names);
   if (!attrs) return;
   for (const [k, v] of Object.entries(attrs)) {
     if (v === null || v === undefined || v === false) continue;
     if (k === 'style') throw new Error('style attributes are blocked by the CSP; use classes');
     el.setAttribute(k, v === true ? '' : String(v));
+    names?.add(k);
   }
+}
+
+/**
+ * A kept component keeps the attributes it set on itself (a dropdown's role, tabindex and ARIA
+ * state, an option's generated id): they are copied into the new tree so the morph leaves them.
+ */
+function keepOwnAttributes(from: Element, to: Element): void {
+  const ours = given.get(from);
+  if (!ours) return;
+  for (const a of Array.from(from.attributes)) if (!ours.has(a.name) && !to.hasAttribute(a.name)) to.setAttribute(a.name, a.value);
+  given.set(from, given.get(to) ?? new Set());
 }
 
 /** An HTML element (including the toolkit's custom elements such as vscode-button). */
@@ -67,9 +85,9 @@ function moveListeners(from: Element, to: Element): void {
   } else listeners.delete(from);
 }
 
-/** Keys that match list items across updates (an event, an attempt) instead of their positions. */
+/** Keys that match list items across updates (an event, an attempt) instead of their positions (not ids: components generate theirs). */
 function keyOf(node: Node): string | undefined {
-  return node instanceof Element ? (node.getAttribute('data-key') ?? (node.id || undefined)) : undefined;
+  return node instanceof Element ? (node.getAttribute('data-key') ?? undefined) : undefined;
 }
 
 /**
@@ -82,6 +100,7 @@ export function morphInto(el: Element, next: Element): void {
     getNodeKey: keyOf,
     onBeforeElUpdated(from, to) {
       moveListeners(from, to);
+      keepOwnAttributes(from, to);
       return true;
     },
   });

@@ -901,6 +901,50 @@ describe('one panel for all pods: the pod switcher', () => {
   });
 });
 
+describe("the toolkit's components across updates", () => {
+  // Sections are morphed into place: the attributes a component gives itself (its role, tabindex,
+  // ARIA state, generated ids) must survive an update, or keyboard and screen-reader users lose it.
+  test('a dropdown, its options and the buttons keep the attributes they set on themselves when the panel updates', async () => {
+    const { p } = await play(recordedStream('failing-init'), { width: 600 });
+    try {
+      const pods = (webStatus: string): HostToWebview => ({
+        type: 'pods',
+        current: { namespace: 'default', name: 'init-fail' },
+        pods: [
+          { namespace: 'default', name: 'init-fail', status: 'Init:CrashLoopBackOff' },
+          { namespace: 'default', name: 'web', status: webStatus },
+        ],
+      });
+      await p.send(pods('ContainerCreating'));
+      await p.page.locator('[data-testid=pod-switcher]').waitFor();
+      const attrs = () =>
+        p.page.evaluate(() =>
+          // which attributes each has, and the values of those that make it a control
+          Array.from(document.querySelectorAll('[data-testid=pod-switcher], [data-testid=pod-switcher] vscode-option, [data-testid=initDebug] vscode-button')).map((el) => ({
+            tag: el.localName,
+            names: Array.from(el.attributes).map((a) => a.name).sort(),
+            control: ['role', 'tabindex', 'aria-haspopup', 'aria-expanded', 'aria-disabled'].map((n) => el.getAttribute(n)),
+          })),
+        );
+      const before = await attrs();
+      await p.send(pods('Running'));
+      await p.page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid=pod-switcher] vscode-option')).some((o) => o.textContent?.includes('Running')));
+      const after = await attrs();
+      const comboboxes = before.filter((e) => e.control[0] === 'combobox').length;
+      assert.deepEqual({ after, comboboxes }, { after: before, comboboxes: 1 });
+      const sw = p.page.locator('[data-testid=pod-switcher]');
+      await sw.evaluate((el) => {
+        (el as unknown as { value: string }).value = 'default/web';
+        el.dispatchEvent(new Event('change'));
+      });
+      await p.page.waitForFunction(() => (window as unknown as { __posted: { type: string; body?: { kind: string } }[] }).__posted.some((m) => m.body?.kind === 'switchPod'));
+      assert.deepEqual(await p.problems(), []);
+    } finally {
+      await p.close();
+    }
+  });
+});
+
 describe('a failing init container on a real cluster (no lab debug info)', () => {
   test('the failed card shows the exit code but offers neither Restart now nor the copy shell, and says why', async () => {
     const lab = recordedStream('failing-init');
