@@ -138,18 +138,35 @@ export async function openCluster(opts: OpenClusterOptions): Promise<ClusterEngi
   return engine;
 }
 
-/** One list+watch of a namespaced resource, kept as a map by name (client-go's reflector). */
+/** client-go's reflector back-off: the first retry after 0.5 s, doubling up to 30 s. */
+const RETRY_FIRST_MS = 500;
+const RETRY_MAX_MS = 30_000;
+
+/** fetch's "fetch failed" carries the socket's error (ECONNREFUSED, …) as its cause: that is the one to show. */
+function rootCause(e: unknown): Error {
+  const cause = (e as { cause?: unknown } | undefined)?.cause;
+  return cause instanceof Error ? cause : e instanceof Error ? e : new Error(String(e));
+}
+
+/**
+ * One list+watch of a namespaced resource, kept as a map by name (client-go's reflector). After the
+ * first list it never gives up: a failed watch or relist is retried with a growing pause, and
+ * `onError` / `onHealthy` say when it stopped and started working again.
+ */
 class Reflector<T extends { metadata?: { name?: string; resourceVersion?: string } }> {
   readonly items = new Map<string, T>();
   private abort: AbortController | undefined;
   private closed = false;
   private retry: NodeJS.Timeout | undefined;
+  /** Failed attempts in a row since it last worked. */
+  failures = 0;
 
   constructor(
     private readonly engine: ClusterEngine,
     private readonly path: string,
     private readonly onEvent: (type: 'ADDED' | 'MODIFIED' | 'DELETED', o: T) => void,
     private readonly onError: (e: Error) => void,
+    private readonly onHealthy: () => void = () => undefined,
   ) {}
 
   /** Lists (throws on a refusal, e.g. RBAC), then watches in the background. */
@@ -170,7 +187,26 @@ class Reflector<T extends { metadata?: { name?: string; resourceVersion?: string
         this.onEvent('DELETED', o);
       }
     }
+    if (this.failures > 0) {
+      this.failures = 0;
+      this.onHealthy();
+    }
     void this.watch(list.metadata?.resourceVersion ?? '');
+  }
+
+  /** Relists later: after `failed`, with a pause that grows with the failures in a row; else after 1 s. */
+  private relistLater(failed?: unknown): void {
+    if (this.closed) return;
+    let delay = 1000;
+    if (failed !== undefined) {
+      this.failures++;
+      this.onError(rootCause(failed));
+      delay = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** (this.failures - 1));
+    }
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      this.start().catch((err: unknown) => this.relistLater(err));
+    }, delay);
   }
 
   private async watch(resourceVersion: string): Promise<void> {
@@ -209,19 +245,11 @@ class Reflector<T extends { metadata?: { name?: string; resourceVersion?: string
       if (gone) {
         // 410 Gone (or another ERROR event): relist, after a pause so a server that keeps refusing is not hammered.
         abort.abort();
-        this.retry = setTimeout(() => {
-          this.retry = undefined;
-          this.start().catch((err: unknown) => this.onError(err as Error));
-        }, 1000);
+        this.relistLater();
       } else void this.watch(rv);
     } catch (e) {
-      if (this.closed) return;
-      this.onError(e as Error);
       // Reconnect after a pause, relisting (what changed meanwhile is found by comparison).
-      this.retry = setTimeout(() => {
-        this.retry = undefined;
-        this.start().catch((err: unknown) => this.onError(err as Error));
-      }, 2000);
+      this.relistLater(e);
     }
   }
 
@@ -253,9 +281,43 @@ export class ClusterEngine implements EngineApi {
     this.target = { kind: 'cluster', context, namespace, server: kc.getCurrentCluster()?.server ?? '' };
     this.settings = { sandboxImage: '', backoffInitialMs: 10_000, backoffMaxMs: 300_000, nodes: [], stepMode: false, relistIntervalMs: 0, stateDir: '' };
     const base = `/api/v1/namespaces/${encodeURIComponent(namespace)}`;
-    const log = () => undefined;
-    this.pods = new Reflector<Pod>(this, `${base}/pods`, (type, object) => this.emit({ type, kind: 'Pod', object }), log);
-    this.events = new Reflector<KEvent>(this, `${base}/events`, (type, object) => this.emit({ type, kind: 'Event', object }), log);
+    // The pods' list+watch is the connection's health; the events' follows it (and may be refused alone).
+    this.pods = new Reflector<Pod>(
+      this,
+      `${base}/pods`,
+      (type, object) => this.emit({ type, kind: 'Pod', object }),
+      (e) => this.setConnection(e),
+      () => this.setConnection(undefined),
+    );
+    this.events = new Reflector<KEvent>(this, `${base}/events`, (type, object) => this.emit({ type, kind: 'Event', object }), () => undefined);
+  }
+
+  /** Why the watch of the namespace's pods fails (it is being retried), or undefined while it works. */
+  connectionProblem: Error | undefined;
+  private readonly connectionListeners = new Set<(problem: Error | undefined) => void>();
+
+  /** Failed relists in a row while the connection is lost. */
+  get retries(): number {
+    return this.pods.failures;
+  }
+
+  /** Told when the connection is lost (with why) and when it works again. */
+  onConnection(listener: (problem: Error | undefined) => void): { dispose(): void } {
+    this.connectionListeners.add(listener);
+    return { dispose: () => void this.connectionListeners.delete(listener) };
+  }
+
+  private setConnection(problem: Error | undefined): void {
+    const was = this.connectionProblem;
+    this.connectionProblem = problem;
+    if ((was === undefined) === (problem === undefined)) return;
+    for (const l of this.connectionListeners) {
+      try {
+        l(problem);
+      } catch {
+        // a listener's failure is its own
+      }
+    }
   }
 
   async start(): Promise<void> {

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { Lab } from './lab.js';
 import type { Clusters } from './clusters.js';
-import { contextRow, type ContextInfo } from './clusterModel.js';
+import { LOST_NOTE, contextRow, type ContextInfo } from './clusterModel.js';
 import { buildPodRows } from './podModel.js';
 import { nodeId, podChildren, podTreeItem, toneColor, type LabNode } from './tree.js';
 
@@ -58,6 +58,7 @@ export class ClusterTree implements vscode.TreeDataProvider<ClusterNode> {
     if (!n) {
       try {
         const contexts = await this.clusters.contexts();
+        this.clusters.retain(contexts.map((c) => c.name));
         if (contexts.length === 0) return [{ type: 'message', context: '', text: 'No kubeconfig contexts: set podlab.kubeconfig or KUBECONFIG, or create ~/.kube/config (kind and minikube write it).', icon: 'info' }];
         return contexts.map((info) => ({ type: 'context' as const, info }));
       } catch (e) {
@@ -68,6 +69,9 @@ export class ClusterTree implements vscode.TreeDataProvider<ClusterNode> {
       const name = n.info.name;
       try {
         const engine = await this.clusters.engine(name);
+        const st = this.clusters.state(name);
+        // Its last pods would read as current (a Terminating spinner forever): say what is going on instead.
+        if (st.kind === 'lost') return [{ type: 'message', context: name, text: `Connection lost: ${st.problem.text}. ${LOST_NOTE}`, icon: 'debug-disconnect' }];
         const rows = buildPodRows(engine.listPods(), Date.now(), new Map());
         if (rows.length === 0) return [{ type: 'message', context: name, text: `No pods in namespace ${this.clusters.namespace(n.info)}.`, icon: 'info' }];
         return rows.map((row) => ({ type: 'pod' as const, row, context: name }));

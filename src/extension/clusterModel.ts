@@ -12,7 +12,9 @@ export type ClusterState =
   | { kind: 'closed' }
   | { kind: 'connecting' }
   | { kind: 'connected'; pods: number }
-  | { kind: 'failed'; problem: Problem };
+  | { kind: 'failed'; problem: Problem }
+  /** It worked, then the server stopped answering: the client retries (and the last pods are not shown as current). */
+  | { kind: 'lost'; problem: Problem };
 
 /** What went wrong, classified for the user. */
 export interface Problem {
@@ -55,6 +57,16 @@ export function contextRow(info: ContextInfo, namespace: string, state: ClusterS
         tone: 'ok',
         contextValue: 'context.connected',
       };
+    case 'lost':
+      return {
+        id: `ctx:${info.name}`,
+        label: info.name,
+        description: `${base} · connection lost (${problemLabel(state.problem)}), retrying`,
+        tooltip: [...lines, state.problem.text, LOST_NOTE].join('\n'),
+        icon: 'debug-disconnect',
+        tone: 'error',
+        contextValue: 'context.lost',
+      };
     case 'failed':
       return {
         id: `ctx:${info.name}`,
@@ -67,6 +79,8 @@ export function contextRow(info: ContextInfo, namespace: string, state: ClusterS
       };
   }
 }
+
+export const LOST_NOTE = 'Retrying with a growing pause; the pods are listed again when the server answers.';
 
 export function problemLabel(p: Problem): string {
   switch (p.kind) {

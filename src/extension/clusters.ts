@@ -10,7 +10,9 @@ import { classify, namespaceOf, type ClusterState, type ContextInfo } from './cl
 /** What src/client/cluster.ts exports (loaded on demand). */
 interface ClusterModule {
   listContexts(kubeconfigPath?: string): ContextInfo[];
-  openCluster(opts: { kubeconfig?: string; context: string; namespace?: string }): Promise<EngineApi & { readonly labFeatures: boolean }>;
+  openCluster(opts: { kubeconfig?: string; context: string; namespace?: string }): Promise<
+    EngineApi & { readonly labFeatures: boolean; onConnection(listener: (problem: Error | undefined) => void): { dispose(): void } }
+  >;
 }
 
 interface Entry {
@@ -110,7 +112,22 @@ export class Clusters implements vscode.Disposable {
           throw new Error(`context "${name}" was closed while connecting`);
         }
         entry.engine = engine;
-        entry.subs.push(engine.watch(() => this.podsChanged(name)));
+        entry.subs.push(
+          engine.watch(() => this.podsChanged(name)),
+          // The server stopped answering (the client retries), or answers again.
+          engine.onConnection((problem) => {
+            if (this.entries.get(name) !== entry) return;
+            if (problem) {
+              const p = classify(problem);
+              this.lab.out.warn(`context ${name}: connection lost (${p.text}); retrying`);
+              entry.state = { kind: 'lost', problem: p };
+            } else {
+              this.lab.log(`context ${name}: connected again`);
+              entry.state = { kind: 'connected', pods: engine.listPods().length };
+            }
+            this.changed();
+          }),
+        );
         entry.state = { kind: 'connected', pods: engine.listPods().length };
         this.lab.log(`context ${name}: connected to ${info.server}, namespace ${namespace}, ${engine.listPods().length} pod(s) in ${Math.round(performance.now() - t0)} ms`);
         this.changed();
@@ -135,6 +152,11 @@ export class Clusters implements vscode.Disposable {
     await this.lab.context.globalState.update(NAMESPACE_KEY(name), namespace);
     await this.close(name);
     this.changed();
+  }
+
+  /** Closes the clients of contexts the kubeconfig no longer has (they would retry forever). */
+  retain(names: readonly string[]): void {
+    for (const name of [...this.entries.keys()]) if (!names.includes(name)) void this.close(name);
   }
 
   async close(name: string): Promise<void> {

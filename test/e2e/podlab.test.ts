@@ -539,6 +539,15 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
       assert.doesNotMatch(hoverText, /Live in Pod Lab/);
       await screenshot(s, 'hover-live-cluster');
       await s.page.keyboard.press('Escape');
+      // The cluster goes away: the context says its connection is lost and that it retries (not its
+      // last pods as if current).
+      await stopServer(dir2);
+      const lost = await waitFor(async () => {
+        const l = await ctxRow('second-lab').getAttribute('aria-label');
+        return l?.includes('connection lost (unreachable), retrying') ? l : undefined;
+      }, 30000, 'the context to say its connection is lost');
+      assert.match(lost, /^context second-lab current context · namespace default · connection lost \(unreachable\), retrying$/);
+      await screenshot(s, 'clusters-connection-lost');
     } finally {
       spawnSync('/usr/lib/google-cloud-sdk/bin/kubectl.1.33', ['delete', 'pod', 'e2e-remote', '--grace-period=0', '--wait=false'], { env: { ...process.env, KUBECONFIG: path.join(dir2, 'server', 'kubeconfig') }, timeout: 30000 });
       await stopServer(dir2).catch(() => undefined);

@@ -39,6 +39,20 @@ describe('context rows', () => {
       { kind: 'failed', problem: forbidden },
       { id: 'ctx:prod', label: 'prod', description: 'namespace shop · forbidden by RBAC', tooltip: `context prod\ncluster gke_prod (https://34.1.2.3)\nuser alice\nnamespace shop\n${forbidden.text}`, icon: 'lock', tone: 'error', contextValue: 'context.failed' },
     ],
+    [
+      'a context whose server stopped answering says the connection is lost and that it retries, not its last pods',
+      kind,
+      { kind: 'lost', problem: { kind: 'unreachable', text: 'connect ECONNREFUSED 127.0.0.1:41234' } },
+      {
+        id: 'ctx:kind-dev',
+        label: 'kind-dev',
+        description: 'current context · namespace default · connection lost (unreachable), retrying',
+        tooltip: 'context kind-dev\ncluster kind-dev (https://127.0.0.1:41234)\nuser kind-dev\nnamespace default\nconnect ECONNREFUSED 127.0.0.1:41234\nRetrying with a growing pause; the pods are listed again when the server answers.',
+        icon: 'debug-disconnect',
+        tone: 'error',
+        contextValue: 'context.lost',
+      },
+    ],
   ];
   for (const [name, info, state, want] of cases) test(name, () => assert.deepEqual(contextRow(info, namespaceOf(info, undefined), state), want));
 });

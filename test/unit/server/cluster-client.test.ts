@@ -233,3 +233,30 @@ test('a context whose CA did not sign the server’s certificate fails with a TL
 test('an unknown context is named', async () => {
   await assert.rejects(openCluster({ kubeconfig, context: 'nowhere' }), /^Error: context "nowhere" is not in the kubeconfig$/);
 });
+
+test('a server that goes away: the client says the connection is lost, keeps retrying, and lists the pods again when it answers', async () => {
+  const first = new LabServer({ engine: lab.engine, credentials: creds, log: () => undefined });
+  const port = await first.listen(0);
+  const file = join(dir, 'restarting');
+  const cfg = { apiVersion: 'v1', kind: 'Config', clusters: [{ name: 'lab', cluster: { server: `https://127.0.0.1:${port}`, 'certificate-authority-data': b64(creds.caPem) } }], users: [{ name: 'owner', user: { token: creds.token } }], contexts: [{ name: 'restarting', context: { cluster: 'lab', user: 'owner' } }] };
+  writeFileSync(file, stringify(cfg));
+  const c = await openCluster({ kubeconfig: file, context: 'restarting' });
+  const seen: string[] = [];
+  const sub = c.onConnection((problem) => seen.push(problem ? `lost: ${(problem as { code?: string }).code ?? problem.message}` : 'back'));
+  let second: LabServer | undefined;
+  try {
+    await first.close();
+    await until(() => seen.length > 0, () => `no connection state after the server closed: ${seen.join(', ')}`);
+    // It goes on trying while the server is away (more than one relist fails)...
+    await until(() => c.connectionProblem !== undefined && c.retries >= 2, () => `retries: ${c.retries}`);
+    // ...and recovers when a server answers on that address again.
+    second = new LabServer({ engine: lab.engine, credentials: creds, log: () => undefined });
+    await second.listen(port);
+    await until(() => seen.at(-1) === 'back', () => seen.join(', '));
+    assert.deepEqual({ seen, problem: c.connectionProblem, pods: c.listPods().map((p) => p.metadata?.name) }, { seen: ['lost: ECONNREFUSED', 'back'], problem: undefined, pods: ['p'] });
+  } finally {
+    sub.dispose();
+    await c.close();
+    await second?.close();
+  }
+});
