@@ -472,6 +472,9 @@ export class PanelApp {
         h('span', { class: `status status-${statusClass(hd.status)}`, 'data-testid': 'status', title: 'kubectl get pod: STATUS column' }, hd.status),
       ),
       hd.gone ? h('p', { class: 'banner banner-info', 'data-testid': 'gone' }, 'This pod has been deleted. The panel shows its last known state.') : null,
+      hd.connectionLost !== undefined
+        ? h('p', { class: 'banner banner-warn', role: 'status', 'data-testid': 'connection-lost' }, `The connection to the cluster is lost (${hd.connectionLost}); retrying. The panel shows the pod as last seen.`)
+        : null,
       hd.deletingAt !== undefined && !hd.gone
         ? h('p', { class: 'banner banner-warn' }, 'Deletion requested ', h('span', { 'data-fmt': 'age', 'data-since': hd.deletingAt }), ' ago: containers are being stopped.')
         : null,

@@ -142,10 +142,16 @@ export async function openCluster(opts: OpenClusterOptions): Promise<ClusterEngi
 const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 30_000;
 
-/** fetch's "fetch failed" carries the socket's error (ECONNREFUSED, …) as its cause: that is the one to show. */
+/**
+ * The socket's error (ECONNREFUSED, …) is the one to show: fetch's "fetch failed" carries it as its
+ * cause, node-fetch's "request to <url> failed, reason: …" after the URL.
+ */
 function rootCause(e: unknown): Error {
   const cause = (e as { cause?: unknown } | undefined)?.cause;
-  return cause instanceof Error ? cause : e instanceof Error ? e : new Error(String(e));
+  if (cause instanceof Error) return cause;
+  if (!(e instanceof Error)) return new Error(String(e));
+  const reason = /^request to \S+ failed, reason: (.+)$/s.exec(e.message)?.[1];
+  return reason ? Object.assign(new Error(reason), { code: (e as { code?: unknown }).code }) : e;
 }
 
 /**

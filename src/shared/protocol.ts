@@ -42,6 +42,8 @@ export interface HeaderView {
   deletingAt?: number;
   /** The pod no longer exists in the store (deleted). The last known state stays shown. */
   gone: boolean;
+  /** The API client's connection is lost (why; it retries): the panel shows the pod as last seen. */
+  connectionLost?: string;
   /** status.reason / status.message (e.g. Evicted), when set. */
   reason?: string;
   message?: string;

@@ -547,6 +547,14 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
         return l?.includes('connection lost (unreachable), retrying') ? l : undefined;
       }, 30000, 'the context to say its connection is lost');
       assert.match(lost, /^context second-lab current context · namespace default · connection lost \(unreachable\), retrying$/);
+      // ...and the open lifecycle panel says so above the pod as last seen.
+      await s.page.locator('.tab', { hasText: 'Pod e2e-remote (second-lab)' }).first().click();
+      const banner = await waitFor(async () => {
+        const t = await panelText(s.page).catch(() => '');
+        return /The connection to the cluster is lost/.test(t) ? t : undefined;
+      }, 30000, 'the lifecycle panel of the remote pod to say the connection is lost');
+      assert.match(banner, /The connection to the cluster is lost \(connect ECONNREFUSED 127\.0\.0\.1:\d+\); retrying\. The panel shows the pod as last seen\./);
+      assert.match(banner, /e2e-remote/);
       await screenshot(s, 'clusters-connection-lost');
     } finally {
       spawnSync('/usr/lib/google-cloud-sdk/bin/kubectl.1.33', ['delete', 'pod', 'e2e-remote', '--grace-period=0', '--wait=false'], { env: { ...process.env, KUBECONFIG: path.join(dir2, 'server', 'kubeconfig') }, timeout: 30000 });

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { replay, type RecordedStream } from '../../src/extension/panel/recording.js';
 import { recordedStream } from '../support/fixtures.js';
-import type { HostToWebview, WebviewState, WebviewToHost } from '../../src/shared/protocol.js';
+import { applyPatch, type HostToWebview, type PanelModel, type WebviewState, type WebviewToHost } from '../../src/shared/protocol.js';
 import { bundleWebview, launch, openPanel, type PanelPage } from './harness.js';
 
 
@@ -961,7 +961,39 @@ describe('a failing init container on a real cluster (no lab debug info)', () =>
       await p.close();
     }
   });
+
+  test('while the connection to the cluster is lost the header says so, and the banner goes when it is back', async () => {
+    const lab = recordedStream('failing-init');
+    const stream: RecordedStream = { ...lab, frames: lab.frames.filter((f) => 'watch' in f) };
+    const { p, sent } = await play(stream);
+    try {
+      const last = sent.filter((m): m is Extract<HostToWebview, { type: 'snapshot' | 'patch' }> => m.type === 'snapshot' || m.type === 'patch').at(-1)!;
+      const patch = (seq: number, connectionLost: string | undefined): HostToWebview => ({ type: 'patch', seq, baseSeq: seq - 1, changes: { now: modelOf(sent).now, header: { ...modelOf(sent).header, ...(connectionLost !== undefined ? { connectionLost } : {}) } } });
+      await p.send(patch(last.seq + 1, 'connect ECONNREFUSED 127.0.0.1:6443'));
+      await p.waitForSeq(last.seq + 1);
+      const lost = await text(p, '[data-testid=connection-lost]');
+      const status = await text(p, '[data-testid=status]');
+      await p.send(patch(last.seq + 2, undefined));
+      await p.waitForSeq(last.seq + 2);
+      assert.deepEqual(
+        { lost, status, after: await p.page.locator('[data-testid=connection-lost]').count() },
+        { lost: 'The connection to the cluster is lost (connect ECONNREFUSED 127.0.0.1:6443); retrying. The panel shows the pod as last seen.', status: 'Init:CrashLoopBackOff', after: 0 },
+      );
+    } finally {
+      await p.close();
+    }
+  });
 });
+
+/** The model after these messages (the last snapshot with its patches applied). */
+function modelOf(sent: HostToWebview[]): PanelModel {
+  let model: PanelModel | undefined;
+  for (const m of sent) {
+    if (m.type === 'snapshot') model = m.model;
+    else if (m.type === 'patch' && model) model = applyPatch(model, m.changes);
+  }
+  return model!;
+}
 
 describe('each container’s details: environment, probes and lifecycle hooks', () => {
   test('folded under the row; opened, they show the probe lines and each hook’s handler with its last run', async () => {

@@ -97,6 +97,13 @@ export class PanelFeed {
     this.dirty = true;
   }
 
+  /** The API client lost its connection (why), or has it again (undefined): said in the header. */
+  setConnection(problem: string | undefined): void {
+    if (problem === this.obs.connectionLost) return;
+    this.obs = { ...this.obs, connectionLost: problem };
+    this.dirty = true;
+  }
+
   /** The lab's simulated nodes, by name (a pod on one gets the panel's "simulated" notice). */
   setSimulatedNodes(names: readonly string[]): void {
     if (JSON.stringify(names) === JSON.stringify(this.obs.simulatedNodes ?? [])) return;

@@ -39,6 +39,11 @@ const ACK_TIMEOUT_MS = 250;
 /** Latency target from an engine event to the painted panel. */
 const LATENCY_TARGET_MS = 100;
 
+/** A cluster's API client (src/client/cluster.ts): it says when its connection is lost and back. */
+interface ConnectionAware {
+  onConnection(listener: (problem: Error | undefined) => void): { dispose(): void };
+}
+
 export interface OpenShellArgs {
   namespace: string;
   name: string;
@@ -95,6 +100,9 @@ class PodPanel {
   private engine: EngineApi | undefined;
   private watch: { dispose(): void } | undefined;
   private debugWatch: { dispose(): void } | undefined;
+  private connection: { dispose(): void } | undefined;
+  /** Why the engine's connection is lost, while it is. */
+  private connectionProblem: string | undefined;
   private timer: NodeJS.Timeout | undefined;
   private flushing = false;
   /** The webview is loaded and listening (it said `ready`); hidden webviews are destroyed. */
@@ -185,6 +193,7 @@ class PodPanel {
     const feed = this.feed;
     feed.setLookup({ configMap: (ns, n) => engine.getObject('ConfigMap', ns, n), secret: (ns, n) => engine.getObject('Secret', ns, n) });
     feed.setSimulatedNodes([...simulatedNodeNames(engine.listNodes())]);
+    feed.setConnection(this.connectionProblem);
     const pod = engine.getPod(this.namespace, this.name);
     const uid = pod?.metadata?.uid;
     feed.seed(pod ? { type: 'ADDED', kind: 'Pod', object: pod } : undefined, uid ? engine.listEvents({ uid }) : [], Date.now());
@@ -218,6 +227,12 @@ class PodPanel {
       if (this.disposed) return;
       this.engine = engine;
       this.watch = engine.watch((e) => this.onWatch(e));
+      // A cluster's API client says when its connection is lost and back (the lab's has no such state).
+      this.connection = (engine as Partial<ConnectionAware>).onConnection?.((problem) => {
+        this.connectionProblem = problem?.message;
+        this.feed.setConnection(this.connectionProblem);
+        this.schedule();
+      });
       this.follow(engine);
       this.schedule();
     } catch (err) {
@@ -481,6 +496,7 @@ class PodPanel {
     if (this.logTimer) clearTimeout(this.logTimer);
     this.closeLogStreams();
     this.watch?.dispose();
+    this.connection?.dispose();
     this.debugWatch?.dispose();
     for (const d of this.disposables) d.dispose();
     this.panel.dispose();

@@ -71,6 +71,8 @@ export interface PodObservation {
   readyHistory: readonly ReadyMark[];
   /** The names of the lab's simulated nodes (a pod bound to one gets a notice saying so). */
   simulatedNodes?: readonly string[];
+  /** Why the API client's connection is lost (it retries); the pod is as last seen meanwhile. */
+  connectionLost?: string;
 }
 
 export function newObservation(namespace: string, name: string): PodObservation {
@@ -427,6 +429,7 @@ function headerView(obs: PodObservation, pod: Pod, containers: ContainerView[]):
     gone: obs.gone,
     reason: st.reason,
     message: st.message,
+    ...(obs.connectionLost !== undefined ? { connectionLost: obs.connectionLost } : {}),
   };
 }
 

@@ -242,7 +242,7 @@ test('a server that goes away: the client says the connection is lost, keeps ret
   writeFileSync(file, stringify(cfg));
   const c = await openCluster({ kubeconfig: file, context: 'restarting' });
   const seen: string[] = [];
-  const sub = c.onConnection((problem) => seen.push(problem ? `lost: ${(problem as { code?: string }).code ?? problem.message}` : 'back'));
+  const sub = c.onConnection((problem) => seen.push(problem ? `lost: ${(problem as { code?: string }).code} ${problem.message}` : 'back'));
   let second: LabServer | undefined;
   try {
     await first.close();
@@ -253,7 +253,7 @@ test('a server that goes away: the client says the connection is lost, keeps ret
     second = new LabServer({ engine: lab.engine, credentials: creds, log: () => undefined });
     await second.listen(port);
     await until(() => seen.at(-1) === 'back', () => seen.join(', '));
-    assert.deepEqual({ seen, problem: c.connectionProblem, pods: c.listPods().map((p) => p.metadata?.name) }, { seen: ['lost: ECONNREFUSED', 'back'], problem: undefined, pods: ['p'] });
+    assert.deepEqual({ seen, problem: c.connectionProblem, pods: c.listPods().map((p) => p.metadata?.name) }, { seen: [`lost: ECONNREFUSED connect ECONNREFUSED 127.0.0.1:${port}`, 'back'], problem: undefined, pods: ['p'] });
   } finally {
     sub.dispose();
     await c.close();
