@@ -15,6 +15,7 @@ import {
   hoverDocs,
   completionItems,
   quickFixes,
+  addKeyEditIn,
   fieldPathAt,
   referenceProbs,
   explanation,
@@ -101,7 +102,8 @@ class WorkspaceObjects implements vscode.Disposable {
     if (hit && hit.version === d.version) return hit.objects;
     const a = this.analysisOf(d.uri);
     const where = vscode.workspace.asRelativePath(d.uri);
-    const objects = a && a.version === d.version ? objectsOf(a, where) : configObjectsIn(d.getText(), where);
+    const file = d.uri.toString();
+    const objects = (a && a.version === d.version ? objectsOf(a, where) : configObjectsIn(d.getText(), where)).map((o) => ({ ...o, file }));
     this.open.set(key, { version: d.version, objects });
     return objects;
   }
@@ -127,7 +129,7 @@ class WorkspaceObjects implements vscode.Disposable {
       if (st.size > MAX_FILE_BYTES) return;
       await loadValidator();
       const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-      const objs = configObjectsIn(text, vscode.workspace.asRelativePath(uri));
+      const objs = configObjectsIn(text, vscode.workspace.asRelativePath(uri)).map((o) => ({ ...o, file: uri.toString() }));
       const key = uri.toString();
       const before = signature(this.disk.get(key) ?? []);
       if (objs.length) this.disk.set(key, objs);
@@ -503,6 +505,17 @@ export class PodQuickFixes implements vscode.CodeActionProvider {
         const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
         const edit = new vscode.WorkspaceEdit();
         for (const e of fix.edits) edit.replace(doc.uri, new vscode.Range(doc.positionAt(e.offset), doc.positionAt(e.endOffset)), e.newText);
+        if (fix.inFile) {
+          // The object is in another file: the edit is computed on that file as it is now.
+          const other = await vscode.workspace.openTextDocument(vscode.Uri.parse(fix.inFile.file)).then(
+            (d) => d,
+            () => undefined,
+          );
+          const oa = other ? await this.diags.analyze(other) : undefined;
+          const e = other && oa ? addKeyEditIn(oa, fix.inFile) : undefined;
+          if (!other || !e) continue;
+          edit.replace(other.uri, new vscode.Range(other.positionAt(e.offset), other.positionAt(e.endOffset)), e.newText);
+        }
         action.edit = edit;
         action.diagnostics = [diag];
         action.isPreferred = fix.preferred === true;

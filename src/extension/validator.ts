@@ -149,6 +149,8 @@ export interface QuickFix {
   title: string;
   edits: { offset: number; endOffset: number; newText: string }[];
   preferred?: boolean;
+  /** A fix that edits another file (see the validation's QuickFix.inFile). */
+  inFile?: Q.QuickFix['inFile'];
 }
 
 export function hoverDocs(a: Analysis, offset: number): HoverDoc | undefined {
@@ -177,7 +179,19 @@ export function completionItems(a: Analysis, offset: number): CompletionEntry[] 
 export function quickFixes(a: Analysis, p: Prob): QuickFix[] {
   const v = mod;
   if (!v) return [];
-  return v.quickFixesFor(a.text, p.raw).map((f) => ({ title: f.title, edits: f.edits, preferred: f.isPreferred }));
+  return v.quickFixesFor(a.text, p.raw).map((f) => ({ title: f.title, edits: f.edits, preferred: f.isPreferred, ...(f.inFile ? { inFile: f.inFile } : {}) }));
+}
+
+/** The edit of a fix that adds a key to an object of another file, on that file's analysis now. */
+export function addKeyEditIn(other: Analysis, fix: NonNullable<QuickFix['inFile']>): { offset: number; endOffset: number; newText: string } | undefined {
+  return qmod?.addKeyEditIn(
+    other.text,
+    other.docs.map((d) => d.raw),
+    fix.kind,
+    fix.namespace,
+    fix.name,
+    fix.key,
+  );
 }
 
 /**

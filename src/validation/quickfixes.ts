@@ -18,6 +18,11 @@ export interface QuickFix {
   title: string;
   isPreferred?: boolean;
   edits: { offset: number; endOffset: number; newText: string }[];
+  /**
+   * A fix that edits another file (`edits` is empty): adds `key` to the object there, computed on
+   * that file's text when the fix is applied (addKeyEditIn), as the file may have changed since.
+   */
+  inFile?: { file: string; kind: ConfigKind; namespace: string; name: string; key: string };
 }
 
 const unquote = (v: string) => (/^(["']).*\1$/s.test(v) ? v.slice(1, -1) : v);
@@ -330,6 +335,8 @@ export interface KnownObject {
   origin: 'file' | 'workspace' | 'lab';
   /** where it is defined, for the message (a workspace file's path) */
   where?: string;
+  /** the workspace file's URI, for a fix that edits it */
+  file?: string;
 }
 
 const keysOf = (...maps: unknown[]) => maps.flatMap((m) => (m && typeof m === 'object' && !Array.isArray(m) ? Object.keys(m) : []));
@@ -515,6 +522,15 @@ function appendObject(text: string, kind: ConfigKind, namespace: string | undefi
   return { offset: text.length, endOffset: text.length, newText: `${sep}${lines.join('\n')}\n` };
 }
 
+/**
+ * The edit adding `key: ""` to the ConfigMap or Secret `namespace/name` among the documents of
+ * another file's text (the fix of a reference in one file that edits the file defining the object).
+ */
+export function addKeyEditIn(text: string, docs: readonly ValidatedDocument[], kind: ConfigKind, namespace: string, name: string, key: string): QuickFix['edits'][number] | undefined {
+  const d = docs.find((x) => x.kind === kind && x.name === name && (x.namespace || 'default') === namespace);
+  return d ? addKeyEdit(new FileView(text, docs), d, kind, key) : undefined;
+}
+
 /** An edit adding `key: ""` to the data (a Secret: stringData when it has one) of an object of this file. */
 function addKeyEdit(view: FileView, d: ValidatedDocument, kind: ConfigKind, key: string): QuickFix['edits'][number] | undefined {
   const doc = view.doc(d);
@@ -624,6 +640,9 @@ export function referenceFindings(text: string, docs: readonly ValidatedDocument
     const owner = o.origin === 'file' && !binaryOnly ? local.find((l) => l.obj === o)?.doc : undefined;
     const edit = owner ? addKeyEdit(view, owner, r.kind, r.key) : undefined;
     if (edit) fixes.push({ title: `Add key "${r.key}" to ${r.kind} "${r.name}" in this file`, isPreferred: true, edits: [edit] });
+    else if (o.origin === 'workspace' && o.file && !binaryOnly) {
+      fixes.push({ title: `Add key "${r.key}" to ${r.kind} "${r.name}" in ${o.where ?? 'its file'}`, isPreferred: true, edits: [], inFile: { file: o.file, kind: r.kind, namespace: ns, name: r.name, key: r.key } });
+    }
     out.push(problemAt(view, d, r.keyField, detail, fixes));
   }
   return out;

@@ -192,6 +192,8 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
       'missing-configmap.yaml': MISSING_CONFIGMAP,
       'missing-configmap-volume.yaml': MISSING_CONFIGMAP_VOLUME,
       'remote.yaml': REMOTE_POD,
+      'settings-cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  level: debug\n',
+      'uses-settings.yaml': 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: e2e-keyfix\nspec:\n  containers:\n    - name: app\n      image: busybox:1.35\n      env:\n        - name: COLOUR\n          valueFrom:\n            configMapKeyRef: {name: settings, key: colour}\n',
       'after-marker.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n---\n# the pod\napiVersion: v1\nkind: Pod\nmetadata:\n  name: e2e-typo\nspec:\n  containers:\n    - name: app\n      image: busybox:1.35\n      comand: ["sh"]\n',
     });
   });
@@ -322,6 +324,30 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     await screenshot(s, 'quick-fix-near-miss');
     await s.page.keyboard.press('Enter');
     await waitFor(async () => (/command:\s\["sh"\]/.test(await s.page.locator('.monaco-editor .view-lines').innerText()) ? true : undefined), 10000, 'comand renamed');
+  });
+
+  test('a key missing from a ConfigMap of another workspace file: the warning offers to add it there, and the fix edits that file', async () => {
+    const warned = async () => {
+      await runCommand(s.page, 'View: Focus Problems (Errors, Warnings, Infos)');
+      return s.page.locator('.markers-panel .monaco-list-row', { hasText: 'has no key "colour"' }).count();
+    };
+    await openFile(s.page, 'uses-settings.yaml');
+    await waitFor(async () => ((await warned()) > 0 ? true : undefined), 20000, 'the missing-key warning');
+    await openFile(s.page, 'uses-settings.yaml');
+    await gotoLine(s.page, 12, 52);
+    await s.page.keyboard.press('Control+.');
+    await s.page.locator('.action-widget .monaco-list-row.focused', { hasText: 'Add key "colour" to ConfigMap "settings" in settings-cm.yaml' }).first().waitFor({ timeout: 10000 });
+    await screenshot(s, 'quick-fix-other-file');
+    await s.page.keyboard.press('Enter');
+    await waitFor(async () => ((await warned()) === 0 ? true : undefined), 20000, 'the warning to go once the other file has the key');
+    await openFile(s.page, 'settings-cm.yaml');
+    const text = await waitFor(async () => {
+      const t = (await s.page.locator('.editor-instance .monaco-editor .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
+      return /colour: ""/.test(t) ? t : undefined;
+    }, 10000, 'the key added to settings-cm.yaml');
+    assert.match(text, /data:\s+level: debug\s+colour: ""/);
+    // the workspace as it was, for the scenarios after this one
+    await runCommand(s.page, 'File: Revert File');
   });
 
   test('the describe grammar colours Normal and Warning events, reasons and exit codes differently', async () => {

@@ -61,15 +61,16 @@ export const PORT_RANGE = 'must be between 1 and 65535, inclusive';
 // ---- quick fixes ------------------------------------------------------------------------------
 
 /** A fix as the tests compare it: each edit as the line:column it starts at, the text it replaces and the new text. */
-export type Fix = { title: string; preferred: boolean; edits: { at: string; old: string; newText: string }[] };
+export type Fix = { title: string; preferred: boolean; edits: { at: string; old: string; newText: string }[]; inFile?: QuickFix['inFile'] };
 
 export function readable(text: string, f: QuickFix): Fix {
   const lines = new Lines(text);
-  const { title, isPreferred, edits, ...rest } = f;
-  assert.deepEqual(rest, {}, 'a fix has only title, isPreferred and edits');
+  const { title, isPreferred, edits, inFile, ...rest } = f;
+  assert.deepEqual(rest, {}, 'a fix has only title, isPreferred, edits and inFile');
   return {
     title,
     preferred: isPreferred === true,
+    ...(inFile ? { inFile } : {}),
     edits: edits.map((e) => {
       const p = lines.linePos(e.offset);
       return { at: `${p.line}:${p.col}`, old: text.slice(e.offset, e.endOffset), newText: e.newText };

@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import type { ConfigMap, Container, Pod, Secret } from 'kubernetes-types/core/v1';
 import { quickFixesFor, validateText, type Problem } from '../../../src/validation/index.js';
 import {
+  addKeyEditIn,
   configObjectsIn,
   editDistance,
   explanationFor,
@@ -389,9 +390,9 @@ const refCases: RefCase[] = [
     findings: [],
   },
   {
-    name: 'a key the workspace file lacks is a warning without a fix (the object is in another file)',
+    name: 'a key the workspace file lacks is a warning whose fix adds it in that file',
     text: ENV_CM,
-    external: [{ kind: 'ConfigMap', namespace: 'default', name: 'settings', envKeys: ['level'], volumeKeys: ['level'], origin: 'workspace', where: 'config/settings.yaml' }],
+    external: [{ kind: 'ConfigMap', namespace: 'default', name: 'settings', envKeys: ['level'], volumeKeys: ['level'], origin: 'workspace', where: 'config/settings.yaml', file: 'file:///ws/config/settings.yaml' }],
     findings: [
       {
         document: 0,
@@ -402,6 +403,31 @@ const refCases: RefCase[] = [
         source: 'podlab',
         field: 'spec.containers[0].env[1].valueFrom.configMapKeyRef.key',
         detail: `${CHECK}: ConfigMap "settings" (in config/settings.yaml) has no key "colour" in data; ${ACCEPTS} leaves container "app" Waiting with reason CreateContainerConfigError: couldn't find key colour in ConfigMap default/settings`,
+        fixes: [
+          {
+            title: 'Add key "colour" to ConfigMap "settings" in config/settings.yaml',
+            preferred: true,
+            inFile: { file: 'file:///ws/config/settings.yaml', kind: 'ConfigMap', namespace: 'default', name: 'settings', key: 'colour' },
+            edits: [],
+          },
+        ],
+      },
+    ],
+  },
+  {
+    name: "a key the lab's object lacks is a warning without a fix (the editor does not edit the lab)",
+    text: ENV_CM,
+    external: [{ kind: 'ConfigMap', namespace: 'default', name: 'settings', envKeys: ['level'], volumeKeys: ['level'], origin: 'lab' }],
+    findings: [
+      {
+        document: 0,
+        at: '20:20',
+        text: 'colour',
+        severity: 'warning',
+        type: 'Lab warning',
+        source: 'podlab',
+        field: 'spec.containers[0].env[1].valueFrom.configMapKeyRef.key',
+        detail: `${CHECK}: ConfigMap "settings" (in the lab) has no key "colour" in data; ${ACCEPTS} leaves container "app" Waiting with reason CreateContainerConfigError: couldn't find key colour in ConfigMap default/settings`,
         fixes: [],
       },
     ],
@@ -750,14 +776,46 @@ describe('the workspace check of ConfigMap and Secret references', () => {
     for (const c of refCases) {
       let text = c.text;
       for (let i = 0; i < 5; i++) {
-        const f = referenceFindings(text, validateText(text).documents, c.external ?? []).flatMap((p) => p.fixes.filter((x) => x.isPreferred))[0];
+        // (a fix of another file is applied to that file: the next test)
+        const f = referenceFindings(text, validateText(text).documents, c.external ?? []).flatMap((p) => p.fixes.filter((x) => x.isPreferred && !x.inFile))[0];
         if (!f) break;
         text = apply(text, f.edits);
       }
-      const left = referenceFindings(text, validateText(text).documents, c.external ?? []).filter((p) => p.fixes.length > 0);
+      const left = referenceFindings(text, validateText(text).documents, c.external ?? []).filter((p) => p.fixes.some((x) => !x.inFile));
       assert.deepEqual(left, [], c.name);
       assert.deepEqual(validateText(text).problems.filter((p) => p.severity === 'error').map((p) => p.message), [], `${c.name}:\n${text}`);
     }
+  });
+
+  test("a fix of another file adds the key to that file's object, in each form its data can take, and the warning goes", () => {
+    const pod = refPod(`      env:
+        - name: A
+          valueFrom:
+            configMapKeyRef: {name: settings, key: colour}
+`);
+    const files: Record<string, string> = {
+      'block data': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  level: debug\n',
+      'flow data, after another document': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: other}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata: {level: debug}\n',
+      'no data yet': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n',
+    };
+    const out: Record<string, { fixed: string; before: string[]; after: string[] }> = {};
+    for (const [name, other] of Object.entries(files)) {
+      const external = (t: string) => configObjectsIn(t, 'workspace', 'settings.yaml').map((o) => ({ ...o, file: 'file:///ws/settings.yaml' }));
+      const warnings = (t: string) => referenceFindings(pod, validateText(pod).documents, external(t)).map((p) => p.fixes.map((f) => f.title).join(' | '));
+      const fix = referenceFindings(pod, validateText(pod).documents, external(other))[0]!.fixes[0]!.inFile!;
+      const edit = addKeyEditIn(other, validateText(other).documents, fix.kind, fix.namespace, fix.name, fix.key)!;
+      const fixed = apply(other, [edit]);
+      out[name] = { fixed, before: warnings(other), after: warnings(fixed) };
+    }
+    assert.deepEqual(out, {
+      'block data': { fixed: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  level: debug\n  colour: ""\n', before: ['Add key "colour" to ConfigMap "settings" in settings.yaml'], after: [] },
+      'flow data, after another document': {
+        fixed: 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: other}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata: {level: debug, colour: ""}\n',
+        before: ['Add key "colour" to ConfigMap "settings" in settings.yaml'],
+        after: [],
+      },
+      'no data yet': { fixed: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  colour: ""\n', before: ['Add key "colour" to ConfigMap "settings" in settings.yaml'], after: [] },
+    });
   });
 
   test('quickFixesFor returns the fixes a reference finding carries', () => {
