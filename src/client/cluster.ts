@@ -316,7 +316,8 @@ export class ClusterEngine implements EngineApi {
   private setConnection(problem: Error | undefined): void {
     const was = this.connectionProblem;
     this.connectionProblem = problem;
-    if ((was === undefined) === (problem === undefined)) return;
+    // told when it is lost or back, and when the reason changes (a reset, then nobody listening)
+    if (was?.message === problem?.message) return;
     for (const l of this.connectionListeners) {
       try {
         l(problem);

@@ -58,7 +58,7 @@ export class ClusterTree implements vscode.TreeDataProvider<ClusterNode> {
     if (!n) {
       try {
         const contexts = await this.clusters.contexts();
-        this.clusters.retain(contexts.map((c) => c.name));
+        this.clusters.retain(contexts);
         if (contexts.length === 0) return [{ type: 'message', context: '', text: 'No kubeconfig contexts: set podlab.kubeconfig or KUBECONFIG, or create ~/.kube/config (kind and minikube write it).', icon: 'info' }];
         return contexts.map((info) => ({ type: 'context' as const, info }));
       } catch (e) {

@@ -34,6 +34,17 @@ export interface ContextRow {
   contextValue: string;
 }
 
+/**
+ * The kubeconfig files the Clusters view reads, to watch them: the setting's file, else
+ * KUBECONFIG's list and ~/.kube/config (read when none of the list exists), else ~/.kube/config.
+ */
+export function kubeconfigFiles(setting: string | undefined, kubeconfigEnv: string | undefined, home: string, delimiter = ':'): string[] {
+  if (setting) return [setting];
+  const fallback = `${home.replace(/\/+$/, '')}/.kube/config`;
+  const list = (kubeconfigEnv ?? '').split(delimiter).filter(Boolean);
+  return [...new Set([...list, fallback])];
+}
+
 /** The namespace shown for a context: the user's choice, else the context's own, else `default`. */
 export function namespaceOf(info: ContextInfo, chosen: string | undefined): string {
   return chosen || info.namespace || 'default';

@@ -2,10 +2,12 @@
 // @kubernetes/client-node underneath, loaded only when a context is opened), its namespace choice
 // kept in the global state, and a debounced "pods changed" for the Clusters view, the panel and
 // the documents. Owned by the Lab context object like every other disposable.
+import { homedir } from 'node:os';
+import { basename, delimiter, dirname } from 'node:path';
 import * as vscode from 'vscode';
 import type { EngineApi } from '../engine/api.js';
 import type { Lab } from './lab.js';
-import { classify, namespaceOf, type ClusterState, type ContextInfo } from './clusterModel.js';
+import { classify, kubeconfigFiles, namespaceOf, type ClusterState, type ContextInfo } from './clusterModel.js';
 
 /** What src/client/cluster.ts exports (loaded on demand). */
 interface ClusterModule {
@@ -17,6 +19,8 @@ interface ClusterModule {
 
 interface Entry {
   state: ClusterState;
+  /** The context as it was when the client was opened. */
+  info?: ContextInfo;
   engine?: EngineApi;
   opening?: Promise<EngineApi>;
   subs: { dispose(): void }[];
@@ -29,6 +33,8 @@ export class Clusters implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<void>();
   private timer: NodeJS.Timeout | undefined;
   private module: ClusterModule | undefined;
+  /** The kubeconfig files' watchers and their subscriptions. */
+  private readonly watchers: vscode.Disposable[] = [];
   /** Fired (debounced) when contexts, their states or their pods change. */
   readonly onDidChange = this.emitter.event;
 
@@ -37,8 +43,11 @@ export class Clusters implements vscode.Disposable {
       this.emitter,
       // Another kubeconfig: the open contexts are closed and the view lists the new file's.
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('podlab.kubeconfig')) void this.closeAll();
+        if (!e.affectsConfiguration('podlab.kubeconfig')) return;
+        if (this.watchers.length) this.watchKubeconfig();
+        void this.closeAll();
       }),
+      { dispose: () => this.watchers.splice(0).forEach((w) => w.dispose()) },
     );
   }
 
@@ -58,8 +67,22 @@ export class Clusters implements vscode.Disposable {
     return p ? p : undefined;
   }
 
+  /**
+   * Watches the kubeconfig files (from the first listing on): a context that `kind create cluster`
+   * adds, or one deleted, shows without Refresh Contexts.
+   */
+  private watchKubeconfig(): void {
+    for (const w of this.watchers.splice(0)) w.dispose();
+    for (const f of kubeconfigFiles(this.kubeconfig(), process.env.KUBECONFIG, homedir(), delimiter)) {
+      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(dirname(f)), basename(f)));
+      const changed = () => this.changed();
+      this.watchers.push(w, w.onDidChange(changed), w.onDidCreate(changed), w.onDidDelete(changed));
+    }
+  }
+
   /** The contexts of the kubeconfig, without the lab's own (`podlab`, shown as the lab). */
   async contexts(): Promise<ContextInfo[]> {
+    if (this.watchers.length === 0) this.watchKubeconfig();
     const m = await this.load();
     return m.listContexts(this.kubeconfig());
   }
@@ -105,6 +128,7 @@ export class Clusters implements vscode.Disposable {
       try {
         const m = await this.load();
         const info = await this.context(name);
+        entry.info = info;
         const namespace = this.namespace(info);
         const engine = await m.openCluster({ kubeconfig: this.kubeconfig(), context: name, namespace });
         if (this.entries.get(name) !== entry) {
@@ -119,7 +143,7 @@ export class Clusters implements vscode.Disposable {
             if (this.entries.get(name) !== entry) return;
             if (problem) {
               const p = classify(problem);
-              this.lab.out.warn(`context ${name}: connection lost (${p.text}); retrying`);
+              if (entry.state.kind !== 'lost') this.lab.out.warn(`context ${name}: connection lost (${p.text}); retrying`);
               entry.state = { kind: 'lost', problem: p };
             } else {
               this.lab.log(`context ${name}: connected again`);
@@ -154,9 +178,16 @@ export class Clusters implements vscode.Disposable {
     this.changed();
   }
 
-  /** Closes the clients of contexts the kubeconfig no longer has (they would retry forever). */
-  retain(names: readonly string[]): void {
-    for (const name of [...this.entries.keys()]) if (!names.includes(name)) void this.close(name);
+  /**
+   * Closes the clients of contexts the kubeconfig no longer has (they would retry forever), or
+   * whose cluster, server or user it changed (`kind create cluster` again: a new port and
+   * certificate); expanding such a context connects it anew.
+   */
+  retain(contexts: readonly ContextInfo[]): void {
+    for (const [name, e] of [...this.entries]) {
+      const now = contexts.find((c) => c.name === name);
+      if (!now || (e.info && (e.info.server !== now.server || e.info.user !== now.user || e.info.cluster !== now.cluster))) void this.close(name);
+    }
   }
 
   async close(name: string): Promise<void> {

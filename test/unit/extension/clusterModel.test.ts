@@ -3,7 +3,7 @@
 // a pod to a real cluster.
 import { strict as assert } from 'node:assert';
 import { describe, test } from 'node:test';
-import { classify, contextRow, namespaceOf, runInContextQuestion, type ContextInfo, type ClusterState, type ContextRow, type Problem } from '../../../src/extension/clusterModel.js';
+import { classify, contextRow, kubeconfigFiles, namespaceOf, runInContextQuestion, type ContextInfo, type ClusterState, type ContextRow, type Problem } from '../../../src/extension/clusterModel.js';
 
 const kind: ContextInfo = { name: 'kind-dev', cluster: 'kind-dev', user: 'kind-dev', server: 'https://127.0.0.1:41234', current: true };
 const prod: ContextInfo = { name: 'prod', cluster: 'gke_prod', user: 'alice', namespace: 'shop', server: 'https://34.1.2.3', current: false };
@@ -81,4 +81,13 @@ describe('the question before running on a real cluster', () => {
       confirm: 'Create in prod',
     }));
   test('several pods are counted', () => assert.equal(runInContextQuestion(['a', 'b'], kind, 'default').message, 'Create 2 pods in context "kind-dev"?'));
+});
+
+describe('the kubeconfig files the Clusters view watches', () => {
+  const cases: [string, string | undefined, string | undefined, string[]][] = [
+    ['the setting names the one file', '/work/kc.yaml', '/a:/b', ['/work/kc.yaml']],
+    ["KUBECONFIG's files in order, then ~/.kube/config (read when none of them exists)", undefined, '/a/config::/b/config:/a/config', ['/a/config', '/b/config', '/home/u/.kube/config']],
+    ['without either, ~/.kube/config (where kind and minikube write)', undefined, undefined, ['/home/u/.kube/config']],
+  ];
+  for (const [name, setting, env, want] of cases) test(name, () => assert.deepEqual(kubeconfigFiles(setting, env, '/home/u/'), want));
 });
