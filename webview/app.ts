@@ -937,14 +937,13 @@ export class PanelApp {
     let refresh: HTMLElement | null = null;
     if (ref.which !== 'current') {
       refresh = h('vscode-button', { appearance: 'secondary', 'data-testid': 'logs-refresh' }, 'Refresh');
-      on(refresh, 'click', () => this.fetchLogs(name, ref, ref.which === 'previous' && timestamps));
+      on(refresh, 'click', () => this.fetchLogs(name, ref, timestamps));
     }
     const tsBox = h('input', {
       type: 'checkbox',
       'data-testid': 'logs-timestamps',
       checked: timestamps,
-      disabled: ref.which === 'id',
-      title: ref.which === 'id' ? 'Timestamps are available for the current and the previous instance' : 'Prefix each line with the runtime timestamp (kubectl logs --timestamps)',
+      title: 'Prefix each line with the runtime timestamp (kubectl logs --timestamps)',
     }) as HTMLInputElement;
     on(tsBox, 'change', () => {
       this.ui.logsTimestamps = tsBox.checked;
@@ -1016,7 +1015,7 @@ export class PanelApp {
       return;
     }
     this.stopFollow();
-    const ts = ref.which === 'previous' && timestamps;
+    const ts = timestamps;
     const k = logKey(c.name, ref, ts);
     this.logSource = { kind: 'once', key: k };
     // The previous instance changes when the container restarts: read it again then.

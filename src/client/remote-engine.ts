@@ -381,8 +381,11 @@ export class RemoteEngine implements EngineApi {
     };
   }
 
-  async attemptLogs(containerId: string, tail?: number): Promise<string[]> {
-    const r = await this.conn.request('GET', `/apis/${LAB_GROUP_VERSION}/attemptlogs/${enc(containerId)}${tail !== undefined ? `?tailLines=${tail}` : ''}`);
+  async attemptLogs(containerId: string, tail?: number, timestamps = false): Promise<string[]> {
+    const q = new URLSearchParams();
+    if (tail !== undefined) q.set('tailLines', String(tail));
+    if (timestamps) q.set('timestamps', 'true');
+    const r = await this.conn.request('GET', `/apis/${LAB_GROUP_VERSION}/attemptlogs/${enc(containerId)}${q.size ? `?${q}` : ''}`);
     return r.body ? r.body.replace(/\n$/, '').split('\n') : [];
   }
 

@@ -140,7 +140,8 @@ export interface EngineApi {
    */
   watchDebug(namespace: string, name: string, listener: (info: PodDebugInfo | undefined) => void): Disposable;
   /** Logs of one attempt by container id (for the attempt selector). */
-  attemptLogs(containerId: string, tail?: number): Promise<string[]>;
+  /** `timestamps`: each line begins with the runtime's RFC 3339 timestamp (kubectl logs --timestamps). */
+  attemptLogs(containerId: string, tail?: number, timestamps?: boolean): Promise<string[]>;
   exec(namespace: string, name: string, container: string, cmd: string[]): Promise<{ exitCode: number; stdout: string; stderr: string }>;
 
   /** Lab features. */

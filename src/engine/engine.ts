@@ -17,6 +17,7 @@ import { realClock, rfc3339, type Clock } from './clock.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import { SimulatedKubelet } from './simulated/kubelet.js';
 import { isSimulatedNode, simulatedPodRefusal } from '../shared/labels.js';
+import { archivedLogs } from './kubelet/container-gc.js';
 import { Kubelet, readArchivedAttempts, readRuntimePod, removePodFromRuntime } from './kubelet/kubelet.js';
 import { defaultNode, DEFAULT_NODE_NAME } from './node.js';
 import { adoptFromRuntime } from './checkpoint.js';
@@ -311,14 +312,14 @@ export class Engine implements EngineApi {
     return this.runtime.followContainerLogs(id, { onLine, tail: opts.tail, timestamps: opts.timestamps, onEnd: opts.onEnd });
   }
 
-  async attemptLogs(containerId: string, tail?: number): Promise<string[]> {
+  async attemptLogs(containerId: string, tail?: number, timestamps = false): Promise<string[]> {
     try {
-      return await this.runtime.containerLogs(containerId, { tail });
+      return await this.runtime.containerLogs(containerId, { tail, timestamps });
     } catch (e) {
       // Removed by the container GC: the archive keeps its log tail.
       for (const p of this.store.list('Pod')) {
         const a = readArchivedAttempts(this.settings.stateDir, p.metadata?.uid ?? '').find((x) => x.id === containerId);
-        if (a) return tail ? a.logs.slice(-tail) : a.logs;
+        if (a) return archivedLogs(a, { tail, timestamps });
       }
       throw e;
     }

@@ -632,7 +632,8 @@ export class LabServer {
     if (segs.length === 0 && ctx.method === 'GET') return this.sendJson(ctx.res, 200, labV1alpha1Resources());
     if (segs[0] === 'attemptlogs' && segs.length === 2 && ctx.method === 'GET') {
       const tail = ctx.url.searchParams.get('tailLines');
-      const lines = await engine.attemptLogs(segs[1]!, tail ? Number(tail) : undefined).catch((e: Error) => {
+      const timestamps = ctx.url.searchParams.get('timestamps') === 'true';
+      const lines = await engine.attemptLogs(segs[1]!, tail ? Number(tail) : undefined, timestamps).catch((e: Error) => {
         throw notFound('attemptlogs', `${segs[1]}: ${e.message}`);
       });
       ctx.res.writeHead(200, { 'Content-Type': 'text/plain' });

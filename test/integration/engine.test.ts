@@ -137,6 +137,11 @@ describe('init containers', () => {
     assert.deepEqual(attempts.slice(0, 3).map((a) => a.attempt), [0, 1, 2]);
     assert.ok(attempts.every((a) => a.state !== 'exited' || a.exitCode === 1));
     assert.deepEqual(await engine.attemptLogs(attempts[0]!.id), ['attempt'], 'the first attempt\'s logs survive the GC');
+    // ...with the runtime's timestamps when asked (kubectl logs --timestamps), from the archive as from Docker
+    const stamped = await engine.attemptLogs(attempts[0]!.id, undefined, true);
+    assert.match(stamped.join('\n'), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z attempt$/);
+    const fromDocker = await engine.attemptLogs(attempts.at(-1)!.id, undefined, true);
+    assert.match(fromDocker.join('\n'), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z attempt$/);
     await engine.deletePod('default', 'init-loop', 0);
   });
 });

@@ -17,6 +17,7 @@ import type {
   SandboxFilter,
 } from '../../src/runtime/cri.js';
 import { RuntimeError } from '../../src/runtime/cri.js';
+import { withoutTimestamp } from '../../src/engine/kubelet/container-gc.js';
 import type { FakeClock } from '../../src/engine/clock.js';
 import { PodUIDLabel } from '../../src/shared/labels.js';
 
@@ -220,9 +221,10 @@ export class FakeRuntime implements RuntimeService {
       .filter((s) => matches(s.labels, filter.labelSelector) && (!filter.state || s.state === filter.state) && (!filter.podSandboxId || s.podSandboxId === filter.podSandboxId));
   }
 
-  async containerLogs(id: string, opts: { tail?: number } = {}): Promise<string[]> {
-    const logs = this.mustGet(id).program.logs ?? [];
-    return opts.tail ? logs.slice(-opts.tail) : [...logs];
+  /** A program's log lines may carry Docker's timestamps: like Docker, they are given only when asked. */
+  async containerLogs(id: string, opts: { tail?: number; timestamps?: boolean } = {}): Promise<string[]> {
+    const logs = (this.mustGet(id).program.logs ?? []).map((l) => (opts.timestamps ? l : withoutTimestamp(l)));
+    return opts.tail ? logs.slice(-opts.tail) : logs;
   }
 
   async followContainerLogs(): Promise<Disposable> {

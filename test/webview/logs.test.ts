@@ -309,6 +309,27 @@ describe('the stream of a finished container', () => {
     }
   });
 
+  test('an attempt picked by its container id is read with timestamps when they are on (kubectl logs --timestamps)', async () => {
+    const { p } = await play(recordedStream('failing-init'));
+    try {
+      const options = await p.page.locator('[data-testid=logs-attempt] vscode-option').evaluateAll((os) => os.map((o) => o.getAttribute('value') ?? ''));
+      const byId = options.find((v) => v !== 'current' && v !== 'previous')!;
+      await p.page.locator('[data-testid=logs-timestamps]').check();
+      const from = (await p.posted()).length;
+      await p.page.locator('[data-testid=logs-attempt]').evaluate((el, v) => {
+        (el as unknown as { value: string }).value = v;
+        el.dispatchEvent(new Event('change'));
+      }, byId);
+      const r = await request(p, (b) => b.kind === 'logs', from);
+      assert.deepEqual(
+        { body: r.body, enabled: await p.page.locator('[data-testid=logs-timestamps]').isEnabled() },
+        { body: { kind: 'logs', container: 'init-db-check', attempt: { which: 'id', containerId: byId }, tail: 500, timestamps: true }, enabled: true },
+      );
+    } finally {
+      await p.close();
+    }
+  });
+
   test('a stream that cannot open (the container is waiting) shows the engine error', async () => {
     const { p } = await play(recordedStream('failing-init'));
     try {

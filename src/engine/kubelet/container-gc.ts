@@ -22,6 +22,22 @@ export interface ArchivedAttempt {
   startedAt: number;
   finishedAt: number;
   logs: string[];
+  /** Its log lines begin with the runtime's RFC 3339 timestamp (`logs --timestamps`); older archives kept text only. */
+  timestamped?: boolean;
+}
+
+const LOG_TIMESTAMP = /^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:\d\d) /;
+
+/** A log line without the runtime's leading timestamp (a line without one is left as it is). */
+export function withoutTimestamp(line: string): string {
+  const m = LOG_TIMESTAMP.exec(line);
+  return m ? line.slice(m[0].length) : line;
+}
+
+/** An archived attempt's log tail, with the runtime's timestamps or without (kubectl logs [--timestamps]). */
+export function archivedLogs(a: ArchivedAttempt, opts: { tail?: number; timestamps?: boolean } = {}): string[] {
+  const lines = opts.tail ? a.logs.slice(-opts.tail) : a.logs;
+  return a.timestamped && !opts.timestamps ? lines.map(withoutTimestamp) : lines;
 }
 
 /** Which exited instances the GC removes: all but the newest KEPT_INSTANCES of each name (pure). */
@@ -39,7 +55,7 @@ export function instancesToEvict(rs: RuntimePodStatus): KContainerStatus[] {
 function archiveAttempt(stateDir: string, uid: string, c: KContainerStatus, logs: string[]): void {
   const dir = join(podDir(stateDir, uid), 'attempts');
   mkdirSync(dir, { recursive: true });
-  const a: ArchivedAttempt = { id: c.id, name: c.name, restartCount: c.restartCount, exitCode: c.exitCode, reason: c.reason, createdAt: c.createdAt, startedAt: c.startedAt, finishedAt: c.finishedAt, logs };
+  const a: ArchivedAttempt = { id: c.id, name: c.name, restartCount: c.restartCount, exitCode: c.exitCode, reason: c.reason, createdAt: c.createdAt, startedAt: c.startedAt, finishedAt: c.finishedAt, logs, timestamped: true };
   writeFileSync(join(dir, `${c.id}.json`), JSON.stringify(a));
 }
 
@@ -47,7 +63,8 @@ function archiveAttempt(stateDir: string, uid: string, c: KContainerStatus, logs
 export async function evictContainers(rt: RuntimeService, stateDir: string, rs: RuntimePodStatus): Promise<string[]> {
   const removed: string[] = [];
   for (const c of instancesToEvict(rs)) {
-    const logs = await rt.containerLogs(c.id, { tail: ARCHIVED_LOG_LINES }).catch(() => [] as string[]);
+    // with the runtime's timestamps, so the archived attempt can be read with or without them
+    const logs = await rt.containerLogs(c.id, { tail: ARCHIVED_LOG_LINES, timestamps: true }).catch(() => [] as string[]);
     archiveAttempt(stateDir, rs.uid, c, logs);
     await rt.removeContainer(c.id).catch(() => undefined);
     removed.push(c.id);

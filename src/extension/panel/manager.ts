@@ -461,7 +461,7 @@ class PodPanel {
         const byStatus = a.which === 'id' && this.context !== undefined ? instanceOf(engine.getPod(namespace, name), body.container, a.containerId) : undefined;
         const lines =
           a.which === 'id' && !byStatus
-            ? await engine.attemptLogs(a.containerId, body.tail)
+            ? await engine.attemptLogs(a.containerId, body.tail, body.timestamps)
             : byStatus
               ? await engine.logs(namespace, name, body.container, { previous: byStatus === 'previous', tail: body.tail, timestamps: body.timestamps })
             : await engine.logs(namespace, name, body.container, { previous: a.which === 'previous', tail: body.tail, timestamps: body.timestamps });

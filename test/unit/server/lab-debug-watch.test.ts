@@ -109,3 +109,24 @@ test('a poddebugs watch without a pod name is refused with the reason', async ()
   });
   await t.close();
 });
+
+test("an attempt's logs through the API: as the runtime keeps them, with its timestamps only when asked (kubectl logs --timestamps)", async () => {
+  const t = await labWithServer();
+  const { lab, remote } = t;
+  try {
+    lab.rt.programs.set('app', { exitAfterMs: 0, exitCode: 1, logs: ['2026-11-23T10:00:00.000000001Z checking db', '2026-11-23T10:00:01.000000001Z cannot reach db'] });
+    await lab.engine.createPod(podOf({ containers: [{ name: 'app' }] }));
+    await lab.clock.advanceAsync(1 * sec);
+    const id = (await lab.engine.debugInfo('default', 'p'))!.attempts[0]!.id;
+    assert.deepEqual(
+      { plain: await remote.attemptLogs(id), stamped: await remote.attemptLogs(id, undefined, true), last: await remote.attemptLogs(id, 1, true) },
+      {
+        plain: ['checking db', 'cannot reach db'],
+        stamped: ['2026-11-23T10:00:00.000000001Z checking db', '2026-11-23T10:00:01.000000001Z cannot reach db'],
+        last: ['2026-11-23T10:00:01.000000001Z cannot reach db'],
+      },
+    );
+  } finally {
+    await t.close();
+  }
+});
