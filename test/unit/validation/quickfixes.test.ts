@@ -330,6 +330,19 @@ data:
   index.html: hi
 `;
 
+/** ENV_CM's finding for its second reference when the ConfigMap "settings" (in `where`) lacks the key "colour". */
+const noColourIn = (where: string, fixes: Fix[]): Finding => ({
+  document: 0,
+  at: '20:20',
+  text: 'colour',
+  severity: 'warning',
+  type: 'Lab warning',
+  source: 'podlab',
+  field: 'spec.containers[0].env[1].valueFrom.configMapKeyRef.key',
+  detail: `${CHECK}: ConfigMap "settings" (in ${where}) has no key "colour" in data; ${ACCEPTS} leaves container "app" Waiting with reason CreateContainerConfigError: couldn't find key colour in ConfigMap default/settings`,
+  fixes,
+});
+
 interface RefCase {
   name: string;
   text: string;
@@ -394,43 +407,21 @@ const refCases: RefCase[] = [
     text: ENV_CM,
     external: [{ kind: 'ConfigMap', namespace: 'default', name: 'settings', envKeys: ['level'], volumeKeys: ['level'], origin: 'workspace', where: 'config/settings.yaml', file: 'file:///ws/config/settings.yaml' }],
     findings: [
-      {
-        document: 0,
-        at: '20:20',
-        text: 'colour',
-        severity: 'warning',
-        type: 'Lab warning',
-        source: 'podlab',
-        field: 'spec.containers[0].env[1].valueFrom.configMapKeyRef.key',
-        detail: `${CHECK}: ConfigMap "settings" (in config/settings.yaml) has no key "colour" in data; ${ACCEPTS} leaves container "app" Waiting with reason CreateContainerConfigError: couldn't find key colour in ConfigMap default/settings`,
-        fixes: [
-          {
-            title: 'Add key "colour" to ConfigMap "settings" in config/settings.yaml',
-            preferred: true,
-            inFile: { file: 'file:///ws/config/settings.yaml', kind: 'ConfigMap', namespace: 'default', name: 'settings', key: 'colour' },
-            edits: [],
-          },
-        ],
-      },
+      noColourIn('config/settings.yaml', [
+        {
+          title: 'Add key "colour" to ConfigMap "settings" in config/settings.yaml',
+          preferred: true,
+          inFile: { file: 'file:///ws/config/settings.yaml', kind: 'ConfigMap', namespace: 'default', name: 'settings', key: 'colour' },
+          edits: [],
+        },
+      ]),
     ],
   },
   {
     name: "a key the lab's object lacks is a warning without a fix (the editor does not edit the lab)",
     text: ENV_CM,
     external: [{ kind: 'ConfigMap', namespace: 'default', name: 'settings', envKeys: ['level'], volumeKeys: ['level'], origin: 'lab' }],
-    findings: [
-      {
-        document: 0,
-        at: '20:20',
-        text: 'colour',
-        severity: 'warning',
-        type: 'Lab warning',
-        source: 'podlab',
-        field: 'spec.containers[0].env[1].valueFrom.configMapKeyRef.key',
-        detail: `${CHECK}: ConfigMap "settings" (in the lab) has no key "colour" in data; ${ACCEPTS} leaves container "app" Waiting with reason CreateContainerConfigError: couldn't find key colour in ConfigMap default/settings`,
-        fixes: [],
-      },
-    ],
+    findings: [noColourIn('the lab', [])],
   },
   {
     name: 'an object of another namespace does not count',
