@@ -112,6 +112,11 @@ export interface EngineApi {
   listEvents(filter?: { uid?: string }): KEvent[];
   listNodes(): Node[];
   watch(listener: (e: WatchEvent) => void): Disposable;
+  /**
+   * Told when the connection to the API is lost (why; the client retries), when the reason changes,
+   * and when it works again. A kubeconfig context's client has it; the lab's engine does not.
+   */
+  onConnection?(listener: (problem: Error | undefined) => void): Disposable;
 
   /**
    * ConfigMaps and Secrets (`kubectl apply` semantics): creates the object, or replaces the data,

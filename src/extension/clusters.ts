@@ -12,9 +12,7 @@ import { classify, kubeconfigFiles, namespaceOf, type ClusterState, type Context
 /** What src/client/cluster.ts exports (loaded on demand). */
 interface ClusterModule {
   listContexts(kubeconfigPath?: string): ContextInfo[];
-  openCluster(opts: { kubeconfig?: string; context: string; namespace?: string }): Promise<
-    EngineApi & { readonly labFeatures: boolean; onConnection(listener: (problem: Error | undefined) => void): { dispose(): void } }
-  >;
+  openCluster(opts: { kubeconfig?: string; context: string; namespace?: string }): Promise<EngineApi & Required<Pick<EngineApi, 'onConnection'>> & { readonly labFeatures: boolean }>;
 }
 
 interface Entry {

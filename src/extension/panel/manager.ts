@@ -39,11 +39,6 @@ const ACK_TIMEOUT_MS = 250;
 /** Latency target from an engine event to the painted panel. */
 const LATENCY_TARGET_MS = 100;
 
-/** A cluster's API client (src/client/cluster.ts): it says when its connection is lost and back. */
-interface ConnectionAware {
-  onConnection(listener: (problem: Error | undefined) => void): { dispose(): void };
-}
-
 export interface OpenShellArgs {
   namespace: string;
   name: string;
@@ -228,7 +223,7 @@ class PodPanel {
       this.engine = engine;
       this.watch = engine.watch((e) => this.onWatch(e));
       // A cluster's API client says when its connection is lost and back (the lab's has no such state).
-      this.connection = (engine as Partial<ConnectionAware>).onConnection?.((problem) => {
+      this.connection = engine.onConnection?.((problem) => {
         this.connectionProblem = problem?.message;
         this.feed.setConnection(this.connectionProblem);
         this.schedule();

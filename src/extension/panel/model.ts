@@ -35,6 +35,7 @@ import type {
   TimelineMark,
   TimelineView,
 } from '../../shared/protocol.js';
+import { runtimeId } from '../manifest.js';
 import { noticeViews } from './notices.js';
 import { mergeHistory, reconstructHistory, type StatusMark } from './history.js';
 import { STRIP_ORDER, laneMarks, mergeProbeRuns, probeViews, recordReady, type ProbeRunsSeen } from './probes.js';
@@ -297,7 +298,10 @@ function attemptsOf(obs: PodObservation, name: string, st: ContainerStatus | und
   if (!debug) return [];
   const present = new Set(debug.attempts.map((a) => a.id));
   const ended = new Map<string, ContainerStateTerminated>();
-  for (const t of [st?.lastState?.terminated, st?.state?.terminated]) if (t?.containerID) ended.set(t.containerID.replace(/^[a-z]+:\/\//, ''), t);
+  for (const t of [st?.lastState?.terminated, st?.state?.terminated]) {
+    const id = runtimeId(t?.containerID);
+    if (t && id) ended.set(id, t);
+  }
   return Object.values(obs.attemptsSeen)
     .filter((a) => a.containerName === name)
     .sort((a, b) => a.attempt - b.attempt || a.createdAt - b.createdAt)
