@@ -358,7 +358,6 @@ export class PanelApp {
     });
   }
 
-
   /**
    * Renders sections: each is built as a detached tree and morphed into the live one, so what did
    * not change stays as it is (focus, a selection, an open <details>) and costs no layout or paint.
@@ -567,7 +566,7 @@ export class PanelApp {
       return b;
     };
     return [
-      h('div', { class: 'timeline-head', 'data-zoom-state': zoom }, h('h2', {}, 'Timeline'), zoomButton('all', 'Whole run'), zoomButton('first5s', 'First 5 s'), zoomButton('last60s', 'Last 60 s')),
+      h('div', { class: 'timeline-head' }, h('h2', {}, 'Timeline'), zoomButton('all', 'Whole run'), zoomButton('first5s', 'First 5 s'), zoomButton('last60s', 'Last 60 s')),
       this.timelineLegend(m),
       h('div', { class: 'timeline-wrap' }, this.timelineSvg(m)),
     ];
