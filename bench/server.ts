@@ -651,6 +651,62 @@ async function benchEventLatency(lab: Lab): Promise<void> {
     watch.dispose();
     events.kill('SIGTERM');
   }
+  await benchInitSequenceLatency(lab);
+}
+
+/**
+ * Init containers one after another, as the e2e suite's panels see them: each Docker `start` and
+ * `die` event (timeNano) → the watch delivering the pod with that instance running or terminated.
+ * A die is followed by the next container's start in the same sync; the kubelet writes the status
+ * at the start of a sync, so the die need not wait for that start.
+ */
+async function benchInitSequenceLatency(lab: Lab): Promise<void> {
+  const PODS = 3;
+  const INITS = 4;
+  const dockerAt = new Map<string, number>(); // `${id}/${action}` → ms since the epoch
+  const events = spawn('docker', ['events', '--filter', 'type=container', '--filter', 'event=start', '--filter', 'event=die', '--filter', 'label=io.podlab.managed=true', '--format', '{{json .}}'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  let buf = '';
+  events.stdout.on('data', (d: Buffer) => {
+    buf += d.toString();
+    for (const line of buf.split('\n').slice(0, -1)) {
+      const e = JSON.parse(line) as { id: string; status?: string; Action?: string; timeNano: number; Actor?: { Attributes?: Record<string, string> } };
+      const a = e.Actor?.Attributes ?? {};
+      if (a['io.kubernetes.pod.name']?.startsWith(`${lab.prefix}seq-`) && a['io.kubernetes.container.name'] !== 'POD') dockerAt.set(`${e.id}/${e.Action ?? e.status}`, e.timeNano / 1e6);
+    }
+    buf = buf.slice(buf.lastIndexOf('\n') + 1);
+  });
+  const shownAt = new Map<string, number>(); // `${id}/start|die` → when the watch first showed it
+  const watch = await PodWatch.start(lab.conn, (_type, pod, at) => {
+    for (const c of [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])]) {
+      const id = c.containerID?.replace(/^docker:\/\//, '');
+      if (!id) continue;
+      if ((c.state?.running || c.state?.terminated) && !shownAt.has(`${id}/start`)) shownAt.set(`${id}/start`, at);
+      if (c.state?.terminated && !shownAt.has(`${id}/die`)) shownAt.set(`${id}/die`, at);
+    }
+  });
+  try {
+    await sleep(500);
+    for (const i of range(PODS)) {
+      const name = `${lab.prefix}seq-${i}`;
+      const pod = podDoc(name, ['main']);
+      pod.spec!.initContainers = range(INITS).map((j) => ({ name: `step-${j}`, image: RawBusyboxImage, command: ['sleep', '0.3'] }));
+      await lab.conn.json('POST', '/api/v1/namespaces/default/pods', pod);
+      await watch.until(() => allRunning(watch.pods.get(name)), 60_000, `${name} Running`);
+    }
+    await pollUntil(() => dockerAt.size >= PODS * (2 * INITS + 1), 5000);
+    const by = (action: string) => [...dockerAt].filter(([k]) => k.endsWith(`/${action}`) && shownAt.has(k)).map(([k, t]) => shownAt.get(k)! - t);
+    const starts = by('start');
+    const dies = by('die');
+    console.log(`\n     ${PODS} pods of ${INITS} init containers (sleep 0.3) and one app container: Docker event (timeNano) → the watch showing that instance`);
+    for (const [what, xs] of [['start', starts], ['die', dies]] as const) {
+      if (xs.length) console.log(`     ${what.padEnd(5)} p50 ${f1(percentile(xs, 50))}   p95 ${f1(percentile(xs, 95))}   max ${f1(Math.max(...xs))}   (${xs.length} events)`);
+      else console.log(`     ${what}: no sample matched`);
+    }
+    await podlabOk(lab, ['delete', '--all']);
+  } finally {
+    watch.dispose();
+    events.kill('SIGTERM');
+  }
 }
 
 // ---- 5. memory over create/delete cycles ------------------------------------------------------

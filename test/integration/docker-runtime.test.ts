@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RuntimeError, type PodSandboxConfig, type RuntimeEvent } from '../../src/runtime/cri.js';
 import { connectDocker, DockerRuntime } from '../../src/runtime/docker/docker-runtime.js';
+import { PodUIDLabel } from '../../src/shared/labels.js';
 import {
   BusyboxImage,
   SandboxImage,
@@ -236,6 +237,40 @@ describe('terminated reasons', () => {
     await rt.removeContainer(id);
     assert.equal(await rt.containerStatus(id), null);
     await rt.removeContainer(id); // idempotent
+  });
+
+  test('an exited container is inspected once: later listings reuse it, and a start by hand is read afresh', async () => {
+    const id = await runContainer(sb, 'listed', ['sh', '-c', 'exit 4']);
+    await exitedStatus(id);
+    const inspected: string[] = [];
+    const docker = rt.docker;
+    const getContainer = docker.getContainer.bind(docker);
+    docker.getContainer = (cid: string) => {
+      const c = getContainer(cid);
+      const inspect = c.inspect.bind(c);
+      c.inspect = ((...a: unknown[]) => {
+        inspected.push(cid);
+        return (inspect as (...b: unknown[]) => unknown)(...a);
+      }) as typeof c.inspect;
+      return c;
+    };
+    try {
+      const mine = async () => (await rt.listContainers({ labelSelector: { [PodUIDLabel]: sb.config.metadata.uid } })).find((c) => c.id === id)!;
+      const first = await mine();
+      const second = await mine();
+      assert.deepEqual(second, first);
+      assert.ok(inspected.filter((x) => x === id).length <= 1, `inspected ${inspected.filter((x) => x === id).length} times`);
+      // Docker restarts it by hand: a new run, read afresh (running, then exited again with a new finish).
+      await rt.docker.getContainer(id).start();
+      const third = await waitFor('the restarted container to exit again', async () => {
+        const c = await mine();
+        return c.state === 'CONTAINER_EXITED' && c.finishedAt > first.finishedAt ? c : undefined;
+      });
+      assert.equal(third.exitCode, 4);
+      assert.ok(third.startedAt > first.startedAt);
+    } finally {
+      docker.getContainer = getContainer;
+    }
   });
 
   test('stopContainer stops a running container with docker stop -t', async () => {

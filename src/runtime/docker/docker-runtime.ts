@@ -46,6 +46,7 @@ import {
   toSandboxStatus,
   type DockerEventLike,
   type InspectLike,
+  trimInspect,
   type PullMessageLike,
 } from './status.js';
 import { Demuxer, LineSplitter } from './streams.js';
@@ -66,6 +67,10 @@ const buildImagesHint = (image: string) => `run "bash scripts/build-images.sh" t
 
 /** How many inspects a list runs at once. */
 const inspectConcurrency = 8;
+/** Finished containers whose inspection is kept (the oldest go first past this many). */
+const finishedKept = 2048;
+/** Docker's states after which nothing the mapping reads changes, unless the container is started again. */
+const finishedStates = new Set(['exited', 'dead']);
 
 async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
@@ -209,6 +214,12 @@ export class DockerRuntime implements RuntimeService {
   private resolveEventsConnected: (() => void) | null = null;
   private closed = false;
   private oomScoreRefused: boolean | undefined;
+  /**
+   * The inspections of finished containers, by id: every sync lists its pod's containers, and the
+   * exited instances (each init container, each earlier attempt) would be inspected again every
+   * time. Reused while Docker's list still says the container is finished; dropped when removed.
+   */
+  private readonly finished = new Map<string, InspectLike>();
 
   constructor(opts: DockerRuntimeOptions = {}) {
     const r = resolveConnection(opts, process.env);
@@ -386,6 +397,7 @@ export class DockerRuntime implements RuntimeService {
   }
 
   private async removeIgnoringGone(id: string): Promise<void> {
+    this.finished.delete(id);
     try {
       await this.docker.getContainer(id).remove({ force: true, v: true });
     } catch (e) {
@@ -486,8 +498,23 @@ export class DockerRuntime implements RuntimeService {
     } catch (e) {
       this.fail(e);
     }
-    const infos = await mapLimit(items, inspectConcurrency, (c) => this.inspect(c.Id));
+    const infos = await mapLimit(items, inspectConcurrency, async (c) => {
+      const done = finishedStates.has(c.State);
+      const kept = done ? this.finished.get(c.Id) : undefined;
+      if (kept) return kept;
+      if (!done) this.finished.delete(c.Id);
+      const info = await this.inspect(c.Id);
+      // Kept only when the inspection agrees it is finished (it may have been started meanwhile).
+      if (info && done && finishedStates.has(info.State?.Status ?? '')) this.keepFinished(trimInspect(info));
+      return info;
+    });
     return infos.filter((i): i is InspectLike => i !== null);
+  }
+
+  private keepFinished(info: InspectLike): void {
+    this.finished.delete(info.Id);
+    this.finished.set(info.Id, info);
+    if (this.finished.size > finishedKept) this.finished.delete(this.finished.keys().next().value!);
   }
 
   // ---- logs, exec, files ---------------------------------------------------------------------
@@ -967,6 +994,8 @@ export class DockerRuntime implements RuntimeService {
     }
     this.lastEventKeys.add(key);
     this.eventSince = nano / 1e9;
+    // Started again (by hand: the kubelet never restarts an instance): its kept inspection is stale.
+    if ((raw.Action ?? raw.status) === 'start') this.finished.delete(raw.Actor?.ID ?? raw.id ?? '');
     const ev = toRuntimeEvent(raw);
     if (!ev) return;
     for (const l of [...this.listeners]) {

@@ -34,6 +34,25 @@ export interface InspectLike {
   };
 }
 
+/** Only the fields of an inspection the mapping reads (to keep one: the rest is large and unused). */
+export function trimInspect(info: InspectLike): InspectLike {
+  const st = info.State;
+  const nets = info.NetworkSettings;
+  return {
+    Id: info.Id,
+    Name: info.Name,
+    Created: info.Created,
+    Image: info.Image,
+    State: st && { Status: st.Status, Running: st.Running, OOMKilled: st.OOMKilled, ExitCode: st.ExitCode, Error: st.Error, StartedAt: st.StartedAt, FinishedAt: st.FinishedAt },
+    Config: info.Config && { Image: info.Config.Image, Labels: info.Config.Labels },
+    HostConfig: info.HostConfig && { NetworkMode: info.HostConfig.NetworkMode },
+    NetworkSettings: nets && {
+      IPAddress: nets.IPAddress,
+      Networks: nets.Networks && Object.fromEntries(Object.entries(nets.Networks).map(([k, v]) => [k, v && { IPAddress: v.IPAddress }])),
+    },
+  };
+}
+
 /** RFC 3339 (nanoseconds allowed) -> epoch ms; 0 for Docker's zero time `0001-01-01T00:00:00Z` or garbage. */
 export function dockerTime(s: string | undefined | null): number {
   if (!s) return 0;
