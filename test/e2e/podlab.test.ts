@@ -156,7 +156,30 @@ spec:
 /** The pod the cluster scenario creates on a second lab server (the same manifest, for the live hover). */
 const REMOTE_POD = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: e2e-remote\nspec:\n  terminationGracePeriodSeconds: 1\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sh", "-c", "echo remote hello; exec sleep 3600"]\n';
 
+/**
+ * Six init containers, then two app containers started together, each running half a second to a
+ * second: the panel follows a pod through sixteen container starts and exits (and the suite's
+ * Docker-event → panel figure gets a sample of that size from a pod's start, where the slow updates are).
+ */
+const SEQUENCE_POD = `apiVersion: v1
+kind: Pod
+metadata:
+  name: e2e-sequence
+spec:
+  restartPolicy: Never
+  terminationGracePeriodSeconds: 1
+  initContainers:
+${[1, 2, 3, 4, 5, 6].map((i) => `    - name: step-${i}\n      image: busybox:1.35\n      command: ["sh", "-c", "echo step ${i}; sleep 0.5"]\n`).join('')}  containers:
+    - name: left
+      image: busybox:1.35
+      command: ["sh", "-c", "echo left; sleep 1"]
+    - name: right
+      image: busybox:1.35
+      command: ["sh", "-c", "echo right; sleep 1"]
+`;
+
 const allPodNames = [
+  'e2e-sequence',
   'e2e-from-kubectl',
   'e2e-remote',
   'e2e-unready',
@@ -189,6 +212,7 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
       'describe-sample.podlab-describe': DESCRIBE_SAMPLE,
       'completion.yaml': COMPLETION_SAMPLE,
       'readiness-fail.yaml': READINESS_FAIL,
+      'sequence.yaml': SEQUENCE_POD,
       'missing-configmap.yaml': MISSING_CONFIGMAP,
       'missing-configmap-volume.yaml': MISSING_CONFIGMAP_VOLUME,
       'remote.yaml': REMOTE_POD,
@@ -848,6 +872,44 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     await runCommand(s.page, 'Pod Lab: Delete All Lab Pods');
     await s.page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Delete All' }).click();
     await waitFor(() => labContainers([steps!.name]).length === 0, 60000, 'the pod to be deleted');
+  });
+
+  test('six init containers, then two apps together: the panel shows each init container\'s run ending before the next begins, and the apps side by side', { skip: !engineReady }, async () => {
+    await openFile(s.page, 'sequence.yaml');
+    await runCommand(s.page, 'Pod Lab: Run Pod');
+    type Bar = { lane: string; start: number; end: number | null; outcome: string; exit: string | null };
+    let last: unknown;
+    const bars = await waitFor(
+      async () => {
+        const f = await panelFrame(s.page, 60000);
+        const r = (await f.evaluate(`(() => ({
+          phase: document.querySelector('[data-testid=phase]')?.textContent ?? '',
+          bars: [...document.querySelectorAll('svg.timeline g.lane[data-kind=init] g.bar[data-kind=run], svg.timeline g.lane[data-kind=app] g.bar[data-kind=run]')].map((g) => ({
+            lane: g.closest('g.lane').getAttribute('data-lane'),
+            start: Number(g.getAttribute('data-start')),
+            end: g.hasAttribute('data-end') ? Number(g.getAttribute('data-end')) : null,
+            outcome: g.getAttribute('data-outcome'),
+            exit: g.getAttribute('data-exit-code'),
+          })),
+        }))()`)) as { phase: string; bars: Bar[] };
+        last = r;
+        return /Succeeded/.test(r.phase) && r.bars.length === 8 ? r.bars : undefined;
+      },
+      90000,
+      'the pod Succeeded, with a bar for each of its eight containers',
+    ).catch((e: Error) => {
+      throw new Error(`${e.message}; last seen: ${JSON.stringify(last)}`);
+    });
+    assert.deepEqual(
+      bars.map((b) => [b.lane, b.outcome, b.exit]),
+      ['step-1', 'step-2', 'step-3', 'step-4', 'step-5', 'step-6', 'left', 'right'].map((c) => [`container:${c}`, 'succeeded', '0']),
+    );
+    for (let i = 1; i < 7; i++) assert.ok(bars[i]!.start >= bars[i - 1]!.end!, `${bars[i]!.lane} started after ${bars[i - 1]!.lane} ended`);
+    // the apps start in one sync, after the last init container, and overlap
+    assert.ok(bars[6]!.start >= bars[5]!.end! && bars[7]!.start >= bars[5]!.end!, 'both apps started after step-6 ended');
+    assert.ok(bars[7]!.start < bars[6]!.end! && bars[6]!.start < bars[7]!.end!, 'the two apps ran at the same time');
+    await runCommand(s.page, 'Pod Lab: Delete Pod');
+    await waitFor(() => labContainers(['e2e-sequence']).length === 0, 60000, 'the pod to be deleted');
   });
 
   // A figure, not an assertion: every panel update of the suite's pods that an engine event caused
