@@ -30,7 +30,7 @@ import type {
   WatchEvent,
 } from '../engine/api.js';
 import type { Disposable, PullProgress } from '../runtime/cri.js';
-import { ApiStatusError } from './connection.js';
+import { ApiStatusError, rootCause } from './connection.js';
 
 export interface KubeContextInfo {
   name: string;
@@ -142,17 +142,6 @@ export async function openCluster(opts: OpenClusterOptions): Promise<ClusterEngi
 const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 30_000;
 
-/**
- * The socket's error (ECONNREFUSED, …) is the one to show: fetch's "fetch failed" carries it as its
- * cause, node-fetch's "request to <url> failed, reason: …" after the URL.
- */
-function rootCause(e: unknown): Error {
-  const cause = (e as { cause?: unknown } | undefined)?.cause;
-  if (cause instanceof Error) return cause;
-  if (!(e instanceof Error)) return new Error(String(e));
-  const reason = /^request to \S+ failed, reason: (.+)$/s.exec(e.message)?.[1];
-  return reason ? Object.assign(new Error(reason), { code: (e as { code?: unknown }).code }) : e;
-}
 
 /**
  * One list+watch of a namespaced resource, kept as a map by name (client-go's reflector). After the

@@ -7,6 +7,18 @@ import type { IncomingMessage } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 
+/**
+ * The socket's error (ECONNREFUSED, …) is the one to show: fetch's "fetch failed" carries it as its
+ * cause, node-fetch's "request to <url> failed, reason: …" after the URL.
+ */
+export function rootCause(e: unknown): Error {
+  const cause = (e as { cause?: unknown } | undefined)?.cause;
+  if (cause instanceof Error) return cause;
+  if (!(e instanceof Error)) return new Error(String(e));
+  const reason = /^request to \S+ failed, reason: (.+)$/s.exec(e.message)?.[1];
+  return reason ? Object.assign(new Error(reason), { code: (e as { code?: unknown }).code }) : e;
+}
+
 export interface Credentials {
   server: string;
   ca: string;

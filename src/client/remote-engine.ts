@@ -18,7 +18,7 @@ import type { Disposable, PullProgress } from '../runtime/cri.js';
 import { InvalidError } from '../engine/config-objects.js';
 import { LAB_ANNOTATIONS, LAB_GROUP_VERSION } from '../server/lab-api.js';
 import type { Endpoint } from '../server/endpoint.js';
-import { ApiStatusError, LabConnection } from './connection.js';
+import { ApiStatusError, LabConnection, rootCause } from './connection.js';
 import { execCollect } from './streams.js';
 
 type CachedKind = 'Pod' | 'Event' | 'Node' | 'ConfigMap' | 'Secret';
@@ -45,6 +45,9 @@ export class RemoteEngine implements EngineApi {
   private readonly streams = new Set<{ dispose(): void }>();
   private closed = false;
   readonly settings: EngineSettings;
+  /** Why the lab server does not answer (the client retries), or undefined while it does. */
+  connectionProblem: Error | undefined;
+  private readonly connectionListeners = new Set<(problem: Error | undefined) => void>();
 
   private constructor(
     readonly conn: LabConnection,
@@ -61,6 +64,25 @@ export class RemoteEngine implements EngineApi {
     await Promise.all(KINDS.map((k) => e.listAndWatch(k)));
     await e.watchLab();
     return e;
+  }
+
+  /** Told when the lab server stops answering (with why; the client retries) and when it answers again. */
+  onConnection(listener: (problem: Error | undefined) => void): Disposable {
+    this.connectionListeners.add(listener);
+    return { dispose: () => void this.connectionListeners.delete(listener) };
+  }
+
+  private setConnection(problem: Error | undefined): void {
+    const was = this.connectionProblem;
+    this.connectionProblem = problem;
+    if (was?.message === problem?.message) return;
+    for (const l of [...this.connectionListeners]) {
+      try {
+        l(problem);
+      } catch {
+        // a listener's failure is its own
+      }
+    }
   }
 
   private emit(e: WatchEvent): void {
@@ -122,15 +144,18 @@ export class RemoteEngine implements EngineApi {
       () => {
         this.streams.delete(s);
         if (this.closed) return;
-        // The server ended the watch (timeout, restart) or it expired: resume, or re-list.
+        // The server ended the watch (timeout, restart) or it expired: resume, or re-list. The
+        // pods' watch says whether the server answers (the lab server stopped or died).
         void (async () => {
           for (let attempt = 0; !this.closed; attempt++) {
             try {
               if (expired) await this.listAndWatch(kind);
               else await this.watchFrom(kind, last);
+              if (kind === 'Pod') this.setConnection(undefined);
               return;
-            } catch {
+            } catch (e) {
               expired = true;
+              if (kind === 'Pod' && !this.closed) this.setConnection(rootCause(e));
               await sleep(Math.min(5000, 200 * 2 ** attempt));
             }
           }

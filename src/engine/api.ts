@@ -114,7 +114,8 @@ export interface EngineApi {
   watch(listener: (e: WatchEvent) => void): Disposable;
   /**
    * Told when the connection to the API is lost (why; the client retries), when the reason changes,
-   * and when it works again. A kubeconfig context's client has it; the lab's engine does not.
+   * and when it works again. The clients of a lab server and of a kubeconfig context have it; the
+   * engine in-process does not.
    */
   onConnection?(listener: (problem: Error | undefined) => void): Disposable;
 

@@ -3,6 +3,7 @@
 // the view and the status bar — and makes no Docker call. The engine starts on first use.
 import * as vscode from 'vscode';
 import { Lab } from './lab.js';
+import type { EngineApi } from '../engine/api.js';
 import { registerCommands, type Services } from './commands.js';
 import { StepModeWatch, announceHeld } from './step-mode.js';
 import { registerLanguageFeatures } from './language.js';
@@ -30,7 +31,7 @@ export function activate(context: vscode.ExtensionContext): { lab: Lab } {
   const docs = new LabDocuments(l, engineFor, clusters.onDidChange);
   const shells = new Shells(l);
   l.onDispose(() => shells.dispose());
-  let panel: { show(namespace: string, name: string, context?: string): void; dispose(): void } | undefined;
+  let panel: { show(namespace: string, name: string, context?: string): void; engineReplaced(context: string | undefined, engine: EngineApi): void; dispose(): void } | undefined;
   l.onDispose(() => panel?.dispose());
   const services: Services = {
     lab: l,
@@ -58,6 +59,8 @@ export function activate(context: vscode.ExtensionContext): { lab: Lab } {
       pulls = undefined;
       const engine = l.engineIfStarted;
       if (s.kind === 'connected' && engine) pulls = watchPulls(l, (fn) => engine.onPullProgress(fn));
+      // After Reconnect (a new lab server), the lab's panel follows the new engine.
+      if (s.kind === 'connected' && engine) panel?.engineReplaced(undefined, engine);
     }),
     { dispose: () => pulls?.dispose() },
     vscode.workspace.onDidChangeConfiguration((e) => {

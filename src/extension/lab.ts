@@ -10,6 +10,8 @@ export type ConnectionState =
   | { kind: 'idle' }
   | { kind: 'connecting' }
   | { kind: 'connected'; pods: number }
+  /** Connected, then the lab server stopped answering (stopped or died): the client retries its port. */
+  | { kind: 'lost'; message: string }
   | { kind: 'failed'; message: string };
 
 export class Lab implements vscode.Disposable {
@@ -107,6 +109,19 @@ export class Lab implements vscode.Disposable {
       });
       this.engineValue = engine;
       this.engineSubs.push(engine.watch(() => this.podsChanged()));
+      this.engineSubs.push(
+        engine.onConnection((problem) => {
+          if (this.engineValue !== engine) return;
+          if (problem) {
+            this.out.warn(`the lab server (pid ${endpoint.pid}, port ${endpoint.port}) stopped answering: ${problem.message}; retrying`);
+            this.setState({ kind: 'lost', message: problem.message });
+          } else {
+            this.log(`the lab server on port ${endpoint.port} answers again; ${engine.listPods().length} lab pod(s)`);
+            this.setState({ kind: 'connected', pods: engine.listPods().length });
+            this.podsChanged();
+          }
+        }),
+      );
       this.log(`${started ? 'started' : 'connected to'} the lab server https://127.0.0.1:${endpoint.port} (pid ${endpoint.pid}) in ${Math.round(performance.now() - t0)} ms; ${engine.listPods().length} lab pod(s)`);
       this.setState({ kind: 'connected', pods: engine.listPods().length });
       this.podsChanged();

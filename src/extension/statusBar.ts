@@ -16,6 +16,13 @@ export function statusText(s: ConnectionState): { text: string; tooltip: string;
         command: 'workbench.view.extension.podlab',
         error: false,
       };
+    case 'lost':
+      return {
+        text: '$(debug-disconnect) Pod Lab: lab server lost',
+        tooltip: `Pod Lab: the lab server stopped answering (${s.message}); retrying.\nClick to start it again.`,
+        command: 'podlab.reconnect',
+        error: true,
+      };
     case 'failed':
       return { text: '$(debug-disconnect) Pod Lab: Docker unavailable', tooltip: `Pod Lab cannot reach Docker: ${s.message}\nClick to retry.`, command: 'podlab.reconnect', error: true };
   }

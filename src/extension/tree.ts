@@ -176,7 +176,14 @@ export function registerTree(lab: Lab, steps: StepModeWatch): PodTree {
     view.onDidCollapseElement((e) => tree.setCollapsed(e.element, true)),
     view.onDidExpandElement((e) => tree.setCollapsed(e.element, false)),
     lab.onDidChangeState((s) => {
-      view.message = s.kind === 'failed' ? `Docker is not reachable: ${s.message}` : s.kind === 'connecting' ? 'Connecting to Docker…' : undefined;
+      view.message =
+        s.kind === 'failed'
+          ? `Docker is not reachable: ${s.message}`
+          : s.kind === 'lost'
+            ? `The lab server stopped answering (${s.message}); retrying. The pods below are as last seen. "Pod Lab: Reconnect to Docker" starts it again.`
+            : s.kind === 'connecting'
+              ? 'Connecting to Docker…'
+              : undefined;
       if (s.kind === 'connected') view.badge = s.pods > 0 ? { value: s.pods, tooltip: `${s.pods} lab pod(s)` } : undefined;
     }),
   );

@@ -178,8 +178,12 @@ ${[1, 2, 3, 4, 5, 6].map((i) => `    - name: step-${i}\n      image: busybox:1.3
       command: ["sh", "-c", "echo right; sleep 1"]
 `;
 
+/** A pod that runs until deleted (the lab-server-restart scenario). */
+const SLEEPER_POD = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: e2e-sleeper\nspec:\n  terminationGracePeriodSeconds: 0\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sh", "-c", "echo sleeping; exec sleep 3600"]\n';
+
 const allPodNames = [
   'e2e-sequence',
+  'e2e-sleeper',
   'e2e-from-kubectl',
   'e2e-remote',
   'e2e-unready',
@@ -213,6 +217,7 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
       'completion.yaml': COMPLETION_SAMPLE,
       'readiness-fail.yaml': READINESS_FAIL,
       'sequence.yaml': SEQUENCE_POD,
+      'sleeper.yaml': SLEEPER_POD,
       'missing-configmap.yaml': MISSING_CONFIGMAP,
       'missing-configmap-volume.yaml': MISSING_CONFIGMAP_VOLUME,
       'remote.yaml': REMOTE_POD,
@@ -910,6 +915,40 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     assert.ok(bars[7]!.start < bars[6]!.end! && bars[6]!.start < bars[7]!.end!, 'the two apps ran at the same time');
     await runCommand(s.page, 'Pod Lab: Delete Pod');
     await waitFor(() => labContainers(['e2e-sequence']).length === 0, 60000, 'the pod to be deleted');
+  });
+
+  test('the lab server stops: the status bar, the Pods view and the panel say so; Reconnect starts it again and the panel follows the pod there', { skip: !engineReady }, async () => {
+    await openFile(s.page, 'sleeper.yaml');
+    await runCommand(s.page, 'Pod Lab: Run Pod');
+    await waitFor(async () => ((await panelText(s.page)).includes('Running') ? true : undefined), 60000, 'Running in the panel');
+    // the manifest's lens agrees with the panel
+    await s.page.locator('.monaco-editor .codelens-decoration', { hasText: 'Running · 1/1' }).first().waitFor({ timeout: 10000 });
+    const stateDir = process.env.PODLAB_STATE_DIR!;
+    assert.ok(await stopServer(stateDir), 'a lab server was running');
+    const status = s.page.locator('.statusbar-item', { hasText: 'Pod Lab: lab server lost' }).first();
+    await status.waitFor({ timeout: 30000 });
+    const banner = await waitFor(async () => {
+      const t = await panelText(s.page).catch(() => '');
+      return /The connection to the lab server is lost \(connect ECONNREFUSED/.test(t) ? t : undefined;
+    }, 30000, 'the panel to say the connection to the lab server is lost');
+    assert.match(banner, /The connection to the lab server is lost \(connect ECONNREFUSED 127\.0\.0\.1:\d+\); retrying\. The panel shows the pod as last seen\./);
+    await showPodLabView(s.page);
+    const message = await waitFor(async () => {
+      const t = await s.page.locator('.pane-body .message').allInnerTexts().catch(() => [] as string[]);
+      return t.find((x) => x.includes('The lab server stopped answering'));
+    }, 15000, 'the Pods view to say the lab server stopped answering');
+    assert.match(message, /^The lab server stopped answering \(connect ECONNREFUSED 127\.0\.0\.1:\d+\); retrying\. The pods below are as last seen\. "Pod Lab: Reconnect to Docker" starts it again\.$/);
+    await screenshot(s, 'lab-server-lost');
+    // Reconnect: a new lab server takes the pod over from Docker; the open panel follows it there.
+    await runCommand(s.page, 'Pod Lab: Reconnect to Docker');
+    await s.page.locator('.statusbar-item', { hasText: /Pod Lab: \d+ pods?/ }).first().waitFor({ timeout: 60000 });
+    const back = await waitFor(async () => {
+      const t = await panelText(s.page).catch(() => '');
+      return t.includes('Running') && !t.includes('is lost') ? t : undefined;
+    }, 30000, 'the panel to show the pod again without the banner');
+    assert.match(back, /e2e-sleeper/);
+    await runCommand(s.page, 'Pod Lab: Delete Pod');
+    await waitFor(() => labContainers(['e2e-sleeper']).length === 0, 60000, 'the pod to be deleted');
   });
 
   // A figure, not an assertion: every panel update of the suite's pods that an engine event caused

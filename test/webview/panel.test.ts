@@ -962,27 +962,30 @@ describe('a failing init container on a real cluster (no lab debug info)', () =>
     }
   });
 
-  test('while the connection to the cluster is lost the header says so, and the banner goes when it is back', async () => {
-    const lab = recordedStream('failing-init');
-    const stream: RecordedStream = { ...lab, frames: lab.frames.filter((f) => 'watch' in f) };
-    const { p, sent } = await play(stream);
-    try {
-      const last = sent.filter((m): m is Extract<HostToWebview, { type: 'snapshot' | 'patch' }> => m.type === 'snapshot' || m.type === 'patch').at(-1)!;
-      const patch = (seq: number, connectionLost: string | undefined): HostToWebview => ({ type: 'patch', seq, baseSeq: seq - 1, changes: { now: modelOf(sent).now, header: { ...modelOf(sent).header, ...(connectionLost !== undefined ? { connectionLost } : {}) } } });
-      await p.send(patch(last.seq + 1, 'connect ECONNREFUSED 127.0.0.1:6443'));
-      await p.waitForSeq(last.seq + 1);
-      const lost = await text(p, '[data-testid=connection-lost]');
-      const status = await text(p, '[data-testid=status]');
-      await p.send(patch(last.seq + 2, undefined));
-      await p.waitForSeq(last.seq + 2);
-      assert.deepEqual(
-        { lost, status, after: await p.page.locator('[data-testid=connection-lost]').count() },
-        { lost: 'The connection to the cluster is lost (connect ECONNREFUSED 127.0.0.1:6443); retrying. The panel shows the pod as last seen.', status: 'Init:CrashLoopBackOff', after: 0 },
-      );
-    } finally {
-      await p.close();
-    }
-  });
+  for (const place of ['cluster', 'lab server'] as const) {
+    test(`while the connection to the ${place} is lost the header says so, and the banner goes when it is back`, async () => {
+      const lab = recordedStream('failing-init');
+      // A cluster's pod has no lab debug information; the lab's has.
+      const stream: RecordedStream = place === 'cluster' ? { ...lab, frames: lab.frames.filter((f) => 'watch' in f) } : lab;
+      const { p, sent } = await play(stream);
+      try {
+        const last = sent.filter((m): m is Extract<HostToWebview, { type: 'snapshot' | 'patch' }> => m.type === 'snapshot' || m.type === 'patch').at(-1)!;
+        const patch = (seq: number, connectionLost: string | undefined): HostToWebview => ({ type: 'patch', seq, baseSeq: seq - 1, changes: { now: modelOf(sent).now, header: { ...modelOf(sent).header, ...(connectionLost !== undefined ? { connectionLost } : {}) } } });
+        await p.send(patch(last.seq + 1, 'connect ECONNREFUSED 127.0.0.1:6443'));
+        await p.waitForSeq(last.seq + 1);
+        const lost = await text(p, '[data-testid=connection-lost]');
+        const status = await text(p, '[data-testid=status]');
+        await p.send(patch(last.seq + 2, undefined));
+        await p.waitForSeq(last.seq + 2);
+        assert.deepEqual(
+          { lost, status, after: await p.page.locator('[data-testid=connection-lost]').count() },
+          { lost: `The connection to the ${place} is lost (connect ECONNREFUSED 127.0.0.1:6443); retrying. The panel shows the pod as last seen.`, status: 'Init:CrashLoopBackOff', after: 0 },
+        );
+      } finally {
+        await p.close();
+      }
+    });
+  }
 });
 
 /** The model after these messages (the last snapshot with its patches applied). */

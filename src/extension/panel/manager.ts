@@ -76,6 +76,11 @@ export class LifecyclePanelManager implements vscode.Disposable {
     });
   }
 
+  /** The engine of a place was replaced (Reconnect started a new lab server): its panel follows the new one. */
+  engineReplaced(context: string | undefined, engine: EngineApi): void {
+    this.panels.get(context ?? '')?.rebind(engine);
+  }
+
   /** Latencies measured so far while the lab's panel showed this pod (for the e2e tests and the output channel). */
   latencies(namespace: string, name: string): readonly Latency[] {
     return this.panels.get('')?.latencies.filter((l) => l.pod === `${namespace}/${name}`) ?? [];
@@ -219,20 +224,35 @@ class PodPanel {
   private async connect(getEngine: () => Promise<EngineApi>): Promise<void> {
     try {
       const engine = await getEngine();
-      if (this.disposed) return;
-      this.engine = engine;
-      this.watch = engine.watch((e) => this.onWatch(e));
-      // A cluster's API client says when its connection is lost and back (the lab's has no such state).
-      this.connection = engine.onConnection?.((problem) => {
-        this.connectionProblem = problem?.message;
-        this.feed.setConnection(this.connectionProblem);
-        this.schedule();
-      });
-      this.follow(engine);
-      this.schedule();
+      if (this.disposed || this.engine) return;
+      this.attach(engine);
     } catch (err) {
       this.log(`lifecycle ${this.key}: cannot reach the engine: ${errorText(err)}`);
     }
+  }
+
+  private attach(engine: EngineApi): void {
+    this.engine = engine;
+    this.watch = engine.watch((e) => this.onWatch(e));
+    // The API client says when its connection is lost and back (the engine in-process has no such state).
+    this.connection = engine.onConnection?.((problem) => {
+      this.connectionProblem = problem?.message;
+      this.feed.setConnection(this.connectionProblem);
+      this.schedule();
+    });
+    this.follow(engine);
+    this.schedule();
+  }
+
+  /** Follows the pod on a new engine (the old one was closed): its state and history are read afresh. */
+  rebind(engine: EngineApi): void {
+    if (this.disposed || engine === this.engine) return;
+    for (const d of [this.watch, this.debugWatch, this.connection]) d?.dispose();
+    this.watch = this.debugWatch = this.connection = undefined;
+    this.closeLogStreams();
+    this.connectionProblem = undefined;
+    this.feed = new PanelFeed(this.namespace, this.name, this.feed.lastSeq);
+    this.attach(engine);
   }
 
   private get key(): string {
