@@ -921,8 +921,6 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     await openFile(s.page, 'sleeper.yaml');
     await runCommand(s.page, 'Pod Lab: Run Pod');
     await waitFor(async () => ((await panelText(s.page)).includes('Running') ? true : undefined), 60000, 'Running in the panel');
-    // the manifest's lens agrees with the panel
-    await s.page.locator('.monaco-editor .codelens-decoration', { hasText: 'Running · 1/1' }).first().waitFor({ timeout: 10000 });
     const stateDir = process.env.PODLAB_STATE_DIR!;
     assert.ok(await stopServer(stateDir), 'a lab server was running');
     const status = s.page.locator('.statusbar-item', { hasText: 'Pod Lab: lab server lost' }).first();
