@@ -472,7 +472,7 @@ export class PanelApp {
       ),
       hd.gone ? h('p', { class: 'banner banner-info', 'data-testid': 'gone' }, 'This pod has been deleted. The panel shows its last known state.') : null,
       hd.connectionLost !== undefined
-        ? h('p', { class: 'banner banner-warn', role: 'status', 'data-testid': 'connection-lost' }, `The connection to the ${m.debug.available ? 'lab server' : 'cluster'} is lost (${hd.connectionLost}); retrying. The panel shows the pod as last seen.`)
+        ? h('p', { class: 'banner banner-warn', role: 'status', 'data-testid': 'connection-lost' }, `The connection to the ${hd.connectionTo ?? 'cluster'} is lost (${hd.connectionLost}); retrying. The panel shows the pod as last seen.`)
         : null,
       hd.deletingAt !== undefined && !hd.gone
         ? h('p', { class: 'banner banner-warn' }, 'Deletion requested ', h('span', { 'data-fmt': 'age', 'data-since': hd.deletingAt }), ' ago: containers are being stopped.')

@@ -30,7 +30,7 @@ import type {
   WatchEvent,
 } from '../engine/api.js';
 import type { Disposable, PullProgress } from '../runtime/cri.js';
-import { ApiStatusError, rootCause } from './connection.js';
+import { ApiStatusError, ConnectionState, rootCause } from './connection.js';
 
 export interface KubeContextInfo {
   name: string;
@@ -281,15 +281,17 @@ export class ClusterEngine implements EngineApi {
       this,
       `${base}/pods`,
       (type, object) => this.emit({ type, kind: 'Pod', object }),
-      (e) => this.setConnection(e),
-      () => this.setConnection(undefined),
+      (e) => this.connection.set(e),
+      () => this.connection.set(undefined),
     );
     this.events = new Reflector<KEvent>(this, `${base}/events`, (type, object) => this.emit({ type, kind: 'Event', object }), () => undefined);
   }
 
+  private readonly connection = new ConnectionState();
   /** Why the watch of the namespace's pods fails (it is being retried), or undefined while it works. */
-  connectionProblem: Error | undefined;
-  private readonly connectionListeners = new Set<(problem: Error | undefined) => void>();
+  get connectionProblem(): Error | undefined {
+    return this.connection.problem;
+  }
 
   /** Failed relists in a row while the connection is lost. */
   get retries(): number {
@@ -298,22 +300,7 @@ export class ClusterEngine implements EngineApi {
 
   /** Told when the connection is lost (with why) and when it works again. */
   onConnection(listener: (problem: Error | undefined) => void): { dispose(): void } {
-    this.connectionListeners.add(listener);
-    return { dispose: () => void this.connectionListeners.delete(listener) };
-  }
-
-  private setConnection(problem: Error | undefined): void {
-    const was = this.connectionProblem;
-    this.connectionProblem = problem;
-    // told when it is lost or back, and when the reason changes (a reset, then nobody listening)
-    if (was?.message === problem?.message) return;
-    for (const l of this.connectionListeners) {
-      try {
-        l(problem);
-      } catch {
-        // a listener's failure is its own
-      }
-    }
+    return this.connection.on(listener);
   }
 
   async start(): Promise<void> {

@@ -19,6 +19,35 @@ export function rootCause(e: unknown): Error {
   return reason ? Object.assign(new Error(reason), { code: (e as { code?: unknown }).code }) : e;
 }
 
+/**
+ * Whether a client's server answers: told when the connection is lost (with why), when the reason
+ * changes, and when it works again (the clients retry meanwhile).
+ */
+export class ConnectionState {
+  /** Why the server does not answer, or undefined while it does. */
+  problem: Error | undefined;
+  private readonly listeners = new Set<(problem: Error | undefined) => void>();
+
+  on(listener: (problem: Error | undefined) => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => void this.listeners.delete(listener) };
+  }
+
+  set(problem: Error | undefined): void {
+    const was = this.problem;
+    this.problem = problem;
+    // told when it is lost or back, and when the reason changes (a reset, then nobody listening)
+    if (was?.message === problem?.message) return;
+    for (const l of [...this.listeners]) {
+      try {
+        l(problem);
+      } catch {
+        // a listener's failure is its own
+      }
+    }
+  }
+}
+
 export interface Credentials {
   server: string;
   ca: string;

@@ -18,7 +18,7 @@ import type { Disposable, PullProgress } from '../runtime/cri.js';
 import { InvalidError } from '../engine/config-objects.js';
 import { LAB_ANNOTATIONS, LAB_GROUP_VERSION } from '../server/lab-api.js';
 import type { Endpoint } from '../server/endpoint.js';
-import { ApiStatusError, LabConnection, rootCause } from './connection.js';
+import { ApiStatusError, ConnectionState, LabConnection, rootCause } from './connection.js';
 import { execCollect } from './streams.js';
 
 type CachedKind = 'Pod' | 'Event' | 'Node' | 'ConfigMap' | 'Secret';
@@ -45,9 +45,11 @@ export class RemoteEngine implements EngineApi {
   private readonly streams = new Set<{ dispose(): void }>();
   private closed = false;
   readonly settings: EngineSettings;
+  private readonly connection = new ConnectionState();
   /** Why the lab server does not answer (the client retries), or undefined while it does. */
-  connectionProblem: Error | undefined;
-  private readonly connectionListeners = new Set<(problem: Error | undefined) => void>();
+  get connectionProblem(): Error | undefined {
+    return this.connection.problem;
+  }
 
   private constructor(
     readonly conn: LabConnection,
@@ -68,21 +70,7 @@ export class RemoteEngine implements EngineApi {
 
   /** Told when the lab server stops answering (with why; the client retries) and when it answers again. */
   onConnection(listener: (problem: Error | undefined) => void): Disposable {
-    this.connectionListeners.add(listener);
-    return { dispose: () => void this.connectionListeners.delete(listener) };
-  }
-
-  private setConnection(problem: Error | undefined): void {
-    const was = this.connectionProblem;
-    this.connectionProblem = problem;
-    if (was?.message === problem?.message) return;
-    for (const l of [...this.connectionListeners]) {
-      try {
-        l(problem);
-      } catch {
-        // a listener's failure is its own
-      }
-    }
+    return this.connection.on(listener);
   }
 
   private emit(e: WatchEvent): void {
@@ -151,11 +139,11 @@ export class RemoteEngine implements EngineApi {
             try {
               if (expired) await this.listAndWatch(kind);
               else await this.watchFrom(kind, last);
-              if (kind === 'Pod') this.setConnection(undefined);
+              if (kind === 'Pod') this.connection.set(undefined);
               return;
             } catch (e) {
               expired = true;
-              if (kind === 'Pod' && !this.closed) this.setConnection(rootCause(e));
+              if (kind === 'Pod' && !this.closed) this.connection.set(rootCause(e));
               await sleep(Math.min(5000, 200 * 2 ** attempt));
             }
           }

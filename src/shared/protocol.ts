@@ -44,6 +44,8 @@ export interface HeaderView {
   gone: boolean;
   /** The API client's connection is lost (why; it retries): the panel shows the pod as last seen. */
   connectionLost?: string;
+  /** What the lost connection was to: the lab server, or a kubeconfig context's cluster. */
+  connectionTo?: 'lab server' | 'cluster';
   /** status.reason / status.message (e.g. Evicted), when set. */
   reason?: string;
   message?: string;

@@ -843,24 +843,29 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     await waitFor(() => labContainers([inits!.name]).length === 0, 60000, 'the pod to be deleted');
   });
 
+  type Bar = { lane: string; start: number; end: number | null; outcome: string; exit: string | null };
+  /** The panel's phase and the timeline's run bars of the init and app containers, in lane order. */
+  async function runBars(): Promise<{ phase: string; bars: Bar[] }> {
+    const f = await panelFrame(s.page, 60000);
+    return (await f.evaluate(`(() => ({
+      phase: document.querySelector('[data-testid=phase]')?.textContent ?? '',
+      bars: [...document.querySelectorAll('svg.timeline g.lane[data-kind=init] g.bar[data-kind=run], svg.timeline g.lane[data-kind=app] g.bar[data-kind=run]')].map((g) => ({
+        lane: g.closest('g.lane').getAttribute('data-lane'),
+        start: Number(g.getAttribute('data-start')),
+        end: g.hasAttribute('data-end') ? Number(g.getAttribute('data-end')) : null,
+        outcome: g.getAttribute('data-outcome'),
+        exit: g.getAttribute('data-exit-code'),
+      })),
+    }))()`)) as { phase: string; bars: Bar[] };
+  }
+
   const steps = podsOf('init-containers.yaml')[0];
   test('the init-containers example runs to Succeeded: the panel shows its init containers one after another, then the app, each exited 0', { skip: !engineReady || !steps }, async () => {
     await openFile(s.page, 'init-containers.yaml');
     await runCommand(s.page, 'Pod Lab: Run Pod');
-    type Bar = { lane: string; start: number; end: number | null; outcome: string; exit: string | null };
     const bars = await waitFor(
       async () => {
-        const f = await panelFrame(s.page, 60000);
-        const r = (await f.evaluate(`(() => ({
-          phase: document.querySelector('[data-testid=phase]')?.textContent ?? '',
-          bars: [...document.querySelectorAll('svg.timeline g.lane[data-kind=init] g.bar[data-kind=run], svg.timeline g.lane[data-kind=app] g.bar[data-kind=run]')].map((g) => ({
-            lane: g.closest('g.lane').getAttribute('data-lane'),
-            start: Number(g.getAttribute('data-start')),
-            end: g.hasAttribute('data-end') ? Number(g.getAttribute('data-end')) : null,
-            outcome: g.getAttribute('data-outcome'),
-            exit: g.getAttribute('data-exit-code'),
-          })),
-        }))()`)) as { phase: string; bars: Bar[] };
+        const r = await runBars();
         return /Succeeded/.test(r.phase) && r.bars.length === steps!.init.length + steps!.containers.length ? r.bars : undefined;
       },
       90000,
@@ -882,21 +887,10 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
   test('six init containers, then two apps together: the panel shows each init container\'s run ending before the next begins, and the apps side by side', { skip: !engineReady }, async () => {
     await openFile(s.page, 'sequence.yaml');
     await runCommand(s.page, 'Pod Lab: Run Pod');
-    type Bar = { lane: string; start: number; end: number | null; outcome: string; exit: string | null };
     let last: unknown;
     const bars = await waitFor(
       async () => {
-        const f = await panelFrame(s.page, 60000);
-        const r = (await f.evaluate(`(() => ({
-          phase: document.querySelector('[data-testid=phase]')?.textContent ?? '',
-          bars: [...document.querySelectorAll('svg.timeline g.lane[data-kind=init] g.bar[data-kind=run], svg.timeline g.lane[data-kind=app] g.bar[data-kind=run]')].map((g) => ({
-            lane: g.closest('g.lane').getAttribute('data-lane'),
-            start: Number(g.getAttribute('data-start')),
-            end: g.hasAttribute('data-end') ? Number(g.getAttribute('data-end')) : null,
-            outcome: g.getAttribute('data-outcome'),
-            exit: g.getAttribute('data-exit-code'),
-          })),
-        }))()`)) as { phase: string; bars: Bar[] };
+        const r = await runBars();
         last = r;
         return /Succeeded/.test(r.phase) && r.bars.length === 8 ? r.bars : undefined;
       },
@@ -920,7 +914,11 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
   test('the lab server stops: the status bar, the Pods view and the panel say so; Reconnect starts it again and the panel follows the pod there', { skip: !engineReady }, async () => {
     await openFile(s.page, 'sleeper.yaml');
     await runCommand(s.page, 'Pod Lab: Run Pod');
-    await waitFor(async () => ((await panelText(s.page)).includes('Running') ? true : undefined), 60000, 'Running in the panel');
+    await waitFor(async () => {
+      const f = await panelFrame(s.page, 30000);
+      const shown = (await f.evaluate(`[document.querySelector('h1')?.textContent ?? '', document.querySelector('[data-testid=status]')?.textContent ?? '']`)) as string[];
+      return shown[0]!.startsWith('e2e-sleeper') && shown[1] === 'Running' ? true : undefined;
+    }, 60000, 'the panel to show e2e-sleeper Running');
     const stateDir = process.env.PODLAB_STATE_DIR!;
     assert.ok(await stopServer(stateDir), 'a lab server was running');
     const status = s.page.locator('.statusbar-item', { hasText: 'Pod Lab: lab server lost' }).first();

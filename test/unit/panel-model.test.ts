@@ -502,27 +502,30 @@ describe('the update feed', () => {
     assert.equal(f.onWatch(podEv('MODIFIED', pod('other')), 2, 2), false);
     assert.equal(f.next(2), undefined);
   });
-  test("a lost connection to the cluster's API is said in the header while it lasts, and the pod is kept as last seen", () => {
-    const f = new PanelFeed('default', 'web');
-    f.resetWebview();
-    f.onWatch(podEv('ADDED', pod('web', { status: { phase: 'Running' } })), 1, 1);
-    f.next(1);
-    f.setConnection('connect ECONNREFUSED 127.0.0.1:6443');
-    const lost = f.next(2);
-    f.setConnection('connect ECONNREFUSED 127.0.0.1:6443');
-    const again = f.next(3);
-    f.setConnection(undefined);
-    const back = f.next(4);
-    const header = (m: typeof lost) => (m?.type === 'patch' ? { changed: Object.keys(m.changes).filter((k) => k !== 'now'), connectionLost: m.changes.header?.connectionLost, phase: m.changes.header?.phase } : m?.type);
-    assert.deepEqual(
-      { lost: header(lost), again: header(again), back: header(back) },
-      {
-        lost: { changed: ['header'], connectionLost: 'connect ECONNREFUSED 127.0.0.1:6443', phase: 'Running' },
-        again: undefined,
-        back: { changed: ['header'], connectionLost: undefined, phase: 'Running' },
-      },
-    );
-  });
+  for (const place of ['cluster', 'lab server'] as const) {
+    test(`a lost connection to the ${place} is said in the header while it lasts, and the pod is kept as last seen`, () => {
+      const f = new PanelFeed('default', 'web');
+      f.resetWebview();
+      f.onWatch(podEv('ADDED', pod('web', { status: { phase: 'Running' } })), 1, 1);
+      f.next(1);
+      f.setConnection('connect ECONNREFUSED 127.0.0.1:6443', place);
+      const lost = f.next(2);
+      f.setConnection('connect ECONNREFUSED 127.0.0.1:6443', place);
+      const again = f.next(3);
+      f.setConnection(undefined, place);
+      const back = f.next(4);
+      const header = (m: typeof lost) =>
+        m?.type === 'patch' ? { changed: Object.keys(m.changes).filter((k) => k !== 'now'), connectionLost: m.changes.header?.connectionLost, connectionTo: m.changes.header?.connectionTo, phase: m.changes.header?.phase } : m?.type;
+      assert.deepEqual(
+        { lost: header(lost), again: header(again), back: header(back) },
+        {
+          lost: { changed: ['header'], connectionLost: 'connect ECONNREFUSED 127.0.0.1:6443', connectionTo: place, phase: 'Running' },
+          again: undefined,
+          back: { changed: ['header'], connectionLost: undefined, connectionTo: undefined, phase: 'Running' },
+        },
+      );
+    });
+  }
   test('after the webview reloads, the next message is a snapshot again', () => {
     const f = new PanelFeed('default', 'web');
     f.onWatch(podEv('ADDED', pod('web')), 1, 1);

@@ -965,12 +965,11 @@ describe('a failing init container on a real cluster (no lab debug info)', () =>
   for (const place of ['cluster', 'lab server'] as const) {
     test(`while the connection to the ${place} is lost the header says so, and the banner goes when it is back`, async () => {
       const lab = recordedStream('failing-init');
-      // A cluster's pod has no lab debug information; the lab's has.
-      const stream: RecordedStream = place === 'cluster' ? { ...lab, frames: lab.frames.filter((f) => 'watch' in f) } : lab;
+      const stream: RecordedStream = { ...lab, frames: lab.frames.filter((f) => 'watch' in f) };
       const { p, sent } = await play(stream);
       try {
         const last = sent.filter((m): m is Extract<HostToWebview, { type: 'snapshot' | 'patch' }> => m.type === 'snapshot' || m.type === 'patch').at(-1)!;
-        const patch = (seq: number, connectionLost: string | undefined): HostToWebview => ({ type: 'patch', seq, baseSeq: seq - 1, changes: { now: modelOf(sent).now, header: { ...modelOf(sent).header, ...(connectionLost !== undefined ? { connectionLost } : {}) } } });
+        const patch = (seq: number, connectionLost: string | undefined): HostToWebview => ({ type: 'patch', seq, baseSeq: seq - 1, changes: { now: modelOf(sent).now, header: { ...modelOf(sent).header, ...(connectionLost !== undefined ? { connectionLost, connectionTo: place } : {}) } } });
         await p.send(patch(last.seq + 1, 'connect ECONNREFUSED 127.0.0.1:6443'));
         await p.waitForSeq(last.seq + 1);
         const lost = await text(p, '[data-testid=connection-lost]');

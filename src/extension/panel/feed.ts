@@ -97,10 +97,10 @@ export class PanelFeed {
     this.dirty = true;
   }
 
-  /** The API client lost its connection (why), or has it again (undefined): said in the header. */
-  setConnection(problem: string | undefined): void {
-    if (problem === this.obs.connectionLost) return;
-    this.obs = { ...this.obs, connectionLost: problem };
+  /** The API client lost its connection to the lab server or a cluster (why), or has it again (undefined): said in the header. */
+  setConnection(problem: string | undefined, to: 'lab server' | 'cluster' = 'cluster'): void {
+    if (problem === this.obs.connectionLost && to === this.obs.connectionTo) return;
+    this.obs = { ...this.obs, connectionLost: problem, connectionTo: to };
     this.dirty = true;
   }
 

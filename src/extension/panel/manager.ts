@@ -193,7 +193,7 @@ class PodPanel {
     const feed = this.feed;
     feed.setLookup({ configMap: (ns, n) => engine.getObject('ConfigMap', ns, n), secret: (ns, n) => engine.getObject('Secret', ns, n) });
     feed.setSimulatedNodes([...simulatedNodeNames(engine.listNodes())]);
-    feed.setConnection(this.connectionProblem);
+    feed.setConnection(this.connectionProblem, this.connectionTo);
     const pod = engine.getPod(this.namespace, this.name);
     const uid = pod?.metadata?.uid;
     feed.seed(pod ? { type: 'ADDED', kind: 'Pod', object: pod } : undefined, uid ? engine.listEvents({ uid }) : [], Date.now());
@@ -237,7 +237,7 @@ class PodPanel {
     // The API client says when its connection is lost and back (the engine in-process has no such state).
     this.connection = engine.onConnection?.((problem) => {
       this.connectionProblem = problem?.message;
-      this.feed.setConnection(this.connectionProblem);
+      this.feed.setConnection(this.connectionProblem, this.connectionTo);
       this.schedule();
     });
     this.follow(engine);
@@ -253,6 +253,11 @@ class PodPanel {
     this.connectionProblem = undefined;
     this.feed = new PanelFeed(this.namespace, this.name, this.feed.lastSeq);
     this.attach(engine);
+  }
+
+  /** What this panel's engine connects to: the lab server (no context), or a context's cluster. */
+  private get connectionTo(): 'lab server' | 'cluster' {
+    return this.context === undefined ? 'lab server' : 'cluster';
   }
 
   private get key(): string {

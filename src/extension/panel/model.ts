@@ -74,6 +74,7 @@ export interface PodObservation {
   simulatedNodes?: readonly string[];
   /** Why the API client's connection is lost (it retries); the pod is as last seen meanwhile. */
   connectionLost?: string;
+  connectionTo?: 'lab server' | 'cluster';
 }
 
 export function newObservation(namespace: string, name: string): PodObservation {
@@ -433,7 +434,7 @@ function headerView(obs: PodObservation, pod: Pod, containers: ContainerView[]):
     gone: obs.gone,
     reason: st.reason,
     message: st.message,
-    ...(obs.connectionLost !== undefined ? { connectionLost: obs.connectionLost } : {}),
+    ...(obs.connectionLost !== undefined ? { connectionLost: obs.connectionLost, connectionTo: obs.connectionTo ?? 'cluster' } : {}),
   };
 }
 
