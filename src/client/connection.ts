@@ -33,6 +33,11 @@ export class ConnectionState {
     return { dispose: () => void this.listeners.delete(listener) };
   }
 
+  /** The client closed: nobody is told anything more. */
+  clear(): void {
+    this.listeners.clear();
+  }
+
   set(problem: Error | undefined): void {
     const was = this.problem;
     this.problem = problem;

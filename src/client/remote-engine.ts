@@ -139,7 +139,7 @@ export class RemoteEngine implements EngineApi {
             try {
               if (expired) await this.listAndWatch(kind);
               else await this.watchFrom(kind, last);
-              if (kind === 'Pod') this.connection.set(undefined);
+              if (kind === 'Pod' && !this.closed) this.connection.set(undefined);
               return;
             } catch (e) {
               expired = true;
@@ -165,7 +165,18 @@ export class RemoteEngine implements EngineApi {
       },
       () => {
         this.streams.delete(s);
-        if (!this.closed) void sleep(500).then(() => (this.closed ? undefined : this.watchLab().catch(() => undefined)));
+        // Resumed like the watches, however long the server is away.
+        void (async () => {
+          for (let attempt = 0; !this.closed; attempt++) {
+            await sleep(Math.min(5000, 500 * 2 ** attempt));
+            if (this.closed) return;
+            try {
+              return await this.watchLab();
+            } catch {
+              // still away: try again
+            }
+          }
+        })();
       },
     );
     if (this.closed) s.dispose();
@@ -426,6 +437,7 @@ export class RemoteEngine implements EngineApi {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.connection.clear();
     for (const s of [...this.streams]) s.dispose();
     this.streams.clear();
     this.conn.close();

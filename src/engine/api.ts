@@ -118,6 +118,8 @@ export interface EngineApi {
    * engine in-process does not.
    */
   onConnection?(listener: (problem: Error | undefined) => void): Disposable;
+  /** Why the connection is lost now (undefined while it works), for a listener that comes late. */
+  readonly connectionProblem?: Error;
 
   /**
    * ConfigMaps and Secrets (`kubectl apply` semantics): creates the object, or replaces the data,

@@ -14,6 +14,9 @@ export type ConnectionState =
   | { kind: 'lost'; message: string }
   | { kind: 'failed'; message: string };
 
+/** While the lab server is lost, how often to look for another one. */
+const SERVER_LOOK_MS = 2000;
+
 export class Lab implements vscode.Disposable {
   readonly out: vscode.LogOutputChannel;
   private readonly disposables: vscode.Disposable[] = [];
@@ -101,7 +104,7 @@ export class Lab implements vscode.Disposable {
       const nodesFile = await this.nodesFilePath(cfg);
       // The lab server of the same state directory as the `podlab` command line (PODLAB_STATE_DIR or
       // ~/.local/state/podlab): started in the background when none runs, shared with the CLI and kubectl.
-      const { openLab } = await import('../client/index.js');
+      const { openLab, runningServer } = await import('../client/index.js');
       const { defaultStateDir } = await import('../shared/state-dir.js');
       const stateDir = defaultStateDir();
       const { engine, endpoint, started } = await openLab(stateDir, serverCommandFor(this.context.extensionPath, cfg, nodesFile), {
@@ -115,7 +118,14 @@ export class Lab implements vscode.Disposable {
           if (problem) {
             this.out.warn(`the lab server (pid ${endpoint.pid}, port ${endpoint.port}) stopped answering: ${problem.message}; retrying`);
             this.setState({ kind: 'lost', message: problem.message });
+            // Another server of the state directory (started by the CLI or another window) usually
+            // listens on another port: connect to it instead of retrying the old one.
+            this.lookForServer(async () => {
+              const now = await runningServer(stateDir);
+              return now && (now.pid !== endpoint.pid || now.port !== endpoint.port) ? `pid ${now.pid}, port ${now.port}` : undefined;
+            });
           } else {
+            this.stopLooking();
             this.log(`the lab server on port ${endpoint.port} answers again; ${engine.listPods().length} lab pod(s)`);
             this.setState({ kind: 'connected', pods: engine.listPods().length });
             this.podsChanged();
@@ -148,7 +158,32 @@ export class Lab implements vscode.Disposable {
     return uri.fsPath;
   }
 
+  private serverLook: NodeJS.Timeout | undefined;
+
+  /** While the lab server is lost: every 2 s, whether another one runs; if so, reconnect to it. */
+  private lookForServer(another: () => Promise<string | undefined>): void {
+    if (this.serverLook) return;
+    const look = async () => {
+      const found = await another().catch(() => undefined);
+      if (!this.serverLook) return;
+      if (!found) {
+        this.serverLook = setTimeout(() => void look(), SERVER_LOOK_MS);
+        return;
+      }
+      this.serverLook = undefined;
+      this.log(`another lab server runs (${found}): reconnecting to it`);
+      await this.reconnect().catch(() => undefined);
+    };
+    this.serverLook = setTimeout(() => void look(), SERVER_LOOK_MS);
+  }
+
+  private stopLooking(): void {
+    clearTimeout(this.serverLook);
+    this.serverLook = undefined;
+  }
+
   private async stopEngine(): Promise<void> {
+    this.stopLooking();
     const e = this.engineValue;
     this.engineValue = undefined;
     this.enginePromise = undefined;

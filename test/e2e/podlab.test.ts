@@ -911,7 +911,7 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     await waitFor(() => labContainers(['e2e-sequence']).length === 0, 60000, 'the pod to be deleted');
   });
 
-  test('the lab server stops: the status bar, the Pods view and the panel say so; Reconnect starts it again and the panel follows the pod there', { skip: !engineReady }, async () => {
+  test('the lab server stops: the status bar, the Pods view and the panel say so; a server the CLI starts is found and the panel follows the pod there', { skip: !engineReady }, async () => {
     await openFile(s.page, 'sleeper.yaml');
     await runCommand(s.page, 'Pod Lab: Run Pod');
     await waitFor(async () => {
@@ -935,13 +935,17 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     }, 15000, 'the Pods view to say the lab server stopped answering');
     assert.match(message, /^The lab server stopped answering \(connect ECONNREFUSED 127\.0\.0\.1:\d+\); retrying\. The pods below are as last seen\. "Pod Lab: Reconnect to Docker" starts it again\.$/);
     await screenshot(s, 'lab-server-lost');
-    // Reconnect: a new lab server takes the pod over from Docker; the open panel follows it there.
-    await runCommand(s.page, 'Pod Lab: Reconnect to Docker');
+    // The command line starts another server (on another port, the old endpoint being gone): the
+    // extension finds it by itself, the new server takes the pod over from Docker, and the open
+    // panel follows it there.
+    const cli = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), 'get', 'pods'], { env: process.env, encoding: 'utf8', timeout: 60000 });
+    assert.equal(cli.status, 0, cli.stderr);
     await s.page.locator('.statusbar-item', { hasText: /Pod Lab: \d+ pods?/ }).first().waitFor({ timeout: 60000 });
     const back = await waitFor(async () => {
       const t = await panelText(s.page).catch(() => '');
       return t.includes('Running') && !t.includes('is lost') ? t : undefined;
     }, 30000, 'the panel to show the pod again without the banner');
+    assert.match(outputLog(s), /another lab server runs \(pid \d+, port \d+\): reconnecting to it/);
     assert.match(back, /e2e-sleeper/);
     await runCommand(s.page, 'Pod Lab: Delete Pod');
     await waitFor(() => labContainers(['e2e-sleeper']).length === 0, 60000, 'the pod to be deleted');

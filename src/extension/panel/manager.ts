@@ -120,7 +120,7 @@ class PodPanel {
   private logTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    extensionUri: vscode.Uri,
+    private readonly extensionUri: vscode.Uri,
     private namespace: string,
     private name: string,
     getEngine: () => Promise<EngineApi>,
@@ -140,12 +140,7 @@ class PodPanel {
       },
     );
     const webview = this.panel.webview;
-    webview.html = panelHtml({
-      cspSource: webview.cspSource,
-      nonce: makeNonce(),
-      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js')).toString(),
-      title: `${namespace}/${name}`,
-    });
+    this.loadWebview();
     this.disposables.push(
       webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)),
       this.panel.onDidChangeViewState((e) => {
@@ -240,11 +235,27 @@ class PodPanel {
       this.feed.setConnection(this.connectionProblem, this.connectionTo);
       this.schedule();
     });
+    // opened (or rebound) while the connection is already lost
+    this.connectionProblem = engine.connectionProblem?.message;
     this.follow(engine);
     this.schedule();
   }
 
-  /** Follows the pod on a new engine (the old one was closed): its state and history are read afresh. */
+  /** (Re)loads the webview's page; a reloaded webview says `ready` and gets a snapshot. */
+  private loadWebview(): void {
+    const webview = this.panel.webview;
+    webview.html = panelHtml({
+      cspSource: webview.cspSource,
+      nonce: makeNonce(),
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js')).toString(),
+      title: `${this.namespace}/${this.name}`,
+    });
+  }
+
+  /**
+   * Follows the pod on a new engine (the old one was closed): its state and history are read
+   * afresh, and the webview is reloaded, so the log it followed on the old server is opened again.
+   */
   rebind(engine: EngineApi): void {
     if (this.disposed || engine === this.engine) return;
     for (const d of [this.watch, this.debugWatch, this.connection]) d?.dispose();
@@ -252,6 +263,8 @@ class PodPanel {
     this.closeLogStreams();
     this.connectionProblem = undefined;
     this.feed = new PanelFeed(this.namespace, this.name, this.feed.lastSeq);
+    this.webviewReady = false;
+    this.loadWebview();
     this.attach(engine);
   }
 

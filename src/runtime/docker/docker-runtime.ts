@@ -217,9 +217,12 @@ export class DockerRuntime implements RuntimeService {
   /**
    * The inspections of finished containers, by id: every sync lists its pod's containers, and the
    * exited instances (each init container, each earlier attempt) would be inspected again every
-   * time. Reused while Docker's list still says the container is finished; dropped when removed.
+   * time. Reused while Docker's list still says the container is finished and the event stream,
+   * which reports a start by hand, is connected; dropped when removed or started again.
    */
   private readonly finished = new Map<string, InspectLike>();
+  /** Counts the event stream's starts and gaps: an inspection read across one is not kept. */
+  private finishedEpoch = 0;
 
   constructor(opts: DockerRuntimeOptions = {}) {
     const r = resolveConnection(opts, process.env);
@@ -350,6 +353,7 @@ export class DockerRuntime implements RuntimeService {
         .inspect()
         .catch(() => null);
       if (!existing || existing.State?.Running) throw e;
+      this.finished.delete(existing.Id);
       await this.docker
         .getContainer(existing.Id)
         .remove({ force: true, v: true })
@@ -503,12 +507,20 @@ export class DockerRuntime implements RuntimeService {
       const kept = done ? this.finished.get(c.Id) : undefined;
       if (kept) return kept;
       if (!done) this.finished.delete(c.Id);
+      const epoch = this.finishedEpoch;
       const info = await this.inspect(c.Id);
-      // Kept only when the inspection agrees it is finished (it may have been started meanwhile).
-      if (info && done && finishedStates.has(info.State?.Status ?? '')) this.keepFinished(trimInspect(info));
+      // Kept only when the inspection agrees it is finished, no start (nor gap in the events) came
+      // meanwhile, and a start by hand would be heard.
+      if (info && done && finishedStates.has(info.State?.Status ?? '') && epoch === this.finishedEpoch && this.eventStream) this.keepFinished(trimInspect(info));
       return info;
     });
     return infos.filter((i): i is InspectLike => i !== null);
+  }
+
+  /** Without the event stream a start by hand would go unheard: nothing kept is trusted. */
+  private forgetFinished(): void {
+    this.finished.clear();
+    this.finishedEpoch++;
   }
 
   private keepFinished(info: InspectLike): void {
@@ -942,6 +954,7 @@ export class DockerRuntime implements RuntimeService {
       return;
     }
     this.eventStream = stream;
+    this.forgetFinished();
     this.reconnectDelay = 250;
     this.resolveEventsConnected?.();
     let buf = '';
@@ -957,6 +970,7 @@ export class DockerRuntime implements RuntimeService {
     const dropped = () => {
       if (this.eventStream !== stream) return;
       this.eventStream = null;
+      this.forgetFinished();
       this.scheduleReconnect();
     };
     stream.on('end', dropped);
@@ -995,7 +1009,11 @@ export class DockerRuntime implements RuntimeService {
     this.lastEventKeys.add(key);
     this.eventSince = nano / 1e9;
     // Started again (by hand: the kubelet never restarts an instance): its kept inspection is stale.
-    if ((raw.Action ?? raw.status) === 'start') this.finished.delete(raw.Actor?.ID ?? raw.id ?? '');
+    const action = raw.Action ?? raw.status;
+    if (action === 'start') {
+      this.finished.delete(raw.Actor?.ID ?? raw.id ?? '');
+      this.finishedEpoch++;
+    } else if (action === 'destroy') this.finished.delete(raw.Actor?.ID ?? raw.id ?? '');
     const ev = toRuntimeEvent(raw);
     if (!ev) return;
     for (const l of [...this.listeners]) {
@@ -1012,6 +1030,7 @@ export class DockerRuntime implements RuntimeService {
     this.eventTimer = null;
     const s = this.eventStream;
     this.eventStream = null;
+    this.forgetFinished();
     s?.destroy();
     this.eventsConnected = null;
   }
