@@ -919,6 +919,9 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
       const shown = (await f.evaluate(`[document.querySelector('h1')?.textContent ?? '', document.querySelector('[data-testid=status]')?.textContent ?? '']`)) as string[];
       return shown[0]!.startsWith('e2e-sleeper') && shown[1] === 'Running' ? true : undefined;
     }, 60000, 'the panel to show e2e-sleeper Running');
+    const wv = webviewLocator(s.page);
+    const following = () => wv.locator('[data-testid=logs-status]').filter({ hasText: 'Following app (live)' }).waitFor({ timeout: 20000 });
+    await following();
     const stateDir = process.env.PODLAB_STATE_DIR!;
     assert.ok(await stopServer(stateDir), 'a lab server was running');
     const status = s.page.locator('.statusbar-item', { hasText: 'Pod Lab: lab server lost' }).first();
@@ -946,6 +949,9 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
       return t.includes('Running') && !t.includes('is lost') ? t : undefined;
     }, 30000, 'the panel to show the pod again without the banner');
     assert.match(outputLog(s), /another lab server runs \(pid \d+, port \d+\): reconnecting to it/);
+    // the log the panel followed on the old server is followed on the new one
+    await following();
+    assert.match(await wv.locator('[data-testid=logs-lines]').innerText(), /sleeping/);
     assert.match(back, /e2e-sleeper/);
     await runCommand(s.page, 'Pod Lab: Delete Pod');
     await waitFor(() => labContainers(['e2e-sleeper']).length === 0, 60000, 'the pod to be deleted');
