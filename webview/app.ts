@@ -1014,16 +1014,15 @@ export class PanelApp {
       return;
     }
     this.stopFollow();
-    const ts = timestamps;
-    const k = logKey(c.name, ref, ts);
+    const k = logKey(c.name, ref, timestamps);
     this.logSource = { kind: 'once', key: k };
     // The previous instance changes when the container restarts: read it again then.
     const stamp = `${c.containerID}|${c.state.kind}|${c.restartCount}`;
     if (ref.which === 'previous' && this.logStamps.get(k) !== stamp && !m.header.gone) {
       this.logStamps.set(k, stamp);
-      this.fetchLogs(c.name, ref, ts);
+      this.fetchLogs(c.name, ref, timestamps);
     } else {
-      this.ensureLogs(c.name, ref, ts);
+      this.ensureLogs(c.name, ref, timestamps);
     }
   }
 

@@ -142,7 +142,6 @@ export async function openCluster(opts: OpenClusterOptions): Promise<ClusterEngi
 const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 30_000;
 
-
 /**
  * One list+watch of a namespaced resource, kept as a map by name (client-go's reflector). After the
  * first list it never gives up: a failed watch or relist is retried with a growing pause, and

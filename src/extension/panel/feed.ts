@@ -98,7 +98,7 @@ export class PanelFeed {
   }
 
   /** The API client lost its connection to the lab server or a cluster (why), or has it again (undefined): said in the header. */
-  setConnection(problem: string | undefined, to: 'lab server' | 'cluster' = 'cluster'): void {
+  setConnection(problem: string | undefined, to: 'lab server' | 'cluster'): void {
     if (problem === this.obs.connectionLost && to === this.obs.connectionTo) return;
     this.obs = { ...this.obs, connectionLost: problem, connectionTo: to };
     this.dirty = true;

@@ -101,8 +101,6 @@ class PodPanel {
   private watch: { dispose(): void } | undefined;
   private debugWatch: { dispose(): void } | undefined;
   private connection: { dispose(): void } | undefined;
-  /** Why the engine's connection is lost, while it is. */
-  private connectionProblem: string | undefined;
   private timer: NodeJS.Timeout | undefined;
   private flushing = false;
   /** The webview is loaded and listening (it said `ready`); hidden webviews are destroyed. */
@@ -188,7 +186,8 @@ class PodPanel {
     const feed = this.feed;
     feed.setLookup({ configMap: (ns, n) => engine.getObject('ConfigMap', ns, n), secret: (ns, n) => engine.getObject('Secret', ns, n) });
     feed.setSimulatedNodes([...simulatedNodeNames(engine.listNodes())]);
-    feed.setConnection(this.connectionProblem, this.connectionTo);
+    // (a panel opened, or rebound, while the connection is already lost says so at once)
+    feed.setConnection(engine.connectionProblem?.message, this.connectionTo);
     const pod = engine.getPod(this.namespace, this.name);
     const uid = pod?.metadata?.uid;
     feed.seed(pod ? { type: 'ADDED', kind: 'Pod', object: pod } : undefined, uid ? engine.listEvents({ uid }) : [], Date.now());
@@ -231,12 +230,9 @@ class PodPanel {
     this.watch = engine.watch((e) => this.onWatch(e));
     // The API client says when its connection is lost and back (the engine in-process has no such state).
     this.connection = engine.onConnection?.((problem) => {
-      this.connectionProblem = problem?.message;
-      this.feed.setConnection(this.connectionProblem, this.connectionTo);
+      this.feed.setConnection(problem?.message, this.connectionTo);
       this.schedule();
     });
-    // opened (or rebound) while the connection is already lost
-    this.connectionProblem = engine.connectionProblem?.message;
     this.follow(engine);
     this.schedule();
   }
@@ -261,7 +257,6 @@ class PodPanel {
     for (const d of [this.watch, this.debugWatch, this.connection]) d?.dispose();
     this.watch = this.debugWatch = this.connection = undefined;
     this.closeLogStreams();
-    this.connectionProblem = undefined;
     this.feed = new PanelFeed(this.namespace, this.name, this.feed.lastSeq);
     this.webviewReady = false;
     this.loadWebview();

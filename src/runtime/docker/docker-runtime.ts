@@ -998,7 +998,9 @@ export class DockerRuntime implements RuntimeService {
     }
     // After a reconnection Docker replays from `since`: drop what was already delivered.
     const nano = raw.timeNano ?? (raw.time ?? 0) * 1e9;
-    const key = `${raw.Actor?.ID ?? raw.id}/${raw.Action ?? raw.status}`;
+    const id = raw.Actor?.ID ?? raw.id;
+    const action = raw.Action ?? raw.status;
+    const key = `${id}/${action}`;
     if (nano < this.lastEventNano) return;
     if (nano === this.lastEventNano) {
       if (this.lastEventKeys.has(key)) return;
@@ -1009,11 +1011,8 @@ export class DockerRuntime implements RuntimeService {
     this.lastEventKeys.add(key);
     this.eventSince = nano / 1e9;
     // Started again (by hand: the kubelet never restarts an instance): its kept inspection is stale.
-    const action = raw.Action ?? raw.status;
-    if (action === 'start') {
-      this.finished.delete(raw.Actor?.ID ?? raw.id ?? '');
-      this.finishedEpoch++;
-    } else if (action === 'destroy') this.finished.delete(raw.Actor?.ID ?? raw.id ?? '');
+    if (action === 'start') this.finishedEpoch++;
+    if ((action === 'start' || action === 'destroy') && id) this.finished.delete(id);
     const ev = toRuntimeEvent(raw);
     if (!ev) return;
     for (const l of [...this.listeners]) {
