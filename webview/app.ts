@@ -23,7 +23,7 @@ import {
   type WebviewState,
   type WebviewToHost,
 } from '../src/shared/protocol.js';
-import { detachedLike, h, morphChildren, morphInto, on, replaceChildren, type Child } from './dom.js';
+import { detachedLike, h, memo, morphChildren, morphInto, on, replaceChildren, type Child } from './dom.js';
 import {
   LOG_LINE_CAP,
   age,
@@ -113,6 +113,8 @@ function isState(v: unknown): v is WebviewState {
 export class PanelApp {
   private model: PanelModel | undefined;
   private seq = 0;
+  /** The panel's width as the last layout had it (see the ResizeObserver in the constructor). */
+  private rootWidth: number | undefined;
   private receivedAt = Date.now();
   private saveTimer?: ReturnType<typeof setTimeout>;
   private ui: WebviewState['ui'] = {};
@@ -163,7 +165,13 @@ export class PanelApp {
       }
     }
     on<MessageEvent>(window, 'message', (e) => this.onMessage(e.data));
-    on(window, 'resize', () => this.redrawTimeline());
+    // The panel's width, read where layout is already done (reading it while rendering would force one).
+    new ResizeObserver(() => {
+      const width = this.root.clientWidth;
+      if (width === this.rootWidth) return;
+      this.rootWidth = width;
+      this.redrawTimeline();
+    }).observe(this.root);
     setInterval(() => this.tick(), 1000);
     this.post({ type: 'ready', haveSeq: this.model ? this.seq : undefined });
   }
@@ -514,20 +522,26 @@ export class PanelApp {
     return (m.notices ?? []).map((n) => noticeBox(n));
   }
 
-  /** The timeline's drawing at the display clock (redrawn every second while the pod lives). */
+  /**
+   * The timeline's drawing at the display clock (redrawn every second while the pod lives). The rows
+   * that would be drawn as they are shown stay as they are.
+   */
   private timelineSvg(m: PanelModel): SVGElement {
-    const width = Math.max(360, (this.root.clientWidth || 900) - 8);
+    const width = Math.max(360, (this.rootWidth ?? (this.root.clientWidth || 900)) - 8);
     const live = !m.header.gone;
     const clock = this.clock();
     const zoom = this.ui.timelineZoom ?? 'all';
     const dataEnd = Math.max(m.timeline.end, live ? clock : m.timeline.end);
+    // The last minute's window moves in 5 s steps while the pod lives (the live axis grows in steps too).
+    const windowEnd = live ? m.timeline.start + Math.ceil((dataEnd - m.timeline.start) / 5000) * 5000 : dataEnd;
     const range =
       zoom === 'first5s'
         ? { from: m.timeline.start, to: m.timeline.start + 5000 }
         : zoom === 'last60s'
-          ? { from: Math.max(m.timeline.start, dataEnd - 60_000), to: dataEnd }
+          ? { from: Math.max(m.timeline.start, windowEnd - 60_000), to: windowEnd }
           : undefined;
-    return renderTimeline(m.timeline, clock, live, { width, labelWidth: 150, laneHeight: 26 }, range);
+    const shown = this.sections.get('timeline')?.querySelector('.timeline-wrap');
+    return renderTimeline(m.timeline, clock, live, { width, labelWidth: 150, laneHeight: 26 }, range, (key, sig, build) => memo(shown, key, sig, build));
   }
 
   /** Redraws only the timeline's SVG (the clock moved, or the panel was resized); its buttons stay. */
@@ -537,7 +551,8 @@ export class PanelApp {
     morphChildren(wrap, this.timelineSvg(this.model));
   }
 
-  private timelineLegend(m: PanelModel): HTMLElement {
+  /** The legend; `[probes, hooks, ready]`: whether the drawing has probe strips, hook runs, the Ready row. */
+  private timelineLegend([probes, hooks, ready]: boolean[]): HTMLElement {
     return h(
       'p',
       { class: 'legend' },
@@ -548,9 +563,9 @@ export class PanelApp {
       legend('stepwait', 'step-mode wait (lab)'),
       legend('normal', 'Normal event'),
       legend('warning', 'Warning event'),
-      m.timeline.lanes.some((l) => l.probes?.length) ? [legend('probe-pass', 'probe passed'), legend('probe-fail', 'probe failed'), legend('verdict', 'verdict changed')] : null,
-      m.timeline.lanes.some((l) => l.marks?.some((k) => k.kind.startsWith('hook'))) ? [legend('hook', 'hook ran'), legend('hook-fail', 'hook failed')] : null,
-      m.timeline.ready?.length ? [legend('ready-true', 'Ready True'), legend('ready-false', 'Ready False')] : null,
+      probes ? [legend('probe-pass', 'probe passed'), legend('probe-fail', 'probe failed'), legend('verdict', 'verdict changed')] : null,
+      hooks ? [legend('hook', 'hook ran'), legend('hook-fail', 'hook failed')] : null,
+      ready ? [legend('ready-true', 'Ready True'), legend('ready-false', 'Ready False')] : null,
     );
   }
 
@@ -565,9 +580,14 @@ export class PanelApp {
       });
       return b;
     };
+    const shown = this.sections.get('timeline');
+    const lanes = m.timeline.lanes;
+    const legendFor = [lanes.some((l) => l.probes?.length), lanes.some((l) => l.marks?.some((k) => k.kind.startsWith('hook'))), !!m.timeline.ready?.length];
     return [
-      h('div', { class: 'timeline-head' }, h('h2', {}, 'Timeline'), zoomButton('all', 'Whole run'), zoomButton('first5s', 'First 5 s'), zoomButton('last60s', 'Last 60 s')),
-      this.timelineLegend(m),
+      memo(shown, 'timeline-head', zoom, () =>
+        h('div', { class: 'timeline-head' }, h('h2', {}, 'Timeline'), zoomButton('all', 'Whole run'), zoomButton('first5s', 'First 5 s'), zoomButton('last60s', 'Last 60 s')),
+      ),
+      memo(shown, 'timeline-legend', JSON.stringify(legendFor), () => this.timelineLegend(legendFor)),
       h('div', { class: 'timeline-wrap' }, this.timelineSvg(m)),
     ];
   }
@@ -671,7 +691,9 @@ export class PanelApp {
     );
   }
 
+  /** The containers table; a row (or its details) drawn from the values shown stays as it is. */
   private containers(m: PanelModel): Child {
+    const shown = this.sections.get('containers');
     const groups: [string, ContainerView[]][] = [
       ['Init containers', m.containers.filter((c) => c.kind === 'init')],
       ['Sidecar containers', m.containers.filter((c) => c.kind === 'sidecar')],
@@ -694,7 +716,10 @@ export class PanelApp {
               'tbody',
               {},
               h('tr', { class: 'group' }, h('th', { colspan: 10 }, title)),
-              list.flatMap((c) => [this.containerRow(c), this.containerDetails(c)]),
+              list.flatMap((c) => [
+                memo(shown, `container:${c.name}`, JSON.stringify(rowValues(c)), () => this.containerRow(c)),
+                memo(shown, `details-row:${c.name}`, JSON.stringify([c.name, c.env, c.envFrom, c.probes, c.hooks, this.isOpen(`container:${c.name}`, false)]), () => this.containerDetails(c)),
+              ]),
             ),
           ),
       ),
@@ -783,6 +808,7 @@ export class PanelApp {
     ];
   }
 
+  /** A container's row, built from rowValues(c) only. */
   private containerRow(c: ContainerView): HTMLElement {
     const reason = c.state.kind === 'waiting' || c.state.kind === 'terminated' ? c.state.reason : '';
     const exit = c.state.kind === 'terminated' ? String(c.state.exitCode) : '';
@@ -1318,6 +1344,11 @@ function legend(cls: string, label: string): HTMLElement {
 
 /** A Secret's value: masked until clicked (and masked again on the next click). */
 /** A container's environment: each variable with its value as the container sees it and where it comes from (Secret values masked until clicked). */
+/** What a container's row in the table shows. */
+function rowValues(c: ContainerView): unknown[] {
+  return [c.name, c.kind, c.failed, c.image, c.state, c.restartCount, c.started, c.ready, c.lastState];
+}
+
 function envTable(c: ContainerView): Child {
   return c.env.length || c.envFrom.length
         ? h(

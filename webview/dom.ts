@@ -8,6 +8,10 @@
 // repaints only what changed. Listeners attached with `on` follow the morph: a kept element gets
 // the new tree's listeners (theirs close over the new data), so handlers read their element from
 // the event (`currentTarget`), never from the variable that built it.
+//
+// A subtree built from a few values (a timeline lane, a container's row) can be memoised: while
+// the live tree holds its element built from the same values, the new tree gets a placeholder the
+// morph leaves alone, so the subtree is neither built nor compared again (see memo).
 import morphdom from 'morphdom';
 
 export type Child = Node | string | number | null | undefined | false | Child[];
@@ -90,6 +94,31 @@ function keyOf(node: Node): string | undefined {
   return node instanceof Element ? (node.getAttribute('data-key') ?? undefined) : undefined;
 }
 
+/** What each memoised element was built from (see memo); it follows the element the morph keeps. */
+const builtFrom = new WeakMap<Element, string>();
+/** Placeholders for memoised elements the live tree already has as they would be built. */
+const unchanged = new WeakSet<Element>();
+
+/**
+ * The element for `key` (a `data-key` unique in the tree that `live` holds), built from `sig`: the
+ * values `build` reads, serialised. When `live` has that element built from the same `sig`, the
+ * result is an empty placeholder the morph skips (the live one stays as it is, its listeners too),
+ * else what `build` makes, keyed and signed.
+ */
+export function memo<E extends Element>(live: ParentNode | null | undefined, key: string, sig: string, build: () => E): E {
+  const shown = live?.querySelector(`[data-key="${CSS.escape(key)}"]`);
+  if (shown && builtFrom.get(shown) === sig) {
+    const same = document.createElementNS(shown.namespaceURI, shown.localName);
+    same.setAttribute('data-key', key);
+    unchanged.add(same);
+    return same as E;
+  }
+  const el = build();
+  el.setAttribute('data-key', key);
+  builtFrom.set(el, sig);
+  return el;
+}
+
 /**
  * Makes `el`'s children those of `next` (a detached element of the same kind), changing only the
  * nodes that differ. `next` is consumed.
@@ -99,6 +128,10 @@ export function morphInto(el: Element, next: Element): void {
     childrenOnly: true,
     getNodeKey: keyOf,
     onBeforeElUpdated(from, to) {
+      if (unchanged.has(to)) return false;
+      const sig = builtFrom.get(to);
+      if (sig === undefined) builtFrom.delete(from);
+      else builtFrom.set(from, sig);
       moveListeners(from, to);
       keepOwnAttributes(from, to);
       return true;

@@ -4,6 +4,9 @@
 // strip per probe below it with a tick per run — tall and red for a failure — and a diamond where
 // the verdict changed) and a row of event markers. Open bars run up to the display clock. Probe
 // runs closer than a few pixels are drawn as one mark that says how many runs it stands for.
+// While the pod lives the axis runs a little past the clock and grows in steps (liveSpan), so an
+// update moves only what changed: each row is drawn through `memo` from the values it shows, and
+// the panel keeps the rows whose values did not change.
 import type { LaneMark, ProbeType, ReadyMark, TimelineBar, TimelineLane, TimelineMark, TimelineView } from '../src/shared/protocol.js';
 import { s } from './dom.js';
 import { humanDuration, clockTime } from './format.js';
@@ -31,6 +34,32 @@ export function tickLabel(offset: number, step: number): string {
   const r = secs % 60;
   return r === 0 || step >= 60_000 ? `+${humanDuration(offset)}` : `+${m}m${r}s`;
 }
+
+/** Spans a live axis takes (ms), ×10ⁿ: it grows by at most a quarter at a time. */
+const LIVE_SPANS = [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8];
+
+/**
+ * The span of a live axis that must show `needed` ms: the smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4,
+ * 5, 6, 8 (×10ⁿ seconds) that holds it, at least 1 s. The axis keeps its scale until the clock
+ * passes its end, and what is drawn always fills at least 80 % of it.
+ */
+export function liveSpan(needed: number): number {
+  if (!(needed > 1000)) return 1000;
+  let decade = 1000 * 10 ** Math.floor(Math.log10(needed / 1000));
+  for (;;) {
+    for (const f of LIVE_SPANS) if (f * decade >= needed) return f * decade;
+    decade *= 10;
+  }
+}
+
+/** Builds a row of the drawing from `sig`, the values it is drawn from (the panel keeps unchanged rows). */
+export type RowMemo = (key: string, sig: string, build: () => SVGElement) => SVGElement;
+
+const buildRow: RowMemo = (key, _sig, build) => {
+  const el = build();
+  el.setAttribute('data-key', key);
+  return el;
+};
 
 export interface TimelineLayout {
   width: number;
@@ -113,8 +142,9 @@ function markTitle(m: TimelineMark, start: number): string {
 }
 
 /**
- * Draws the timeline. `clock` is the display time; when `live`, the axis and the open bars extend
- * to it, otherwise to the last time in the data.
+ * Draws the timeline. `clock` is the display time; when `live`, the open bars extend to it and the
+ * axis a little past it (liveSpan), otherwise both end at the last time in the data. Each row is
+ * built through `memo` (the axis, the phase row, the Ready row, a lane each, the events).
  */
 export function renderTimeline(
   tl: TimelineView,
@@ -122,11 +152,12 @@ export function renderTimeline(
   live: boolean,
   layout: TimelineLayout,
   range?: { from: number; to: number },
+  memo: RowMemo = buildRow,
 ): SVGElement {
   const { labelWidth, laneHeight } = layout;
   const width = Math.max(360, layout.width);
   const start = range?.from ?? tl.start;
-  const end = range?.to ?? Math.max(tl.end, live ? clock : tl.end, start + 1000);
+  const end = range?.to ?? (live ? start + liveSpan(Math.max(tl.end, clock) - start) : Math.max(tl.end, start + 1000));
   const liveEnd = live ? clock : Math.max(tl.end, start);
   const visible = (from: number, to: number) => to >= start && from <= end;
   const span = end - start;
@@ -156,165 +187,183 @@ export function renderTimeline(
     'data-end': end,
   });
 
+  // What every row's drawing depends on: the scale.
+  const scale = [width, labelWidth, laneHeight, start, end, tl.start];
+  const sig = (...values: unknown[]) => JSON.stringify([scale, ...values]);
+
   // Grid and axis.
   // Ticks are offsets from the pod's creation (tl.start), also when zoomed.
-  const { step, ticks } = niceTicks(span, Math.max(2, Math.floor(plotW / 80)));
-  const first = Math.ceil((start - tl.start) / step) * step;
-  const axis = s('g', { class: 'axis', 'data-step': step });
-  for (const rel of ticks) {
-    const off = first + rel;
-    if (tl.start + off > end) break;
-    const tx = x(tl.start + off);
-    axis.appendChild(s('line', { class: 'grid', x1: tx, x2: tx, y1: lanesTop - 2, y2: axisTop }));
-    axis.appendChild(s('text', { class: 'tick', x: tx, y: axisTop + 15, 'text-anchor': 'middle', 'data-offset': off }, tickLabel(off, step)));
-  }
-  axis.appendChild(s('line', { class: 'axis-line', x1: labelWidth, x2: labelWidth + plotW, y1: axisTop, y2: axisTop }));
-  svg.appendChild(axis);
+  svg.appendChild(
+    memo('tl:axis', sig(lanesTop, axisTop), () => {
+      const { step, ticks } = niceTicks(span, Math.max(2, Math.floor(plotW / 80)));
+      const first = Math.ceil((start - tl.start) / step) * step;
+      const axis = s('g', { class: 'axis', 'data-step': step });
+      for (const rel of ticks) {
+        const off = first + rel;
+        if (tl.start + off > end) break;
+        const tx = x(tl.start + off);
+        axis.appendChild(s('line', { class: 'grid', x1: tx, x2: tx, y1: lanesTop - 2, y2: axisTop }));
+        axis.appendChild(s('text', { class: 'tick', x: tx, y: axisTop + 15, 'text-anchor': 'middle', 'data-offset': off }, tickLabel(off, step)));
+      }
+      axis.appendChild(s('line', { class: 'axis-line', x1: labelWidth, x2: labelWidth + plotW, y1: axisTop, y2: axisTop }));
+      return axis;
+    }),
+  );
 
   // Phase row: a segment per observed phase/STATUS.
-  const phaseRow = s('g', { class: 'phases' });
-  phaseRow.appendChild(s('text', { class: 'lane-label', x: 6, y: PHASE_ROW / 2 + 5 }, 'phase / STATUS'));
-  const phaseMarks = tl.phases;
-  phaseMarks.forEach((m, i) => {
-    const next = phaseMarks[i + 1];
-    if (!visible(m.at, next ? next.at : end)) return;
-    const x1 = x(m.at);
-    const x2 = next ? x(next.at) : x(end);
-    const cls = m.kind === 'phase' ? 'phase-change' : 'status-change';
-    const g = s('g', { class: `phase-mark ${cls}`, 'data-at': m.at, 'data-label': m.label });
-    g.appendChild(s('title', {}, markTitle(m, start)));
-    g.appendChild(s('rect', { class: `phase-seg phase-${phaseOf(m)}`, x: x1, y: 3, width: Math.max(1, x2 - x1), height: PHASE_ROW - 6 }));
-    g.appendChild(s('line', { class: 'phase-tick', x1, x2: x1, y1: 1, y2: PHASE_ROW - 1 }));
-    const w = x2 - x1;
-    if (w > 30) g.appendChild(s('text', { class: 'phase-text', x: x1 + 4, y: PHASE_ROW / 2 + 4 }, barText({ label: m.label } as TimelineBar, w - 6)));
-    phaseRow.appendChild(g);
-  });
-  svg.appendChild(phaseRow);
+  svg.appendChild(memo('tl:phases', sig(tl.phases), () => {
+    const phaseRow = s('g', { class: 'phases' });
+    phaseRow.appendChild(s('text', { class: 'lane-label', x: 6, y: PHASE_ROW / 2 + 5 }, 'phase / STATUS'));
+    const phaseMarks = tl.phases;
+    phaseMarks.forEach((m, i) => {
+      const next = phaseMarks[i + 1];
+      if (!visible(m.at, next ? next.at : end)) return;
+      const x1 = x(m.at);
+      const x2 = next ? x(next.at) : x(end);
+      const cls = m.kind === 'phase' ? 'phase-change' : 'status-change';
+      const g = s('g', { class: `phase-mark ${cls}`, 'data-at': m.at, 'data-label': m.label });
+      g.appendChild(s('title', {}, markTitle(m, start)));
+      g.appendChild(s('rect', { class: `phase-seg phase-${phaseOf(m)}`, x: x1, y: 3, width: Math.max(1, x2 - x1), height: PHASE_ROW - 6 }));
+      g.appendChild(s('line', { class: 'phase-tick', x1, x2: x1, y1: 1, y2: PHASE_ROW - 1 }));
+      const w = x2 - x1;
+      if (w > 30) g.appendChild(s('text', { class: 'phase-text', x: x1 + 4, y: PHASE_ROW / 2 + 4 }, barText({ label: m.label } as TimelineBar, w - 6)));
+      phaseRow.appendChild(g);
+    });
+    return phaseRow;
+  }));
 
   // The pod's Ready condition: a band per state, a tick where it flipped.
   if (ready.length) {
-    const row = s('g', { class: 'ready-row' });
-    row.appendChild(s('text', { class: 'lane-label', x: 6, y: readyTop + READY_ROW / 2 + 4 }, 'Ready condition'));
-    ready.forEach((r, i) => {
-      const next = ready[i + 1];
-      const to = next ? next.at : liveEnd;
-      if (!visible(r.at, to)) return;
-      const x1 = x(r.at);
-      const g = s('g', { class: `ready-mark ready-${r.status}`, 'data-at': r.at, 'data-status': r.status });
-      g.appendChild(s('title', {}, readyTitle(r, i === 0, start)));
-      g.appendChild(s('rect', { class: 'ready-seg', x: x1, y: readyTop + 3, width: Math.max(1, x(to) - x1), height: READY_ROW - 6 }));
-      if (i > 0) g.appendChild(s('line', { class: 'ready-flip', x1, x2: x1, y1: readyTop, y2: readyTop + READY_ROW }));
-      row.appendChild(g);
-    });
-    svg.appendChild(row);
+    svg.appendChild(memo('tl:ready', sig(ready, readyTop, liveEnd), () => {
+      const row = s('g', { class: 'ready-row' });
+      row.appendChild(s('text', { class: 'lane-label', x: 6, y: readyTop + READY_ROW / 2 + 4 }, 'Ready condition'));
+      ready.forEach((r, i) => {
+        const next = ready[i + 1];
+        const to = next ? next.at : liveEnd;
+        if (!visible(r.at, to)) return;
+        const x1 = x(r.at);
+        const g = s('g', { class: `ready-mark ready-${r.status}`, 'data-at': r.at, 'data-status': r.status });
+        g.appendChild(s('title', {}, readyTitle(r, i === 0, start)));
+        g.appendChild(s('rect', { class: 'ready-seg', x: x1, y: readyTop + 3, width: Math.max(1, x(to) - x1), height: READY_ROW - 6 }));
+        if (i > 0) g.appendChild(s('line', { class: 'ready-flip', x1, x2: x1, y1: readyTop, y2: readyTop + READY_ROW }));
+        row.appendChild(g);
+      });
+      return row;
+    }));
   }
 
   // Lanes.
   tl.lanes.forEach((lane, i) => {
     const y = laneTops[i]!;
-    const g = s('g', { class: `lane lane-${lane.kind}`, 'data-lane': lane.key, 'data-kind': lane.kind });
-    g.appendChild(s('rect', { class: i % 2 ? 'lane-bg odd' : 'lane-bg', x: 0, y, width, height: laneHeightOf(lane, laneHeight) }));
-    const kindTag = lane.kind === 'sandbox' ? '' : lane.kind === 'app' ? '' : ` (${lane.kind})`;
-    g.appendChild(s('text', { class: 'lane-label', x: 6, y: y + laneHeight / 2 + 4 }, `${lane.label}${kindTag}`));
-    for (const b of lane.bars) {
-      const bEnd = b.end ?? liveEnd;
-      if (!visible(b.start, bEnd)) continue;
-      const bx = x(b.start);
-      const bw = Math.max(3, x(bEnd) - bx);
-      const cls = `bar bar-${b.kind} outcome-${b.outcome}${b.end === undefined ? ' open' : ''}`;
-      const bar = s('g', {
-        class: cls,
-        'data-key': b.key,
-        'data-kind': b.kind,
-        'data-attempt': b.attempt,
-        'data-start': b.start,
-        'data-end': b.end,
-        'data-outcome': b.outcome,
-        'data-exit-code': b.exitCode,
-      });
-      bar.appendChild(
-        s(
-          'title',
-          {},
-          `${lane.label} ${b.label}\nfrom +${((b.start - start) / 1000).toFixed(3)}s (${clockTime(b.start)})` +
-            (b.end !== undefined ? ` to +${((b.end - start) / 1000).toFixed(3)}s (${clockTime(b.end)})` : ' — still going'),
-        ),
-      );
-      bar.appendChild(s('rect', { x: bx, y: y + 4, width: bw, height: laneHeight - 8, rx: 2 }));
-      const text = barText(b, bw - 6);
-      if (text) bar.appendChild(s('text', { class: 'bar-text', x: bx + 4, y: y + laneHeight / 2 + 4 }, text));
-      else if (
-        b.kind === 'run' &&
-        b.attempt !== undefined &&
-        lane.kind !== 'sandbox' &&
-        !lane.bars.some((o) => o !== b && o.start >= b.start && x(o.start) - (bx + bw) < 16)
-      )
-        bar.appendChild(s('text', { class: 'bar-note', x: bx + bw + 2, y: y + laneHeight / 2 + 4 }, `#${b.attempt}`));
-      g.appendChild(bar);
-    }
-    // Lifecycle hooks: a span along the top of the bar row. Probes: a strip each under the bars.
-    const strips = lane.probes ?? [];
-    strips.forEach((t, k) => {
-      const sy = y + laneHeight + k * STRIP_H;
-      g.appendChild(s('line', { class: 'strip-base', x1: labelWidth, x2: labelWidth + plotW, y1: sy + STRIP_H - 1, y2: sy + STRIP_H - 1 }));
-      g.appendChild(s('text', { class: 'strip-label', x: labelWidth - 6, y: sy + STRIP_H - 1, 'text-anchor': 'end' }, t));
-    });
-    const shown = clusterMarks((lane.marks ?? []).filter((m) => visible(m.at, m.end ?? (m.kind.startsWith('hook') ? liveEnd : m.at))), x);
-    for (const m of shown) {
-      const mEnd = m.end ?? (m.kind.startsWith('hook') ? liveEnd : m.at);
-      const mx = x(m.at);
-      const strip = m.probe ? strips.indexOf(m.probe) : -1;
-      const mg = s('g', {
-        class: `lane-mark mark-${m.kind}`,
-        'data-kind': m.kind,
-        'data-probe': m.probe,
-        'data-verdict': m.verdict,
-        'data-runs': m.runs,
-        'data-failed': m.failed,
-        'data-at': m.at,
-      });
-      const when = m.end !== undefined && m.kind.startsWith('probe')
-        ? `from +${((m.at - start) / 1000).toFixed(3)}s to +${((m.end - start) / 1000).toFixed(3)}s (${clockTime(m.at)} – ${clockTime(m.end)})`
-        : `at +${((m.at - start) / 1000).toFixed(3)}s (${clockTime(m.at)})`;
-      mg.appendChild(s('title', {}, `${lane.label}: ${m.label} ${when}${m.detail ? `\n${m.detail}` : ''}`));
-      if (m.kind === 'hook' || m.kind === 'hook-fail') {
-        mg.appendChild(s('rect', { x: mx, y: y + 1, width: Math.max(3, x(mEnd) - mx), height: 4 }));
-      } else if (strip < 0) {
-        continue;
-      } else {
-        const sy = y + laneHeight + strip * STRIP_H;
-        if (m.kind === 'verdict') {
-          const cy = sy + STRIP_H / 2;
-          mg.appendChild(s('path', { d: `M${mx} ${cy - 4} L${mx + 4} ${cy} L${mx} ${cy + 4} L${mx - 4} ${cy} Z` }));
-        } else if (m.end !== undefined && x(m.end) - mx >= 2) {
-          // Several runs: a block over their span (full height when any failed).
-          const top = m.kind === 'probe-fail' ? sy : sy + 3;
-          mg.appendChild(s('rect', { x: mx, y: top, width: x(m.end) - mx, height: sy + STRIP_H - 1 - top }));
-        } else {
-          const top = m.kind === 'probe-fail' ? sy : sy + 4;
-          mg.appendChild(s('line', { x1: mx, x2: mx, y1: top, y2: sy + STRIP_H - 1 }));
-        }
+    // An open bar or a running hook ends at the clock.
+    const open = lane.bars.some((b) => b.end === undefined) || (lane.marks ?? []).some((m) => m.end === undefined && m.kind.startsWith('hook'));
+    svg.appendChild(memo(`tl:lane:${lane.key}`, sig(lane, y, i % 2, open ? liveEnd : null), () => {
+      const g = s('g', { class: `lane lane-${lane.kind}`, 'data-lane': lane.key, 'data-kind': lane.kind });
+      g.appendChild(s('rect', { class: i % 2 ? 'lane-bg odd' : 'lane-bg', x: 0, y, width, height: laneHeightOf(lane, laneHeight) }));
+      const kindTag = lane.kind === 'sandbox' ? '' : lane.kind === 'app' ? '' : ` (${lane.kind})`;
+      g.appendChild(s('text', { class: 'lane-label', x: 6, y: y + laneHeight / 2 + 4 }, `${lane.label}${kindTag}`));
+      for (const b of lane.bars) {
+        const bEnd = b.end ?? liveEnd;
+        if (!visible(b.start, bEnd)) continue;
+        const bx = x(b.start);
+        const bw = Math.max(3, x(bEnd) - bx);
+        const cls = `bar bar-${b.kind} outcome-${b.outcome}${b.end === undefined ? ' open' : ''}`;
+        const bar = s('g', {
+          class: cls,
+          'data-key': b.key,
+          'data-kind': b.kind,
+          'data-attempt': b.attempt,
+          'data-start': b.start,
+          'data-end': b.end,
+          'data-outcome': b.outcome,
+          'data-exit-code': b.exitCode,
+        });
+        bar.appendChild(
+          s(
+            'title',
+            {},
+            `${lane.label} ${b.label}\nfrom +${((b.start - start) / 1000).toFixed(3)}s (${clockTime(b.start)})` +
+              (b.end !== undefined ? ` to +${((b.end - start) / 1000).toFixed(3)}s (${clockTime(b.end)})` : ' — still going'),
+          ),
+        );
+        bar.appendChild(s('rect', { x: bx, y: y + 4, width: bw, height: laneHeight - 8, rx: 2 }));
+        const text = barText(b, bw - 6);
+        if (text) bar.appendChild(s('text', { class: 'bar-text', x: bx + 4, y: y + laneHeight / 2 + 4 }, text));
+        else if (
+          b.kind === 'run' &&
+          b.attempt !== undefined &&
+          lane.kind !== 'sandbox' &&
+          !lane.bars.some((o) => o !== b && o.start >= b.start && x(o.start) - (bx + bw) < 16)
+        )
+          bar.appendChild(s('text', { class: 'bar-note', x: bx + bw + 2, y: y + laneHeight / 2 + 4 }, `#${b.attempt}`));
+        g.appendChild(bar);
       }
-      g.appendChild(mg);
-    }
-    svg.appendChild(g);
+      // Lifecycle hooks: a span along the top of the bar row. Probes: a strip each under the bars.
+      const strips = lane.probes ?? [];
+      strips.forEach((t, k) => {
+        const sy = y + laneHeight + k * STRIP_H;
+        g.appendChild(s('line', { class: 'strip-base', x1: labelWidth, x2: labelWidth + plotW, y1: sy + STRIP_H - 1, y2: sy + STRIP_H - 1 }));
+        g.appendChild(s('text', { class: 'strip-label', x: labelWidth - 6, y: sy + STRIP_H - 1, 'text-anchor': 'end' }, t));
+      });
+      const shown = clusterMarks((lane.marks ?? []).filter((m) => visible(m.at, m.end ?? (m.kind.startsWith('hook') ? liveEnd : m.at))), x);
+      for (const m of shown) {
+        const mEnd = m.end ?? (m.kind.startsWith('hook') ? liveEnd : m.at);
+        const mx = x(m.at);
+        const strip = m.probe ? strips.indexOf(m.probe) : -1;
+        const mg = s('g', {
+          class: `lane-mark mark-${m.kind}`,
+          'data-kind': m.kind,
+          'data-probe': m.probe,
+          'data-verdict': m.verdict,
+          'data-runs': m.runs,
+          'data-failed': m.failed,
+          'data-at': m.at,
+        });
+        const when = m.end !== undefined && m.kind.startsWith('probe')
+          ? `from +${((m.at - start) / 1000).toFixed(3)}s to +${((m.end - start) / 1000).toFixed(3)}s (${clockTime(m.at)} – ${clockTime(m.end)})`
+          : `at +${((m.at - start) / 1000).toFixed(3)}s (${clockTime(m.at)})`;
+        mg.appendChild(s('title', {}, `${lane.label}: ${m.label} ${when}${m.detail ? `\n${m.detail}` : ''}`));
+        if (m.kind === 'hook' || m.kind === 'hook-fail') {
+          mg.appendChild(s('rect', { x: mx, y: y + 1, width: Math.max(3, x(mEnd) - mx), height: 4 }));
+        } else if (strip < 0) {
+          continue;
+        } else {
+          const sy = y + laneHeight + strip * STRIP_H;
+          if (m.kind === 'verdict') {
+            const cy = sy + STRIP_H / 2;
+            mg.appendChild(s('path', { d: `M${mx} ${cy - 4} L${mx + 4} ${cy} L${mx} ${cy + 4} L${mx - 4} ${cy} Z` }));
+          } else if (m.end !== undefined && x(m.end) - mx >= 2) {
+            // Several runs: a block over their span (full height when any failed).
+            const top = m.kind === 'probe-fail' ? sy : sy + 3;
+            mg.appendChild(s('rect', { x: mx, y: top, width: x(m.end) - mx, height: sy + STRIP_H - 1 - top }));
+          } else {
+            const top = m.kind === 'probe-fail' ? sy : sy + 4;
+            mg.appendChild(s('line', { x1: mx, x2: mx, y1: top, y2: sy + STRIP_H - 1 }));
+          }
+        }
+        g.appendChild(mg);
+      }
+      return g;
+    }));
   });
 
   // Events row.
-  const ev = s('g', { class: 'events-row' });
-  ev.appendChild(s('text', { class: 'lane-label', x: 6, y: eventsTop + EVENT_ROW / 2 + 4 }, 'events'));
-  for (const m of tl.events) {
-    if (!visible(m.at, m.at)) continue;
-    const mx = x(m.at);
-    const cy = eventsTop + EVENT_ROW / 2;
-    const g = s('g', { class: `event-mark event-${m.kind}`, 'data-at': m.at, 'data-reason': m.label });
-    g.appendChild(s('title', {}, markTitle(m, start)));
-    g.appendChild(s('line', { class: 'event-line', x1: mx, x2: mx, y1: lanesTop, y2: eventsTop + 2 }));
-    if (m.kind === 'Warning') g.appendChild(s('path', { d: `M${mx} ${cy - 6} L${mx + 6} ${cy + 5} L${mx - 6} ${cy + 5} Z` }));
-    else g.appendChild(s('circle', { cx: mx, cy, r: 4 }));
-    ev.appendChild(g);
-  }
-  svg.appendChild(ev);
+  svg.appendChild(memo('tl:events', sig(tl.events, lanesTop, eventsTop), () => {
+    const ev = s('g', { class: 'events-row' });
+    ev.appendChild(s('text', { class: 'lane-label', x: 6, y: eventsTop + EVENT_ROW / 2 + 4 }, 'events'));
+    for (const m of tl.events) {
+      if (!visible(m.at, m.at)) continue;
+      const mx = x(m.at);
+      const cy = eventsTop + EVENT_ROW / 2;
+      const g = s('g', { class: `event-mark event-${m.kind}`, 'data-at': m.at, 'data-reason': m.label });
+      g.appendChild(s('title', {}, markTitle(m, start)));
+      g.appendChild(s('line', { class: 'event-line', x1: mx, x2: mx, y1: lanesTop, y2: eventsTop + 2 }));
+      if (m.kind === 'Warning') g.appendChild(s('path', { d: `M${mx} ${cy - 6} L${mx + 6} ${cy + 5} L${mx - 6} ${cy + 5} Z` }));
+      else g.appendChild(s('circle', { cx: mx, cy, r: 4 }));
+      ev.appendChild(g);
+    }
+    return ev;
+  }));
 
   if (live && visible(clock, clock)) {
     const nx = x(clock);

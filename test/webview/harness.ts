@@ -62,9 +62,14 @@ export interface PanelPage {
 export async function openPanel(
   browser: Browser,
   script: string,
-  opts: { theme?: ThemeName; initialState?: unknown; width?: number; title?: string } = {},
+  opts: { theme?: ThemeName; initialState?: unknown; width?: number; title?: string; clockAt?: number } = {},
 ): Promise<PanelPage> {
   const page = await browser.newPage({ viewport: { width: opts.width ?? 1100, height: 900 } });
+  if (opts.clockAt !== undefined) {
+    // A fake clock, paused: time (timers, frames, Date, performance.now) moves only when the test moves it.
+    await page.clock.install({ time: opts.clockAt });
+    await page.clock.pauseAt(opts.clockAt);
+  }
   const problems: string[] = [];
   page.on('console', (m) => {
     if (m.type() === 'error') problems.push(`console: ${m.text()}`);

@@ -1015,3 +1015,66 @@ describe('each container’s details: environment, probes and lifecycle hooks', 
     }
   });
 });
+
+describe('an update draws what a panel opened on the same model draws', () => {
+  // The panel keeps what did not change (timeline rows, container rows): after each update, what it
+  // shows must be exactly what a fresh panel draws from the model at the same moment. Both pages run
+  // on a paused fake clock; after the update, a click on the selected zoom redraws the timeline in
+  // both at the same display time (the kept rows of the updated panel stay kept).
+  const COMPARED = ['header', 'step', 'notices', 'timeline', 'containers', 'conditions', 'events'];
+  const shown = (p: PanelPage) =>
+    p.page.evaluate((ids) => {
+      (document.querySelector('[data-zoom][aria-pressed=true]') as HTMLElement).click();
+      return ids.map((id) => {
+        const el = document.getElementById(`section-${id}`)!.cloneNode(true) as Element;
+        // ages and countdowns are set after every render from the clock, kept rows included
+        for (const t of Array.from(el.querySelectorAll('[data-fmt]'))) t.textContent = '';
+        // attributes in name order (a kept element gains an attribute after the ones it had)
+        for (const e of [el, ...Array.from(el.querySelectorAll('*'))]) {
+          const attrs = Array.from(e.attributes).map((x) => [x.name, x.value] as const).sort(([x], [y]) => (x < y ? -1 : 1));
+          for (const [k] of attrs) e.removeAttribute(k);
+          for (const [k, v] of attrs) e.setAttribute(k, v);
+        }
+        return `${id}: ${el.innerHTML}`;
+      });
+    }, COMPARED);
+
+  for (const name of ['init-sequence', 'failing-init', 'probes-and-hooks']) {
+    test(`${name}: after each of its updates, every section but the logs is what a fresh panel draws`, async () => {
+      const stream = recordedStream(name);
+      const msgs = replay(stream);
+      const start = msgs[0]!.at;
+      const width = 900;
+      const a = await openPanel(browser, script, { clockAt: start, width });
+      const b = await openPanel(browser, script, { clockAt: start, width });
+      a.serveRequests(stream);
+      b.serveRequests(stream);
+      let model: PanelModel | undefined;
+      let compared = 0;
+      let now = start;
+      try {
+        for (const { at, message } of msgs) {
+          if (message.type !== 'snapshot' && message.type !== 'patch') continue;
+          model = message.type === 'snapshot' ? message.model : applyPatch(model!, message.changes);
+          // updates closer than a frame arrive a frame apart
+          now = Math.max(now + 40, at);
+          await a.page.clock.pauseAt(now);
+          await a.send(message);
+          // a frame for the update, one for the toolkit's components to reflect their attributes
+          await a.page.clock.runFor(40);
+          await b.page.reload();
+          await b.page.clock.pauseAt(now);
+          await b.send({ type: 'snapshot', seq: message.seq, model });
+          await b.page.clock.runFor(40);
+          for (const p of [a, b]) assert.equal(await p.page.evaluate(() => document.getElementById('app')!.dataset.seq), String(message.seq));
+          assert.deepEqual(await shown(a), await shown(b), `after update ${message.seq} (+${now - start} ms)`);
+          compared++;
+        }
+      } finally {
+        await a.close();
+        await b.close();
+      }
+      assert.equal(compared, msgs.length);
+    });
+  }
+});
