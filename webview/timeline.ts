@@ -35,13 +35,13 @@ export function tickLabel(offset: number, step: number): string {
   return r === 0 || step >= 60_000 ? `+${humanDuration(offset)}` : `+${m}m${r}s`;
 }
 
-/** Spans a live axis takes (ms), ×10ⁿ: it grows by at most a quarter at a time. */
+/** Spans a live axis takes (s), ×10ⁿ: it grows by at most a third at a time. */
 const LIVE_SPANS = [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8];
 
 /**
  * The span of a live axis that must show `needed` ms: the smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4,
  * 5, 6, 8 (×10ⁿ seconds) that holds it, at least 1 s. The axis keeps its scale until the clock
- * passes its end, and what is drawn always fills at least 80 % of it.
+ * passes its end, and what is drawn always fills at least 75 % of it.
  */
 export function liveSpan(needed: number): number {
   if (!(needed > 1000)) return 1000;
