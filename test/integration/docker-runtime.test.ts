@@ -277,6 +277,69 @@ describe('terminated reasons', () => {
     }
   });
 
+  test("a pod's sandboxes and containers read together take one Docker list, each read getting only its own kind", async () => {
+    const id = await runContainer(sb, 'together', ['sleep', '3600']);
+    const uid = sb.config.metadata.uid;
+    const lists: unknown[] = [];
+    const docker = rt.docker;
+    const listContainers = docker.listContainers.bind(docker);
+    docker.listContainers = ((...a: Parameters<typeof listContainers>) => {
+      lists.push(a[0]);
+      return listContainers(...a);
+    }) as typeof docker.listContainers;
+    try {
+      const [sandboxes, containers] = await Promise.all([rt.listPodSandbox({ labelSelector: { [PodUIDLabel]: uid } }), rt.listContainers({ labelSelector: { [PodUIDLabel]: uid } })]);
+      assert.equal(lists.length, 1, `one list call, not ${lists.length}`);
+      assert.deepEqual(sandboxes.map((x) => x.id), [sb.id]);
+      assert.ok(containers.some((c) => c.id === id) && !containers.some((c) => c.id === sb.id), 'the containers without the sandbox');
+      // one after the other: a list each, the same answers
+      const [alone, aloneToo] = [await rt.listPodSandbox({ labelSelector: { [PodUIDLabel]: uid } }), await rt.listContainers({ labelSelector: { [PodUIDLabel]: uid } })];
+      assert.equal(lists.length, 3);
+      assert.deepEqual(alone.map((x) => x.id), [sb.id]);
+      assert.deepEqual(aloneToo.map((c) => c.id).sort(), containers.map((c) => c.id).sort());
+    } finally {
+      docker.listContainers = listContainers;
+      await rt.removeContainer(id);
+    }
+  });
+
+  test('a running container is inspected once while nothing happens to it; stopped by hand, it is read afresh', async () => {
+    const sub = rt.onEvent(() => undefined);
+    await rt.whenEventsConnected();
+    const id = await runContainer(sb, 'steady', ['sleep', '3600']);
+    const inspected: string[] = [];
+    const docker = rt.docker;
+    const getContainer = docker.getContainer.bind(docker);
+    docker.getContainer = (cid: string) => {
+      const c = getContainer(cid);
+      const inspect = c.inspect.bind(c);
+      c.inspect = ((...a: unknown[]) => {
+        inspected.push(cid);
+        return (inspect as (...b: unknown[]) => unknown)(...a);
+      }) as typeof c.inspect;
+      return c;
+    };
+    try {
+      const mine = async () => (await rt.listContainers({ labelSelector: { [PodUIDLabel]: sb.config.metadata.uid } })).find((c) => c.id === id)!;
+      const first = await mine();
+      const second = await mine();
+      assert.equal(first.state, 'CONTAINER_RUNNING');
+      assert.deepEqual(second, first);
+      assert.equal(inspected.filter((x) => x === id).length, 1, 'inspected once over two listings');
+      // docker kill by hand: the next read sees it exited, with its exit code
+      await getContainer(id).kill({ signal: 'SIGKILL' });
+      const third = await waitFor('the killed container to be read as exited', async () => {
+        const c = await mine();
+        return c.state === 'CONTAINER_EXITED' ? c : undefined;
+      });
+      assert.equal(third.exitCode, 137);
+    } finally {
+      docker.getContainer = getContainer;
+      sub.dispose();
+      await rt.removeContainer(id);
+    }
+  });
+
   test('stopContainer stops a running container with docker stop -t', async () => {
     const id = await runContainer(sb, 'stopme', ['sleep', '3600']);
     await rt.stopContainer(id, 1);

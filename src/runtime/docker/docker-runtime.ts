@@ -67,10 +67,13 @@ const buildImagesHint = (image: string) => `run "bash scripts/build-images.sh" t
 
 /** How many inspects a list runs at once. */
 const inspectConcurrency = 8;
-/** Finished containers whose inspection is kept (the oldest go first past this many). */
-const finishedKept = 2048;
-/** Docker's states after which nothing the mapping reads changes, unless the container is started again. */
-const finishedStates = new Set(['exited', 'dead']);
+/** Containers whose inspection is kept (the oldest go first past this many). */
+const inspectionsKept = 2048;
+/**
+ * Docker's states in which nothing the mapping reads changes until an event says something happened
+ * to the container (created and restarting are on their way to another state).
+ */
+const keptStates = new Set(['running', 'exited', 'dead']);
 
 async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
@@ -215,14 +218,17 @@ export class DockerRuntime implements RuntimeService {
   private closed = false;
   private oomScoreRefused: boolean | undefined;
   /**
-   * The inspections of finished containers, by id: every sync lists its pod's containers, and the
-   * exited instances (each init container, each earlier attempt) would be inspected again every
-   * time. Reused while Docker's list still says the container is finished and the event stream,
-   * which reports a start by hand, is connected; dropped when removed or started again.
+   * Inspections of running and finished containers, by id: every sync lists its pod's containers,
+   * and each instance (the sandbox, the running containers, each exited init container and earlier
+   * attempt) would be inspected again every time. Reused while Docker's list still gives the state
+   * the inspection read and the event stream, which reports whatever happens to a container (a
+   * start, a stop or kill by hand, an exit), is connected; dropped at any event of the container.
    */
-  private readonly finished = new Map<string, InspectLike>();
-  /** Counts the event stream's starts and gaps: an inspection read across one is not kept. */
-  private finishedEpoch = 0;
+  private readonly kept = new Map<string, InspectLike>();
+  /** Counts container events and the event stream's gaps: an inspection read across one is not kept. */
+  private keptEpoch = 0;
+  /** The list calls of this tick, by their filters without the container type (see listShared). */
+  private readonly listsThisTick = new Map<string, Promise<Dockerode.ContainerInfo[]>>();
 
   constructor(opts: DockerRuntimeOptions = {}) {
     const r = resolveConnection(opts, process.env);
@@ -353,7 +359,7 @@ export class DockerRuntime implements RuntimeService {
         .inspect()
         .catch(() => null);
       if (!existing || existing.State?.Running) throw e;
-      this.finished.delete(existing.Id);
+      this.kept.delete(existing.Id);
       await this.docker
         .getContainer(existing.Id)
         .remove({ force: true, v: true })
@@ -401,7 +407,7 @@ export class DockerRuntime implements RuntimeService {
   }
 
   private async removeIgnoringGone(id: string): Promise<void> {
-    this.finished.delete(id);
+    this.kept.delete(id);
     try {
       await this.docker.getContainer(id).remove({ force: true, v: true });
     } catch (e) {
@@ -496,37 +502,58 @@ export class DockerRuntime implements RuntimeService {
   private async listInspect(labels: string[], runningOnly: boolean): Promise<InspectLike[]> {
     let items: Dockerode.ContainerInfo[];
     try {
-      const filters: Record<string, string[]> = { label: labels };
-      if (runningOnly) filters.status = ['running'];
-      items = await this.docker.listContainers({ all: !runningOnly, filters });
+      items = await this.listShared(labels, runningOnly);
     } catch (e) {
       this.fail(e);
     }
     const infos = await mapLimit(items, inspectConcurrency, async (c) => {
-      const done = finishedStates.has(c.State);
-      const kept = done ? this.finished.get(c.Id) : undefined;
-      if (kept) return kept;
-      if (!done) this.finished.delete(c.Id);
-      const epoch = this.finishedEpoch;
+      const keepable = keptStates.has(c.State);
+      const kept = this.kept.get(c.Id);
+      if (kept && keepable && kept.State?.Status === c.State) return kept;
+      if (kept) this.kept.delete(c.Id);
+      const epoch = this.keptEpoch;
       const info = await this.inspect(c.Id);
-      // Kept only when the inspection agrees it is finished, no start (nor gap in the events) came
-      // meanwhile, and a start by hand would be heard.
-      if (info && done && finishedStates.has(info.State?.Status ?? '') && epoch === this.finishedEpoch && this.eventStream) this.keepFinished(trimInspect(info));
+      // Kept only when the inspection agrees with the list, nothing happened to any container (nor
+      // a gap in the events) meanwhile, and what happens next would be heard.
+      if (info && keepable && info.State?.Status === c.State && epoch === this.keptEpoch && this.eventStream) this.keep(trimInspect(info));
       return info;
     });
     return infos.filter((i): i is InspectLike => i !== null);
   }
 
-  /** Without the event stream a start by hand would go unheard: nothing kept is trusted. */
-  private forgetFinished(): void {
-    this.finished.clear();
-    this.finishedEpoch++;
+  /**
+   * Docker's list for these label filters. Calls in the same tick whose filters differ only in the
+   * container type (a pod's read asks for its sandboxes and its containers together) share one
+   * list call, each getting its own kind.
+   */
+  private listShared(labels: string[], runningOnly: boolean): Promise<Dockerode.ContainerInfo[]> {
+    const typeFilter = labels.find((l) => l.startsWith(`${ContainerTypeLabelKey}=`));
+    const rest = labels.filter((l) => l !== typeFilter);
+    const key = `${runningOnly}\n${[...rest].sort().join('\n')}`;
+    let all = this.listsThisTick.get(key);
+    if (!all) {
+      const filters: Record<string, string[]> = { label: rest };
+      if (runningOnly) filters.status = ['running'];
+      all = this.docker.listContainers({ all: !runningOnly, filters });
+      this.listsThisTick.set(key, all);
+      // Only calls made together share: a later one must see what happened since.
+      queueMicrotask(() => this.listsThisTick.delete(key));
+    }
+    if (!typeFilter) return all;
+    const type = typeFilter.slice(ContainerTypeLabelKey.length + 1);
+    return all.then((items) => items.filter((c) => c.Labels?.[ContainerTypeLabelKey] === type));
   }
 
-  private keepFinished(info: InspectLike): void {
-    this.finished.delete(info.Id);
-    this.finished.set(info.Id, info);
-    if (this.finished.size > finishedKept) this.finished.delete(this.finished.keys().next().value!);
+  /** Without the event stream a change by hand would go unheard: nothing kept is trusted. */
+  private forgetKept(): void {
+    this.kept.clear();
+    this.keptEpoch++;
+  }
+
+  private keep(info: InspectLike): void {
+    this.kept.delete(info.Id);
+    this.kept.set(info.Id, info);
+    if (this.kept.size > inspectionsKept) this.kept.delete(this.kept.keys().next().value!);
   }
 
   // ---- logs, exec, files ---------------------------------------------------------------------
@@ -954,7 +981,7 @@ export class DockerRuntime implements RuntimeService {
       return;
     }
     this.eventStream = stream;
-    this.forgetFinished();
+    this.forgetKept();
     this.reconnectDelay = 250;
     this.resolveEventsConnected?.();
     let buf = '';
@@ -970,7 +997,7 @@ export class DockerRuntime implements RuntimeService {
     const dropped = () => {
       if (this.eventStream !== stream) return;
       this.eventStream = null;
-      this.forgetFinished();
+      this.forgetKept();
       this.scheduleReconnect();
     };
     stream.on('end', dropped);
@@ -1010,9 +1037,12 @@ export class DockerRuntime implements RuntimeService {
     }
     this.lastEventKeys.add(key);
     this.eventSince = nano / 1e9;
-    // Started again (by hand: the kubelet never restarts an instance): its kept inspection is stale.
-    if (action === 'start') this.finishedEpoch++;
-    if ((action === 'start' || action === 'destroy') && id) this.finished.delete(id);
+    // Whatever happened to a container (an exit, a kill or start by hand, a removal) makes its kept
+    // inspection stale; its exec sessions (probes, hooks) do not change it.
+    if (!String(action ?? '').startsWith('exec_')) {
+      this.keptEpoch++;
+      if (id) this.kept.delete(id);
+    }
     const ev = toRuntimeEvent(raw);
     if (!ev) return;
     for (const l of [...this.listeners]) {
@@ -1029,7 +1059,7 @@ export class DockerRuntime implements RuntimeService {
     this.eventTimer = null;
     const s = this.eventStream;
     this.eventStream = null;
-    this.forgetFinished();
+    this.forgetKept();
     s?.destroy();
     this.eventsConnected = null;
   }
