@@ -223,6 +223,7 @@ export class DockerRuntime implements RuntimeService {
    * attempt) would be inspected again every time. Reused while Docker's list still gives the state
    * the inspection read and the event stream, which reports whatever happens to a container (a
    * start, a stop or kill by hand, an exit), is connected; dropped at any event of the container.
+   * Not heard: a network disconnected by hand (a network event) leaves a sandbox's kept IP.
    */
   private readonly kept = new Map<string, InspectLike>();
   /** Counts container events and the event stream's gaps: an inspection read across one is not kept. */
