@@ -1190,7 +1190,8 @@ export class PanelApp {
     const atEnd = pre.hidden || pre.scrollTop + pre.clientHeight >= pre.scrollHeight - 8;
     pre.hidden = false;
     pre.classList.toggle('empty', shown.length === 0);
-    pre.textContent = shown.length ? shown.join('\n') : lines.length ? `(no line contains "${this.logFilter}")` : '(no output)';
+    // A live stream with nothing yet may be about to deliver the container's earlier lines.
+    pre.textContent = shown.length ? shown.join('\n') : lines.length ? `(no line contains "${this.logFilter}")` : statusState === 'live' ? '(no output yet)' : '(no output)';
     // Like a terminal: new lines scroll into view unless the reader scrolled up.
     if (src?.kind === 'follow' && atEnd) pre.scrollTop = pre.scrollHeight;
   }

@@ -951,7 +951,8 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     assert.match(outputLog(s), /another lab server runs \(pid \d+, port \d+\): reconnecting to it/);
     // the log the panel followed on the old server is followed on the new one
     await following();
-    assert.match(await wv.locator('[data-testid=logs-lines]').innerText(), /sleeping/);
+    // the stream's first lines come a moment after it opens
+    await waitFor(async () => /sleeping/.test(await wv.locator('[data-testid=logs-lines]').innerText()), 10000, 'the followed log to show the line the container printed');
     assert.match(back, /e2e-sleeper/);
     await runCommand(s.page, 'Pod Lab: Delete Pod');
     await waitFor(() => labContainers(['e2e-sleeper']).length === 0, 60000, 'the pod to be deleted');

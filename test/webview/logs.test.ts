@@ -137,9 +137,10 @@ describe('following the current instance of a running container', () => {
     assert.deepEqual(await stops(p), [9]);
   });
 
-  test('lines show once the stream id is known, and only the lines of that stream', async () => {
+  test('lines show once the stream id is known, and only the lines of that stream; until the first, the live log says it has none yet', async () => {
     await p.send({ type: 'logChunk', stream: 1, lines: ['before the reply'] });
     await openStream(p, first, 1);
+    await waitLog(p, '(no output yet)');
     await p.send({ type: 'logChunk', stream: 7, lines: ['another stream'] });
     await p.send({ type: 'logChunk', stream: 1, lines: ['GET /health 200', 'ERROR db unreachable'] });
     await waitLog(p, 'GET /health 200\nERROR db unreachable');
