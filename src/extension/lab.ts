@@ -17,6 +17,13 @@ export type ConnectionState =
 /** While the lab server is lost, how often to look for another one. */
 const SERVER_LOOK_MS = 2000;
 
+/**
+ * How long the window's views (the Pods view, CodeLenses, the status bar, step-mode notices) wait
+ * after a change, so a burst of them is drawn once and the open lifecycle panel, whose update goes
+ * out at once, reaches the workbench first.
+ */
+export const VIEWS_FOLLOW_MS = 100;
+
 export class Lab implements vscode.Disposable {
   readonly out: vscode.LogOutputChannel;
   private readonly disposables: vscode.Disposable[] = [];
@@ -202,7 +209,7 @@ export class Lab implements vscode.Disposable {
         if (n !== this.state.pods) this.setState({ kind: 'connected', pods: n });
       }
       this.podsEmitter.fire();
-    }, 100);
+    }, VIEWS_FOLLOW_MS);
   }
 
   pods(): Pod[] {

@@ -2,11 +2,12 @@
 // holds before an init container, from the lab API's poddebugs watch of each step-mode pod (the
 // annotation lab.podlab.dev/step-mode, whoever created the pod: this window, the CLI or kubectl).
 // The tree shows the pause; a notification offers Continue while the init container is held and
-// closes by itself when the hold ends (Continue from anywhere, the pod deleted or finished).
+// closes by itself when the hold ends (Continue from anywhere, the pod deleted or finished). Both
+// follow the hold VIEWS_FOLLOW_MS later, as the views follow a pod change.
 import * as vscode from 'vscode';
 import type { EngineApi } from '../engine/api.js';
 import { stepModePods } from './podModel.js';
-import type { Lab } from './lab.js';
+import { VIEWS_FOLLOW_MS, type Lab } from './lab.js';
 
 export class StepModeWatch implements vscode.Disposable {
   /** pod uid → the init container held, for pods being held now. */
@@ -14,6 +15,9 @@ export class StepModeWatch implements vscode.Disposable {
   /** pod uid → resolves the `released` promise handed to onHeld for the current hold. */
   private readonly release = new Map<string, () => void>();
   private readonly watches = new Map<string, { dispose(): void }>();
+  /** pod uid → the notice of a hold that has not been announced yet (see VIEWS_FOLLOW_MS). */
+  private readonly announcing = new Map<string, NodeJS.Timeout>();
+  private fireTimer: NodeJS.Timeout | undefined;
   /** The engine the watches were opened on (a reconnect brings another). */
   private engine: EngineApi | undefined;
   private readonly emitter = new vscode.EventEmitter<void>();
@@ -40,7 +44,7 @@ export class StepModeWatch implements vscode.Disposable {
       for (const uid of [...this.release.keys()]) this.released(uid);
       if (this.waiting.size) {
         this.waiting.clear();
-        this.emitter.fire();
+        this.changed();
       }
     }
     if (!engine) return;
@@ -50,7 +54,7 @@ export class StepModeWatch implements vscode.Disposable {
       w.dispose();
       this.watches.delete(uid);
       this.released(uid);
-      if (this.waiting.delete(uid)) this.emitter.fire();
+      if (this.waiting.delete(uid)) this.changed();
     }
     for (const [uid, pod] of wanted) {
       if (!uid || this.watches.has(uid)) continue;
@@ -65,19 +69,40 @@ export class StepModeWatch implements vscode.Disposable {
           this.released(uid);
           if (now) this.waiting.set(uid, now);
           else this.waiting.delete(uid);
-          this.emitter.fire();
-          if (now) this.onHeld(engine, ns, name, now, new Promise<void>((r) => this.release.set(uid, r)));
+          this.changed();
+          if (!now) return;
+          // Announced a moment later, as the views follow a change (a hold released meanwhile never is).
+          const released = new Promise<void>((r) => this.release.set(uid, r));
+          this.announcing.set(
+            uid,
+            setTimeout(() => {
+              this.announcing.delete(uid);
+              this.onHeld(engine, ns, name, now, released);
+            }, VIEWS_FOLLOW_MS),
+          );
         }),
       );
     }
   }
 
   private released(uid: string): void {
+    clearTimeout(this.announcing.get(uid));
+    this.announcing.delete(uid);
     this.release.get(uid)?.();
     this.release.delete(uid);
   }
 
+  /** Tells the views, once per VIEWS_FOLLOW_MS. */
+  private changed(): void {
+    if (this.fireTimer) return;
+    this.fireTimer = setTimeout(() => {
+      this.fireTimer = undefined;
+      this.emitter.fire();
+    }, VIEWS_FOLLOW_MS);
+  }
+
   dispose(): void {
+    clearTimeout(this.fireTimer);
     for (const uid of [...this.release.keys()]) this.released(uid);
     for (const w of this.watches.values()) w.dispose();
     this.watches.clear();
