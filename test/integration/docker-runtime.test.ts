@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RuntimeError, type PodSandboxConfig, type RuntimeEvent } from '../../src/runtime/cri.js';
 import { connectDocker, DockerRuntime } from '../../src/runtime/docker/docker-runtime.js';
+import type Dockerode from 'dockerode';
 import { PodUIDLabel } from '../../src/shared/labels.js';
 import {
   BusyboxImage,
@@ -53,6 +54,23 @@ async function exitedStatus(id: string) {
     const s = await rt.containerStatus(id);
     return s && s.state === 'CONTAINER_EXITED' ? s : undefined;
   });
+}
+
+/** Records the ids the runtime inspects until `restore()`; `getContainer` reaches Docker without being recorded. */
+function countInspections(): { inspected: string[]; getContainer: (id: string) => Dockerode.Container; restore: () => void } {
+  const inspected: string[] = [];
+  const docker = rt.docker;
+  const getContainer = docker.getContainer.bind(docker);
+  docker.getContainer = (cid: string) => {
+    const c = getContainer(cid);
+    const inspect = c.inspect.bind(c);
+    c.inspect = ((...a: unknown[]) => {
+      inspected.push(cid);
+      return (inspect as (...b: unknown[]) => unknown)(...a);
+    }) as typeof c.inspect;
+    return c;
+  };
+  return { inspected, getContainer, restore: () => void (docker.getContainer = getContainer) };
 }
 
 describe('a pod of two containers sharing the sandbox', () => {
@@ -245,18 +263,7 @@ describe('terminated reasons', () => {
     await rt.whenEventsConnected();
     const id = await runContainer(sb, 'listed', ['sh', '-c', 'exit 4']);
     await exitedStatus(id);
-    const inspected: string[] = [];
-    const docker = rt.docker;
-    const getContainer = docker.getContainer.bind(docker);
-    docker.getContainer = (cid: string) => {
-      const c = getContainer(cid);
-      const inspect = c.inspect.bind(c);
-      c.inspect = ((...a: unknown[]) => {
-        inspected.push(cid);
-        return (inspect as (...b: unknown[]) => unknown)(...a);
-      }) as typeof c.inspect;
-      return c;
-    };
+    const { inspected, getContainer, restore } = countInspections();
     try {
       const mine = async () => (await rt.listContainers({ labelSelector: { [PodUIDLabel]: sb.config.metadata.uid } })).find((c) => c.id === id)!;
       const first = await mine();
@@ -264,7 +271,7 @@ describe('terminated reasons', () => {
       assert.deepEqual(second, first);
       assert.equal(inspected.filter((x) => x === id).length, 1, 'inspected once over two listings');
       // Docker restarts it by hand: a new run, read afresh (running, then exited again with a new finish).
-      await rt.docker.getContainer(id).start();
+      await getContainer(id).start();
       const third = await waitFor('the restarted container to exit again', async () => {
         const c = await mine();
         return c.state === 'CONTAINER_EXITED' && c.finishedAt > first.finishedAt ? c : undefined;
@@ -272,7 +279,7 @@ describe('terminated reasons', () => {
       assert.equal(third.exitCode, 4);
       assert.ok(third.startedAt > first.startedAt);
     } finally {
-      docker.getContainer = getContainer;
+      restore();
       sub.dispose();
     }
   });
@@ -307,18 +314,7 @@ describe('terminated reasons', () => {
     const sub = rt.onEvent(() => undefined);
     await rt.whenEventsConnected();
     const id = await runContainer(sb, 'steady', ['sleep', '3600']);
-    const inspected: string[] = [];
-    const docker = rt.docker;
-    const getContainer = docker.getContainer.bind(docker);
-    docker.getContainer = (cid: string) => {
-      const c = getContainer(cid);
-      const inspect = c.inspect.bind(c);
-      c.inspect = ((...a: unknown[]) => {
-        inspected.push(cid);
-        return (inspect as (...b: unknown[]) => unknown)(...a);
-      }) as typeof c.inspect;
-      return c;
-    };
+    const { inspected, getContainer, restore } = countInspections();
     try {
       const mine = async () => (await rt.listContainers({ labelSelector: { [PodUIDLabel]: sb.config.metadata.uid } })).find((c) => c.id === id)!;
       const first = await mine();
@@ -334,7 +330,7 @@ describe('terminated reasons', () => {
       });
       assert.equal(third.exitCode, 137);
     } finally {
-      docker.getContainer = getContainer;
+      restore();
       sub.dispose();
       await rt.removeContainer(id);
     }
