@@ -56,17 +56,23 @@ async function exitedStatus(id: string) {
   });
 }
 
-/** Records the ids the runtime inspects until `restore()`; `getContainer` reaches Docker without being recorded. */
-function countInspections(): { inspected: string[]; getContainer: (id: string) => Dockerode.Container; restore: () => void } {
+/**
+ * Records the ids the runtime inspects until `restore()`; `getContainer` reaches Docker without
+ * being recorded. `meanwhile(id)` runs once Docker has answered an inspection, before the runtime
+ * has the answer.
+ */
+function countInspections(meanwhile?: (id: string) => Promise<void>): { inspected: string[]; getContainer: (id: string) => Dockerode.Container; restore: () => void } {
   const inspected: string[] = [];
   const docker = rt.docker;
   const getContainer = docker.getContainer.bind(docker);
   docker.getContainer = (cid: string) => {
     const c = getContainer(cid);
     const inspect = c.inspect.bind(c);
-    c.inspect = ((...a: unknown[]) => {
+    c.inspect = (async (...a: unknown[]) => {
       inspected.push(cid);
-      return (inspect as (...b: unknown[]) => unknown)(...a);
+      const answer = await (inspect as (...b: unknown[]) => Promise<unknown>)(...a);
+      await meanwhile?.(cid);
+      return answer;
     }) as typeof c.inspect;
     return c;
   };
@@ -332,6 +338,68 @@ describe('terminated reasons', () => {
     } finally {
       restore();
       sub.dispose();
+      await rt.removeContainer(id);
+    }
+  });
+
+  test("an event of another container while an inspection is answered leaves it kept; one of the container's own does not", async () => {
+    const sub = rt.onEvent(() => undefined);
+    await rt.whenEventsConnected();
+    // a container that exits 4 on its first run and 5 on the next
+    const id = await runContainer(sb, 'flip', ['sh', '-c', 'test -f /tmp/ran && exit 5; touch /tmp/ran; exit 4']);
+    const bystander = await runContainer(sb, 'bystander', ['sleep', '3600']);
+    await exitedStatus(id);
+    const died = (target: string) =>
+      new Promise<void>((resolve) => {
+        const s = rt.onEvent((e) => {
+          if (e.id === target && e.action === 'died') {
+            s.dispose();
+            resolve();
+          }
+        });
+      });
+    // Once Docker has answered an inspection of `id`, before the runtime has the answer: `then()`.
+    let then: (() => Promise<void>) | undefined;
+    const { inspected, getContainer, restore } = countInspections(async (cid) => {
+      const act = cid === id ? then : undefined;
+      then = undefined;
+      await act?.();
+    });
+    const times = () => inspected.filter((x) => x === id).length;
+    try {
+      const mine = async () => (await rt.listContainers({ labelSelector: { [PodUIDLabel]: sb.config.metadata.uid } })).find((c) => c.id === id)!;
+      then = async () => {
+        const heard = died(bystander);
+        await getContainer(bystander).kill({ signal: 'SIGKILL' });
+        await heard;
+      };
+      assert.equal((await mine()).exitCode, 4);
+      assert.equal((await mine()).exitCode, 4);
+      assert.equal(times(), 1, "another container's death meanwhile: the answer is kept, one inspection over two listings");
+      // forget it (a start and exit by hand), then: started and exited again by hand while its answer comes
+      await getContainer(id).start();
+      const read = await waitFor('the second run to be read', async () => {
+        const c = await mine();
+        return c.state === 'CONTAINER_EXITED' && c.exitCode === 5 ? c : undefined;
+      });
+      assert.equal(read.exitCode, 5);
+      then = async () => {
+        // the third run, started after Docker answered, and over (Docker says so) before the runtime has the answer
+        const heard = died(id);
+        await getContainer(id).start();
+        await heard;
+        await waitFor('the third run to be over', async () => {
+          const st = (await getContainer(id).inspect()).State;
+          return st.Status === 'exited' && Date.parse(st.StartedAt) > read.startedAt + 1 ? true : undefined;
+        });
+      };
+      const stale = await mine();
+      const next = await mine();
+      assert.deepEqual([stale.exitCode, next.exitCode, next.startedAt > stale.startedAt], [5, 5, true], 'the answer read before the third run is not kept: the next listing reads the third run');
+    } finally {
+      restore();
+      sub.dispose();
+      await rt.removeContainer(bystander);
       await rt.removeContainer(id);
     }
   });

@@ -226,8 +226,10 @@ export class DockerRuntime implements RuntimeService {
    * Not heard: a network disconnected by hand (a network event) leaves a sandbox's kept IP.
    */
   private readonly kept = new Map<string, InspectLike>();
-  /** Counts container events and the event stream's gaps: an inspection read across one is not kept. */
+  /** Counts the event stream's gaps: an inspection read across one is not kept. */
   private keptEpoch = 0;
+  /** The containers being inspected for a listing, and whether an event of theirs came meanwhile. */
+  private readonly inspecting = new Map<string, { n: number; touched: boolean }>();
   /** The list calls of this tick, by their filters without the container type (see listShared). */
   private readonly listsThisTick = new Map<string, Promise<Dockerode.ContainerInfo[]>>();
 
@@ -513,10 +515,18 @@ export class DockerRuntime implements RuntimeService {
       if (kept && keepable && kept.State?.Status === c.State) return kept;
       if (kept) this.kept.delete(c.Id);
       const epoch = this.keptEpoch;
-      const info = await this.inspect(c.Id);
-      // Kept only when the inspection agrees with the list, nothing happened to any container (nor
+      const mark = this.inspecting.get(c.Id) ?? { n: 0, touched: false };
+      mark.n++;
+      this.inspecting.set(c.Id, mark);
+      let info: InspectLike | null;
+      try {
+        info = await this.inspect(c.Id);
+      } finally {
+        if (--mark.n === 0 && this.inspecting.get(c.Id) === mark) this.inspecting.delete(c.Id);
+      }
+      // Kept only when the inspection agrees with the list, nothing happened to the container (nor
       // a gap in the events) meanwhile, and what happens next would be heard.
-      if (info && keepable && info.State?.Status === c.State && epoch === this.keptEpoch && this.eventStream) this.keep(trimInspect(info));
+      if (info && keepable && info.State?.Status === c.State && !mark.touched && epoch === this.keptEpoch && this.eventStream) this.keep(trimInspect(info));
       return info;
     });
     return infos.filter((i): i is InspectLike => i !== null);
@@ -1041,8 +1051,11 @@ export class DockerRuntime implements RuntimeService {
     // Whatever happened to a container (an exit, a kill or start by hand, a removal) makes its kept
     // inspection stale; its exec sessions (probes, hooks) do not change it.
     if (!String(action ?? '').startsWith('exec_')) {
-      this.keptEpoch++;
-      if (id) this.kept.delete(id);
+      if (id) {
+        this.kept.delete(id);
+        const mark = this.inspecting.get(id);
+        if (mark) mark.touched = true;
+      }
     }
     const ev = toRuntimeEvent(raw);
     if (!ev) return;
