@@ -57,6 +57,34 @@ async function exitedStatus(id: string) {
 }
 
 /**
+ * The runtime's events from now on (the stream connected), and a wait for one: an inspection read
+ * while an event of its container is still on its way is not kept, so a test of what is kept
+ * waits for the events its own actions caused.
+ */
+async function eventsHeard(): Promise<{ heard: (id: string, action: RuntimeEvent['action']) => Promise<void>; dispose: () => void }> {
+  const seen: RuntimeEvent[] = [];
+  const waiting = new Set<() => void>();
+  const sub = rt.onEvent((e) => {
+    seen.push(e);
+    for (const w of [...waiting]) w();
+  });
+  await rt.whenEventsConnected();
+  return {
+    heard: (id, action) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (!seen.some((e) => e.id === id && e.action === action)) return;
+          waiting.delete(check);
+          resolve();
+        };
+        waiting.add(check);
+        check();
+      }),
+    dispose: () => sub.dispose(),
+  };
+}
+
+/**
  * Records the ids the runtime inspects until `restore()`; `getContainer` reaches Docker without
  * being recorded. `meanwhile(id)` runs once Docker has answered an inspection, before the runtime
  * has the answer.
@@ -265,10 +293,10 @@ describe('terminated reasons', () => {
 
   test('an exited container is inspected once: later listings reuse it, and a start by hand is read afresh', async () => {
     // Kept only while the event stream (which reports a start by hand) is connected.
-    const sub = rt.onEvent(() => undefined);
-    await rt.whenEventsConnected();
+    const sub = await eventsHeard();
     const id = await runContainer(sb, 'listed', ['sh', '-c', 'exit 4']);
     await exitedStatus(id);
+    await sub.heard(id, 'died');
     const { inspected, getContainer, restore } = countInspections();
     try {
       const mine = async () => (await rt.listContainers({ labelSelector: { [PodUIDLabel]: sb.config.metadata.uid } })).find((c) => c.id === id)!;
@@ -317,9 +345,9 @@ describe('terminated reasons', () => {
   });
 
   test('a running container is inspected once while nothing happens to it; stopped by hand, it is read afresh', async () => {
-    const sub = rt.onEvent(() => undefined);
-    await rt.whenEventsConnected();
+    const sub = await eventsHeard();
     const id = await runContainer(sb, 'steady', ['sleep', '3600']);
+    await sub.heard(id, 'started');
     const { inspected, getContainer, restore } = countInspections();
     try {
       const mine = async () => (await rt.listContainers({ labelSelector: { [PodUIDLabel]: sb.config.metadata.uid } })).find((c) => c.id === id)!;
@@ -343,12 +371,13 @@ describe('terminated reasons', () => {
   });
 
   test("an event of another container while an inspection is answered leaves it kept; one of the container's own does not", async () => {
-    const sub = rt.onEvent(() => undefined);
-    await rt.whenEventsConnected();
+    const sub = await eventsHeard();
     // a container that exits 4 on its first run and 5 on the next
     const id = await runContainer(sb, 'flip', ['sh', '-c', 'test -f /tmp/ran && exit 5; touch /tmp/ran; exit 4']);
     const bystander = await runContainer(sb, 'bystander', ['sleep', '3600']);
     await exitedStatus(id);
+    await sub.heard(id, 'died');
+    await sub.heard(bystander, 'started');
     const died = (target: string) =>
       new Promise<void>((resolve) => {
         const s = rt.onEvent((e) => {
