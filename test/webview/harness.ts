@@ -66,8 +66,9 @@ export async function openPanel(
 ): Promise<PanelPage> {
   const page = await browser.newPage({ viewport: { width: opts.width ?? 1100, height: 900 } });
   if (opts.clockAt !== undefined) {
-    // A fake clock, paused: time (timers, frames, Date, performance.now) moves only when the test moves it.
-    await page.clock.install({ time: opts.clockAt });
+    // A fake clock, paused: time (timers, frames, Date, performance.now) moves only when the test
+    // moves it. Installed a second early: it runs until paused, and pausing cannot go back.
+    await page.clock.install({ time: opts.clockAt - 1000 });
     await page.clock.pauseAt(opts.clockAt);
   }
   const problems: string[] = [];
