@@ -15,6 +15,7 @@ import { classify, runInContextQuestion, type ContextInfo } from './clusterModel
 import { hostAccessOf, refKey, runtimeId, type PodRef } from './manifest.js';
 import { countOf, deleteAllQuestion } from './podModel.js';
 import { docAt, refusal, loadValidator, type DocInfo } from './validator.js';
+import { noticeWhileSlow, SLOW_NOTICE_MS } from './slow-notice.js';
 
 export interface Services {
   lab: Lab;
@@ -200,13 +201,18 @@ async function runPod(s: Services, arg: unknown, all: unknown, stepModeRun: bool
       const c = await vscode.window.showWarningMessage(`Pod Lab: pod "${refKey(ref)}" already exists in the lab.`, 'Show Lifecycle', 'Delete and Run Again');
       if (c === 'Show Lifecycle') await s.showPanel(ref.namespace, ref.name);
       if (c !== 'Delete and Run Again') continue;
-      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Pod Lab: deleting pod ${ref.name}` }, () => engine.deletePod(ref.namespace, ref.name));
+      await whileDeleting(`Pod Lab: deleting pod ${ref.name}`, engine.deletePod(ref.namespace, ref.name));
     }
     const created = await engine.createPod(structuredClone(pod), { stepMode });
     s.lab.log(`pod ${refKey(ref)} created from ${vscode.workspace.asRelativePath(file)}${stepMode ? ' (step mode)' : ''}`);
     await s.showPanel(ref.namespace, ref.name);
     void vscode.window.setStatusBarMessage(`$(play) Pod Lab: pod ${ref.name} created`, 4000);
   }
+}
+
+/** A deletion, with a progress notification once it has taken SLOW_NOTICE_MS (the views show the pod Terminating from the start). */
+function whileDeleting<T>(title: string, deletion: Promise<T>): Promise<T> {
+  return noticeWhileSlow(deletion, SLOW_NOTICE_MS, (until) => void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, () => until));
 }
 
 async function deletePod(s: Services, arg: unknown): Promise<void> {
@@ -233,9 +239,7 @@ async function deletePod(s: Services, arg: unknown): Promise<void> {
     );
     if (ok !== 'Delete') return;
   }
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Pod Lab: deleting pod ${ref.name} (graceful)` }, () =>
-    engine.deletePod(ref.namespace, ref.name),
-  );
+  await whileDeleting(`Pod Lab: deleting pod ${ref.name} (graceful)`, engine.deletePod(ref.namespace, ref.name));
   s.lab.log(`pod ${refKey(ref)} deleted ${placeOf(ref)}`);
 }
 
@@ -250,7 +254,8 @@ async function deleteAll(s: Services): Promise<void> {
   const q = deleteAllQuestion(pods.map((p) => p.metadata?.name ?? ''));
   const ok = await vscode.window.showWarningMessage(q.message, { modal: true, detail: q.detail }, 'Delete All');
   if (ok !== 'Delete All') return;
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Pod Lab: deleting ${countOf(pods.length, 'pod')}` }, () =>
+  await whileDeleting(
+    `Pod Lab: deleting ${countOf(pods.length, 'pod')}`,
     Promise.all(pods.map((p) => engine.deletePod(p.metadata?.namespace ?? 'default', p.metadata?.name ?? ''))),
   );
   s.lab.log(`deleted ${countOf(pods.length, 'pod')}`);
