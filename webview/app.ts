@@ -132,7 +132,7 @@ export class PanelApp {
   private logsSig = '';
   private logView: HTMLElement | undefined;
   /** What the log element shows now (the buffer's lines array and the filter), so unchanged data is not redrawn. */
-  private logRendered: { pre: HTMLElement; lines: string[]; filter: string } | undefined;
+  private logRendered: { pre: HTMLElement; lines: string[]; filter: string; live: boolean } | undefined;
   private logSource: { kind: 'follow' } | { kind: 'once'; key: string } | undefined;
   /** A snapshot or patch arrived since this webview loaded (the host is listening: streams may open). */
   private connected = false;
@@ -1182,8 +1182,9 @@ export class PanelApp {
       return;
     }
     // Unchanged lines and filter (a header or container update): the log stays as it is.
-    if (!pre.hidden && this.logRendered?.pre === pre && this.logRendered.lines === lines && this.logRendered.filter === this.logFilter) return;
-    this.logRendered = { pre, lines, filter: this.logFilter };
+    const live = statusState === 'live';
+    if (!pre.hidden && this.logRendered?.pre === pre && this.logRendered.lines === lines && this.logRendered.filter === this.logFilter && this.logRendered.live === live) return;
+    this.logRendered = { pre, lines, filter: this.logFilter, live };
     const shown = filterLogLines(lines, this.logFilter);
     if (count) count.textContent = this.logFilter ? logCountText(shown.length, lines.length) : '';
     if (count) count.hidden = !this.logFilter;
@@ -1191,7 +1192,7 @@ export class PanelApp {
     pre.hidden = false;
     pre.classList.toggle('empty', shown.length === 0);
     // A live stream with nothing yet may be about to deliver the container's earlier lines.
-    pre.textContent = shown.length ? shown.join('\n') : lines.length ? `(no line contains "${this.logFilter}")` : statusState === 'live' ? '(no output yet)' : '(no output)';
+    pre.textContent = shown.length ? shown.join('\n') : lines.length ? `(no line contains "${this.logFilter}")` : live ? '(no output yet)' : '(no output)';
     // Like a terminal: new lines scroll into view unless the reader scrolled up.
     if (src?.kind === 'follow' && atEnd) pre.scrollTop = pre.scrollHeight;
   }
@@ -1343,13 +1344,12 @@ function legend(cls: string, label: string): HTMLElement {
   return h('span', { class: `legend-item legend-${cls}` }, h('span', { class: 'swatch' }), label);
 }
 
-/** A Secret's value: masked until clicked (and masked again on the next click). */
-/** A container's environment: each variable with its value as the container sees it and where it comes from (Secret values masked until clicked). */
 /** What a container's row in the table shows. */
 function rowValues(c: ContainerView): unknown[] {
   return [c.name, c.kind, c.failed, c.image, c.state, c.restartCount, c.started, c.ready, c.lastState];
 }
 
+/** A container's environment: each variable with its value as the container sees it and where it comes from (Secret values masked until clicked). */
 function envTable(c: ContainerView): Child {
   return c.env.length || c.envFrom.length
         ? h(
@@ -1379,6 +1379,7 @@ function envTable(c: ContainerView): Child {
         : h('p', { class: 'muted' }, '<none>');
 }
 
+/** A Secret's value: masked until clicked (and masked again on the next click). */
 function secretValue(value: string): HTMLElement {
   const el = h('code', { class: 'secret', title: 'From a Secret: click to show', 'data-testid': 'env-secret', tabindex: '0' }, '••••••');
   // The element shown may be an older one the panel kept (see morphInto): it is the event's.

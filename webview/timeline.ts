@@ -211,15 +211,17 @@ export function renderTimeline(
   );
 
   // Phase row: a segment per observed phase/STATUS.
-  svg.appendChild(memo('tl:phases', sig(tl.phases), () => {
+  // The last phase lasts until now while the pod lives (the axis runs past now).
+  const phasesEnd = live ? liveEnd : end;
+  svg.appendChild(memo('tl:phases', sig(tl.phases, phasesEnd), () => {
     const phaseRow = s('g', { class: 'phases' });
     phaseRow.appendChild(s('text', { class: 'lane-label', x: 6, y: PHASE_ROW / 2 + 5 }, 'phase / STATUS'));
     const phaseMarks = tl.phases;
     phaseMarks.forEach((m, i) => {
       const next = phaseMarks[i + 1];
-      if (!visible(m.at, next ? next.at : end)) return;
+      if (!visible(m.at, next ? next.at : phasesEnd)) return;
       const x1 = x(m.at);
-      const x2 = next ? x(next.at) : x(end);
+      const x2 = next ? x(next.at) : x(phasesEnd);
       const cls = m.kind === 'phase' ? 'phase-change' : 'status-change';
       const g = s('g', { class: `phase-mark ${cls}`, 'data-at': m.at, 'data-label': m.label });
       g.appendChild(s('title', {}, markTitle(m, start)));

@@ -18,9 +18,10 @@ export type ConnectionState =
 const SERVER_LOOK_MS = 2000;
 
 /**
- * How long the window's views (the Pods view, CodeLenses, the status bar, step-mode notices) wait
- * after a change, so a burst of them is drawn once and the open lifecycle panel, whose update goes
- * out at once, reaches the workbench first.
+ * At most how long the window's views (the Pods view, CodeLenses, the status bar) wait after a
+ * change, so a burst of changes is drawn once and the open lifecycle panel, whose update goes out
+ * at once, usually reaches the workbench first (a change that comes while a redraw is pending is
+ * drawn with it). A step-mode notice waits this long after its hold.
  */
 export const VIEWS_FOLLOW_MS = 100;
 

@@ -2,8 +2,9 @@
 // holds before an init container, from the lab API's poddebugs watch of each step-mode pod (the
 // annotation lab.podlab.dev/step-mode, whoever created the pod: this window, the CLI or kubectl).
 // The tree shows the pause; a notification offers Continue while the init container is held and
-// closes by itself when the hold ends (Continue from anywhere, the pod deleted or finished). Both
-// follow the hold VIEWS_FOLLOW_MS later, as the views follow a pod change.
+// closes by itself when the hold ends (Continue from anywhere, the pod deleted or finished). The
+// notification comes VIEWS_FOLLOW_MS after the hold, the tree's redraw within that time (with the
+// views' next one), as the views follow a pod change.
 import * as vscode from 'vscode';
 import type { EngineApi } from '../engine/api.js';
 import { stepModePods } from './podModel.js';
@@ -92,7 +93,7 @@ export class StepModeWatch implements vscode.Disposable {
     this.release.delete(uid);
   }
 
-  /** Tells the views, once per VIEWS_FOLLOW_MS. */
+  /** Tells the views within VIEWS_FOLLOW_MS (one redraw for the changes meanwhile). */
   private changed(): void {
     if (this.fireTimer) return;
     this.fireTimer = setTimeout(() => {

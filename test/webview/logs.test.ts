@@ -310,6 +310,20 @@ describe('the stream of a finished container', () => {
     }
   });
 
+  test('a container that printed nothing: "(no output yet)" while the stream is live, "(no output)" once it ended', async () => {
+    const { p } = await play(recordedStream('failing-init'));
+    try {
+      const r = await request(p, isFollow);
+      await openStream(p, r, 1);
+      await waitLog(p, '(no output yet)');
+      await p.send({ type: 'logChunk', stream: 1, lines: [], ended: true });
+      await p.page.waitForFunction(() => document.querySelector('[data-testid=logs-view]')?.getAttribute('data-state') === 'ended');
+      assert.deepEqual([await visibleText(p, 'logs-status'), await logText(p)], ['The container finished (exit code 3, Error): the log stream ended.', '(no output)']);
+    } finally {
+      await p.close();
+    }
+  });
+
   test('an attempt picked by its container id is read with timestamps when they are on (kubectl logs --timestamps)', async () => {
     const { p } = await play(recordedStream('failing-init'));
     try {

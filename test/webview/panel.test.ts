@@ -1040,7 +1040,7 @@ describe('an update draws what a panel opened on the same model draws', () => {
     }, COMPARED);
 
   for (const name of ['init-sequence', 'failing-init', 'probes-and-hooks']) {
-    test(`${name}: after each of its updates, every section but the logs is what a fresh panel draws`, async () => {
+    test(`${name}: after each of its updates, every section but the logs and the init-container card (whose logs come by request) is what a fresh panel draws`, async () => {
       const stream = recordedStream(name);
       const msgs = replay(stream);
       const start = msgs[0]!.at;

@@ -65,6 +65,11 @@ const offlineImages = new Set([
 
 const buildImagesHint = (image: string) => `run "bash scripts/build-images.sh" to build ${image} locally`;
 
+/** Docker container events after which what an inspection reads is as it was. */
+function inspectionUnchangedBy(action: string): boolean {
+  return /^(exec_(create|start|die|detach)|archive-path|extract-to-dir|attach|detach|resize|top|export|commit)\b/.test(action);
+}
+
 /** How many inspects a list runs at once. */
 const inspectConcurrency = 8;
 /** Containers whose inspection is kept (the oldest go first past this many). */
@@ -1049,8 +1054,9 @@ export class DockerRuntime implements RuntimeService {
     this.lastEventKeys.add(key);
     this.eventSince = nano / 1e9;
     // Whatever happened to a container (an exit, a kill or start by hand, a removal) makes its kept
-    // inspection stale; its exec sessions (probes, hooks) do not change it.
-    if (!String(action ?? '').startsWith('exec_')) {
+    // inspection stale; its exec sessions (probes, hooks), file copies (a termination message read)
+    // and attaches do not change it.
+    if (!inspectionUnchangedBy(String(action ?? ''))) {
       if (id) {
         this.kept.delete(id);
         const mark = this.inspecting.get(id);

@@ -77,5 +77,6 @@ test('a task that fails: its error, and a notice already shown ends (it does not
   await t.advance(600);
   task.reject(new Error('pods "x" not found'));
   await assert.rejects(result, /pods "x" not found/);
+  assert.equal(shown.length, 1);
   assert.equal(await shown[0], undefined);
 });
