@@ -1,7 +1,8 @@
 // A notice for an operation only when it is slow (no upstream counterpart): VS Code's own progress
 // service waits before it shows a notification, but an extension's withProgress shows one at once,
 // so a quick operation would flash a toast — and the workbench would draw it while the lifecycle
-// panel's update for the same change waits behind it. Kept free of `vscode` for its tests.
+// panel's update for the same change waits behind it. Used for deletions and step-mode holds.
+// Kept free of `vscode` for its tests.
 
 /** How long a deletion runs before its progress notification appears (the views show it Terminating meanwhile). */
 export const SLOW_NOTICE_MS = 500;

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { EngineApi } from '../engine/api.js';
 import { stepModePods } from './podModel.js';
 import { VIEWS_FOLLOW_MS, type Lab } from './lab.js';
+import { noticeWhileSlow } from './slow-notice.js';
 
 export class StepModeWatch implements vscode.Disposable {
   /** pod uid → the init container held, for pods being held now. */
@@ -16,8 +17,6 @@ export class StepModeWatch implements vscode.Disposable {
   /** pod uid → resolves the `released` promise handed to onHeld for the current hold. */
   private readonly release = new Map<string, () => void>();
   private readonly watches = new Map<string, { dispose(): void }>();
-  /** pod uid → the notice of a hold that has not been announced yet (see VIEWS_FOLLOW_MS). */
-  private readonly announcing = new Map<string, NodeJS.Timeout>();
   private fireTimer: NodeJS.Timeout | undefined;
   /** The engine the watches were opened on (a reconnect brings another). */
   private engine: EngineApi | undefined;
@@ -74,21 +73,13 @@ export class StepModeWatch implements vscode.Disposable {
           if (!now) return;
           // Announced a moment later, as the views follow a change (a hold released meanwhile never is).
           const released = new Promise<void>((r) => this.release.set(uid, r));
-          this.announcing.set(
-            uid,
-            setTimeout(() => {
-              this.announcing.delete(uid);
-              this.onHeld(engine, ns, name, now, released);
-            }, VIEWS_FOLLOW_MS),
-          );
+          void noticeWhileSlow(released, VIEWS_FOLLOW_MS, (until) => this.onHeld(engine, ns, name, now, until));
         }),
       );
     }
   }
 
   private released(uid: string): void {
-    clearTimeout(this.announcing.get(uid));
-    this.announcing.delete(uid);
     this.release.get(uid)?.();
     this.release.delete(uid);
   }
