@@ -52,14 +52,8 @@ export function liveSpan(needed: number): number {
   }
 }
 
-/** Builds a row of the drawing from `sig`, the values it is drawn from (the panel keeps unchanged rows). */
+/** Builds a row of the drawing from `sig`, the values it is drawn from (the panel keeps unchanged rows: dom.ts's memo). */
 export type RowMemo = (key: string, sig: string, build: () => SVGElement) => SVGElement;
-
-const buildRow: RowMemo = (key, _sig, build) => {
-  const el = build();
-  el.setAttribute('data-key', key);
-  return el;
-};
 
 export interface TimelineLayout {
   width: number;
@@ -151,8 +145,8 @@ export function renderTimeline(
   clock: number,
   live: boolean,
   layout: TimelineLayout,
-  range?: { from: number; to: number },
-  memo: RowMemo = buildRow,
+  range: { from: number; to: number } | undefined,
+  memo: RowMemo,
 ): SVGElement {
   const { labelWidth, laneHeight } = layout;
   const width = Math.max(360, layout.width);
