@@ -1056,12 +1056,10 @@ export class DockerRuntime implements RuntimeService {
     // Whatever happened to a container (an exit, a kill or start by hand, a removal) makes its kept
     // inspection stale; its exec sessions (probes, hooks), file copies (a termination message read)
     // and attaches do not change it.
-    if (!inspectionUnchangedBy(String(action ?? ''))) {
-      if (id) {
-        this.kept.delete(id);
-        const mark = this.inspecting.get(id);
-        if (mark) mark.touched = true;
-      }
+    if (id && !inspectionUnchangedBy(String(action ?? ''))) {
+      this.kept.delete(id);
+      const mark = this.inspecting.get(id);
+      if (mark) mark.touched = true;
     }
     const ev = toRuntimeEvent(raw);
     if (!ev) return;
