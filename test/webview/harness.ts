@@ -162,7 +162,17 @@ export async function openPanel(
     screenshot: async (name) => {
       mkdirSync(ARTIFACTS, { recursive: true });
       const path = join(ARTIFACTS, `${name}.png`);
+      // The whole page in one picture: what is scrolled out of view (content-visibility: auto,
+      // left undrawn in a webview) is drawn for it.
+      await page.evaluate((n) => {
+        const style = document.createElement('style');
+        style.nonce = n;
+        style.id = 'draw-all-for-screenshot';
+        style.textContent = '* { content-visibility: visible !important; }';
+        document.head.appendChild(style);
+      }, nonce);
       await page.screenshot({ path, fullPage: true });
+      await page.evaluate(() => document.getElementById('draw-all-for-screenshot')?.remove());
       return path;
     },
     close: async () => {
