@@ -68,6 +68,8 @@ const DEPENDS: Record<UiSection, PanelSection[]> = {
   logs: ['containers', 'header'],
 };
 const UI_SECTIONS = Object.keys(DEPENDS) as UiSection[];
+/** A frame at 60 Hz: an update within this long of the last render waits for the next frame. */
+const FRAME_MS = 1000 / 60;
 /** How long after an update its state is saved (a burst of updates saves once). */
 const SAVE_DELAY_MS = 250;
 
@@ -140,6 +142,8 @@ export class PanelApp {
   private readonly dirty = new Set<UiSection>();
   private unrendered: { seq: number; arrived: number; handlingMs: number }[] = [];
   private frameQueued = false;
+  /** When the last render ended (performance.now()). */
+  private renderedAt = -Infinity;
 
   constructor(
     private readonly root: HTMLElement,
@@ -253,11 +257,13 @@ export class PanelApp {
   }
 
   /**
-   * Renders an update's sections at the next frame, together with every update that arrives before
-   * it: a burst (a container's start, its events and the pod's conditions, milliseconds apart) costs
-   * one render and one layout instead of one each, and none waits behind the others' renders. Each
-   * update is acknowledged once the frame that shows it is painted. Without frames (the panel hidden
-   * or throttled) the render happens after 50 ms all the same.
+   * Renders an update's sections. An update that finds the panel idle (no render in the last frame)
+   * is rendered at the end of the task that brought it: its DOM work is done while the next frame
+   * is still on its way, instead of at that frame. Updates that follow within a frame (a burst: a
+   * container's start, its events and the pod's conditions, milliseconds apart) are rendered at the
+   * next frame, together: one render and one layout instead of one each. Each update is
+   * acknowledged once the frame that shows it is painted. Without frames (the panel hidden or
+   * throttled) a waiting render happens after 50 ms all the same.
    */
   private renderAtFrame(which: readonly UiSection[], seq: number, arrived: number): void {
     for (const id of which) this.dirty.add(id);
@@ -278,8 +284,13 @@ export class PanelApp {
       this.unrendered = [];
       this.root.dataset.seq = String(this.seq);
       this.saveSoon();
-      this.acknowledge(updates, performance.now() - started, inFrame);
+      this.renderedAt = performance.now();
+      this.acknowledge(updates, this.renderedAt - started, inFrame);
     };
+    if (performance.now() - this.renderedAt >= FRAME_MS) {
+      queueMicrotask(() => flush(false));
+      return;
+    }
     requestAnimationFrame(() => flush(true));
     fallback = setTimeout(() => flush(false), 50);
   }

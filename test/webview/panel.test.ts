@@ -311,7 +311,49 @@ describe('protocol behaviour in the webview', () => {
     }
   });
 
-  test('a burst of updates that arrives within one frame is rendered once, at that frame, and each update is acknowledged', async () => {
+  test('an update that finds the panel idle is drawn at once; those that follow within a frame wait for the next frame, together', async () => {
+    const updates = replay(stream)
+      .map((m) => m.message)
+      .filter((m): m is Extract<HostToWebview, { type: 'snapshot' | 'patch' }> => m.type === 'snapshot' || m.type === 'patch');
+    const start = replay(stream)[0]!.at;
+    // Frames, timers and performance.now() move only when the test moves the clock.
+    const p = await openPanel(browser, script, { title: `${stream.namespace}/${stream.name}`, clockAt: start });
+    try {
+      await p.page.evaluate(() => {
+        const w = window as unknown as { __renders: number };
+        w.__renders = 0;
+        new MutationObserver((records) => {
+          w.__renders += records.length;
+        }).observe(document.getElementById('app')!, { attributes: true, attributeFilter: ['data-seq'] });
+      });
+      // Each message in a task of its own, as the workbench delivers them; the answer is read in
+      // a later task, once the microtasks of the last delivery have run.
+      const deliver = async (ms: readonly HostToWebview[]) => {
+        for (const data of ms) await p.page.evaluate((d) => window.dispatchEvent(new MessageEvent('message', { data: d })), data);
+        return p.page.evaluate(() => ({ seq: document.getElementById('app')!.dataset.seq ?? '', renders: (window as unknown as { __renders: number }).__renders }));
+      };
+      const [a, b, c, d] = updates as [(typeof updates)[number], (typeof updates)[number], (typeof updates)[number], (typeof updates)[number]];
+      const first = await deliver([a]);
+      const burst = await deliver([b, c]);
+      await p.page.clock.runFor(20);
+      const atFrame = await deliver([]);
+      await p.page.clock.runFor(100);
+      const later = await deliver([d]);
+      assert.deepEqual(
+        { first, burst, atFrame, later },
+        {
+          first: { seq: String(a.seq), renders: 1 },
+          burst: { seq: String(a.seq), renders: 1 },
+          atFrame: { seq: String(c.seq), renders: 2 },
+          later: { seq: String(d.seq), renders: 3 },
+        },
+      );
+    } finally {
+      await p.close();
+    }
+  });
+
+  test('a burst of updates that arrives in one task is rendered once, and each update is acknowledged', async () => {
     const p = await openPanel(browser, script, { title: `${stream.namespace}/${stream.name}` });
     try {
       const updates = replay(stream)
