@@ -305,7 +305,9 @@ export async function panelFrame(page: Page, timeoutMs = 30000): Promise<Frame> 
       for (const f of page.frames().reverse()) {
         if (f.name() === 'active-frame' || f.url().includes('fake.html') || f.url().includes('index.html?id=')) {
           if (f.isDetached()) continue;
-          const has = ((await f.evaluate('document.body ? document.body.innerText.length : 0').catch(() => 0)) as number) > 0;
+          // Something drawn (not read through innerText: polled while pods run, that would lay the
+          // whole panel out each time).
+          const has = ((await f.evaluate(`document.querySelector('[data-testid=header]')?.childElementCount ?? 0`).catch(() => 0)) as number) > 0;
           const isOurs = (await f.evaluate(`!!document.querySelector('script[src*="webview.js"]')`).catch(() => false)) as boolean;
           if (has && isOurs) return f;
         }
@@ -317,8 +319,19 @@ export async function panelFrame(page: Page, timeoutMs = 30000): Promise<Frame> 
   );
 }
 
+/**
+ * The panel's whole text as drawn. Parts scrolled out of view (content-visibility: auto) are left
+ * undrawn, and innerText leaves out what is not drawn (a user scrolls to them, or finds them with
+ * Find, which draws them): they are drawn for the reading.
+ */
 export async function frameText(f: Frame): Promise<string> {
-  return f.evaluate('document.body.innerText') as Promise<string>;
+  return f.evaluate(`(() => {
+    const skipped = [...document.querySelectorAll('section, tr')].filter((el) => getComputedStyle(el).contentVisibility === 'auto');
+    for (const el of skipped) el.style.contentVisibility = 'visible';
+    const text = document.body.innerText;
+    for (const el of skipped) el.style.contentVisibility = '';
+    return text;
+  })()`) as Promise<string>;
 }
 
 /** The text of the lifecycle panel now showing (re-resolved each call: a panel's frame is replaced when it is hidden or another opens). */
