@@ -933,7 +933,9 @@ export class PanelApp {
       return true;
     }
     // Keyboard users keep their place: the control that had focus has it again after the rebuild.
-    const active = document.activeElement instanceof HTMLElement && el.contains(document.activeElement) ? document.activeElement.dataset.testid : undefined;
+    // Only while the panel has the focus: the frame remembers its last focused element after the
+    // user moved on, and focusing it would take the focus from the palette or the editor.
+    const active = document.hasFocus() && document.activeElement instanceof HTMLElement && el.contains(document.activeElement) ? document.activeElement.dataset.testid : undefined;
     this.logsSig = sig;
     if (!sel) {
       this.stopFollow();

@@ -414,6 +414,32 @@ describe('protocol behaviour in the webview', () => {
     }
   });
 
+  test('a panel that does not have the focus does not take it when an update rebuilds the logs pane', async () => {
+    const { p, rest } = await halfway();
+    try {
+      await p.page.focus('[data-testid=logs-wrap]');
+      // The learner moves on (the command palette, an editor): in VS Code the webview's frame keeps
+      // its last focused element, but its document no longer has the focus. (Headless Chromium
+      // tells every page it has the focus: the document says what the webview's would.)
+      await p.page.evaluate(() => {
+        Document.prototype.hasFocus = () => false;
+        const w = window as unknown as { __rebuilt: boolean };
+        w.__rebuilt = false;
+        const old = document.querySelector('[data-testid=logs-wrap]');
+        new MutationObserver(() => (w.__rebuilt ||= !old!.isConnected)).observe(document.body, { childList: true, subtree: true });
+      });
+      for (const m of rest) await p.send(m);
+      await p.waitForSeq(rest.at(-1)!.seq);
+      const after = await p.page.evaluate(() => ({
+        rebuilt: (window as unknown as { __rebuilt: boolean }).__rebuilt,
+        active: (document.activeElement as HTMLElement | null)?.dataset.testid || document.activeElement?.tagName || '',
+      }));
+      assert.deepEqual(after, { rebuilt: true, active: 'BODY' });
+    } finally {
+      await p.close();
+    }
+  });
+
   test("text the learner selected in an event's message stays selected while updates change the events", async () => {
     const { p, rest, touched } = await halfway();
     try {
