@@ -18,6 +18,7 @@ import {
   type ProbeView,
   type PanelSection,
   type StateView,
+  type RenderedUpdate,
   type ReplyBodies,
   type RequestBody,
   type WebviewState,
@@ -307,9 +308,10 @@ export class PanelApp {
       acked = true;
       const t = performance.now();
       const round = (ms: number) => Math.round(ms * 10) / 10;
-      for (const u of updates) {
-        this.post({ type: 'rendered', seq: u.seq, webviewMs: round(t - u.arrived), renderMs: round(u.handlingMs + renderMs), ...(painted ? { paintedAt: performance.timeOrigin + t } : {}) });
-      }
+      const times = updates.map((u): RenderedUpdate => ({ seq: u.seq, webviewMs: round(t - u.arrived), renderMs: round(u.handlingMs + renderMs) }));
+      const last = times.pop();
+      if (!last) return;
+      this.post({ type: 'rendered', ...last, ...(times.length ? { earlier: times } : {}), ...(painted ? { paintedAt: performance.timeOrigin + t } : {}) });
     };
     if (inFrame) setTimeout(() => ack(true), 0);
     else requestAnimationFrame(() => setTimeout(() => ack(true), 0));

@@ -6,7 +6,7 @@
 //   webview → host  {type:'ready'}                     (after every load: first open, or shown again)
 //   host → webview  {type:'snapshot', seq, model}      (full view model)
 //   host → webview  {type:'patch', seq, baseSeq, changes}   (only the sections that changed)
-//   webview → host  {type:'rendered', seq}              (acknowledges an update once painted)
+//   webview → host  {type:'rendered', seq, earlier?}    (acknowledges the updates a frame shows, once painted)
 //   webview → host  {type:'resync', haveSeq}            (a patch did not apply: send a snapshot)
 //   webview → host  {type:'request', id, body}          → host → webview {type:'reply', id, ok, ...}
 //   host → webview  {type:'pods', current, pods}        (the pod switcher: the lab's pods, which one is shown)
@@ -358,16 +358,26 @@ export interface LogChunkMessage {
   ended?: boolean;
 }
 
+/** An update a painted frame shows, with its times in the webview (see `rendered`). */
+export interface RenderedUpdate {
+  seq: number;
+  webviewMs?: number;
+  renderMs?: number;
+}
+
 export type WebviewToHost =
   | { type: 'ready'; haveSeq?: number }
   /**
+   * One message for the updates one frame shows: the last (`seq` and its times), and the ones
+   * before it in `earlier`, oldest first (each message to the host costs the workbench a reply
+   * through its socket, at the moments the next updates come).
    * `webviewMs`: from the update's arrival in the webview to its acknowledgement;
    * `renderMs`: the part of it spent working on it: applying the patch, and rendering the frame's
    *   sections (shared with the other updates of that frame);
-   * `paintedAt`: when the frame showing it had been painted, on the webview's clock (epoch ms,
+   * `paintedAt`: when the frame showing them had been painted, on the webview's clock (epoch ms,
    * fractional); absent when no frame came within 50 ms (a hidden or throttled panel).
    */
-  | { type: 'rendered'; seq: number; webviewMs?: number; renderMs?: number; paintedAt?: number }
+  | ({ type: 'rendered'; paintedAt?: number; earlier?: RenderedUpdate[] } & RenderedUpdate)
   | { type: 'resync'; haveSeq?: number }
   | { type: 'request'; id: number; body: RequestBody }
   | { type: 'stopLogs'; stream: number };
@@ -446,6 +456,10 @@ function isCount(v: unknown): v is number {
   return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 }
 
+function isRenderedUpdate(u: unknown): u is RenderedUpdate {
+  return isObject(u) && typeof u.seq === 'number' && (u.webviewMs === undefined || typeof u.webviewMs === 'number') && (u.renderMs === undefined || typeof u.renderMs === 'number');
+}
+
 /** Narrowing guard for messages arriving at the host (they cross a trust boundary). */
 export function isWebviewToHost(m: unknown): m is WebviewToHost {
   if (!isObject(m) || typeof m.type !== 'string') return false;
@@ -454,7 +468,7 @@ export function isWebviewToHost(m: unknown): m is WebviewToHost {
     case 'resync':
       return m.haveSeq === undefined || typeof m.haveSeq === 'number';
     case 'rendered':
-      return typeof m.seq === 'number' && (m.webviewMs === undefined || typeof m.webviewMs === 'number') && (m.renderMs === undefined || typeof m.renderMs === 'number') && (m.paintedAt === undefined || typeof m.paintedAt === 'number');
+      return isRenderedUpdate(m) && (m.paintedAt === undefined || typeof m.paintedAt === 'number') && (m.earlier === undefined || (Array.isArray(m.earlier) && m.earlier.every(isRenderedUpdate)));
     case 'stopLogs':
       return isStreamId(m.stream);
     case 'request': {

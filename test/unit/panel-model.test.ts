@@ -589,6 +589,7 @@ describe('message guards', () => {
     ['ready', { type: 'ready' }],
     ['rendered with a sequence number', { type: 'rendered', seq: 3 }],
     ['rendered with its webview, handling and paint times', { type: 'rendered', seq: 3, webviewMs: 20.5, renderMs: 4.1, paintedAt: 1795435725300.4 }],
+    ['rendered with the earlier updates of its frame', { type: 'rendered', seq: 5, webviewMs: 9, paintedAt: 1795435725300.4, earlier: [{ seq: 3, webviewMs: 20.5, renderMs: 4.1 }, { seq: 4 }] }],
     ['a logs request for a previous attempt', { type: 'request', id: 1, body: { kind: 'logs', container: 'app', attempt: { which: 'previous' } } }],
     ['a restart-now request', { type: 'request', id: 2, body: { kind: 'restartNow', container: 'init' } }],
     ['a continue request', { type: 'request', id: 3, body: { kind: 'continueStep' } }],
@@ -598,6 +599,8 @@ describe('message guards', () => {
     ['an unknown type', { type: 'hello' }],
     ['rendered without a sequence number', { type: 'rendered' }],
     ['rendered with a handling time that is not a number', { type: 'rendered', seq: 3, renderMs: '4.1' }],
+    ['rendered with an earlier update without a sequence number', { type: 'rendered', seq: 5, earlier: [{ seq: 3 }, { webviewMs: 2 }] }],
+    ['rendered with earlier updates that are not a list', { type: 'rendered', seq: 5, earlier: { seq: 3 } }],
     ['a request of an unknown kind', { type: 'request', id: 1, body: { kind: 'rm -rf' } }],
     ['a restart-now request without a container', { type: 'request', id: 1, body: { kind: 'restartNow' } }],
   ];

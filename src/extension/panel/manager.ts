@@ -15,6 +15,7 @@ import { simulatedNodeNames } from '../../shared/labels.js';
 import {
   isWebviewToHost,
   type HostToWebview,
+  type RenderedUpdate,
   type ReplyBody,
   type RequestBody,
   type WebviewToHost,
@@ -336,6 +337,45 @@ class PodPanel {
     void this.panel.webview.postMessage(m);
   }
 
+  /** An update the webview shows: what it waited for is released, and its latency is logged. */
+  private onRendered(u: RenderedUpdate, paintedAt: number | undefined): void {
+    const acked = this.unacked.find((p) => p.seq === u.seq);
+    if (this.unacked.some((p) => p.seq <= u.seq)) {
+      this.unacked = this.unacked.filter((p) => p.seq > u.seq);
+      // Changes held while the window was full go out now.
+      if (this.feed.pending) this.reschedule();
+    }
+    // The webview's frame time, on its own clock, is read on this one through the wall clock
+    // both start from; it is used only where it can be true: between the post and the
+    // acknowledgement (a webview on another machine, or a clock that moved during a sleep, is not).
+    const now = performance.now();
+    const mapped = paintedAt === undefined ? undefined : paintedAt - performance.timeOrigin;
+    const paintedMono = mapped !== undefined && acked && mapped >= acked.at - 1 && mapped <= now + 1 ? mapped : undefined;
+    const lat = this.feed.onRendered(u.seq, now, paintedMono);
+    if (lat) {
+      this.latencies.push({ ...lat, pod: this.key });
+      if (this.latencies.length > 1000) this.latencies.shift();
+      const shown = lat.paintedMs ?? lat.ms;
+      const flag = shown > LATENCY_TARGET_MS ? ` (over the ${LATENCY_TARGET_MS} ms target)` : '';
+      const host = acked?.hostMs;
+      const parts = [
+        lat.paintedMs === undefined ? '' : `acknowledged after ${lat.ms.toFixed(1)} ms`,
+        host === undefined ? '' : `${host.toFixed(1)} ms in the extension host`,
+        acked?.workbenchMs === undefined ? '' : `the workbench answered the post after ${acked.workbenchMs.toFixed(1)} ms`,
+        u.webviewMs === undefined ? '' : `${u.webviewMs} ms in the webview${u.renderMs === undefined ? '' : ` (${u.renderMs} ms handling it)`}`,
+        paintedMono === undefined || paintedAt === undefined ? '' : `painted at ${paintedAt.toFixed(1)}`,
+      ].filter(Boolean);
+      const detail = parts.length ? ` (${parts.join(', ')})` : '';
+      this.log(`lifecycle ${this.key}: update #${lat.seq} [${lat.sections.join(', ')}] ${lat.paintedMs === undefined ? 'shown' : 'painted'} ${shown.toFixed(1)} ms after the engine event${detail}${flag}; containers: ${lat.containers || 'none'}`);
+      return;
+    }
+    const last = this.feed.lastShown;
+    if (last?.seq === u.seq) {
+      // A snapshot for a (re)loaded webview, or a change of the lab's objects: no sample, but what it shows from now on.
+      this.log(`lifecycle ${this.key}: update #${u.seq} [${last.sections.join(', ')}] shown (not caused by an engine event${paintedMono === undefined || paintedAt === undefined ? '' : `; painted at ${paintedAt.toFixed(1)}`}); containers: ${last.containers || 'none'}`);
+    }
+  }
+
   private onMessage(raw: unknown): void {
     if (!isWebviewToHost(raw)) {
       this.log(`lifecycle ${this.key}: ignored a malformed message from the webview`);
@@ -358,41 +398,10 @@ class PodPanel {
         this.postPods();
         this.reschedule();
         break;
-      case 'rendered': {
-        const acked = this.unacked.find((p) => p.seq === m.seq);
-        if (this.unacked.some((p) => p.seq <= m.seq)) {
-          this.unacked = this.unacked.filter((p) => p.seq > m.seq);
-          // Changes held while the window was full go out now.
-          if (this.feed.pending) this.reschedule();
-        }
-        // The webview's frame time, on its own clock, is read on this one through the wall clock
-        // both start from; it is used only where it can be true: between the post and the
-        // acknowledgement (a webview on another machine, or a clock that moved during a sleep, is not).
-        const now = performance.now();
-        const mapped = m.paintedAt === undefined ? undefined : m.paintedAt - performance.timeOrigin;
-        const paintedMono = mapped !== undefined && acked && mapped >= acked.at - 1 && mapped <= now + 1 ? mapped : undefined;
-        const lat = this.feed.onRendered(m.seq, now, paintedMono);
-        if (lat) {
-          this.latencies.push({ ...lat, pod: this.key });
-          if (this.latencies.length > 1000) this.latencies.shift();
-          const shown = lat.paintedMs ?? lat.ms;
-          const flag = shown > LATENCY_TARGET_MS ? ` (over the ${LATENCY_TARGET_MS} ms target)` : '';
-          const host = acked?.hostMs;
-          const parts = [
-            lat.paintedMs === undefined ? '' : `acknowledged after ${lat.ms.toFixed(1)} ms`,
-            host === undefined ? '' : `${host.toFixed(1)} ms in the extension host`,
-            acked?.workbenchMs === undefined ? '' : `the workbench answered the post after ${acked.workbenchMs.toFixed(1)} ms`,
-            m.webviewMs === undefined ? '' : `${m.webviewMs} ms in the webview${m.renderMs === undefined ? '' : ` (${m.renderMs} ms handling it)`}`,
-            paintedMono === undefined || m.paintedAt === undefined ? '' : `painted at ${m.paintedAt.toFixed(1)}`,
-          ].filter(Boolean);
-          const detail = parts.length ? ` (${parts.join(', ')})` : '';
-          this.log(`lifecycle ${this.key}: update #${lat.seq} [${lat.sections.join(', ')}] ${lat.paintedMs === undefined ? 'shown' : 'painted'} ${shown.toFixed(1)} ms after the engine event${detail}${flag}; containers: ${lat.containers || 'none'}`);
-        } else if (this.feed.lastShown?.seq === m.seq) {
-          // A snapshot for a (re)loaded webview, or a change of the lab's objects: no sample, but what it shows from now on.
-          this.log(`lifecycle ${this.key}: update #${m.seq} [${this.feed.lastShown.sections.join(', ')}] shown (not caused by an engine event${paintedMono === undefined || m.paintedAt === undefined ? '' : `; painted at ${m.paintedAt.toFixed(1)}`}); containers: ${this.feed.lastShown.containers || 'none'}`);
-        }
+      case 'rendered':
+        // one message for the updates a frame shows, oldest first
+        for (const u of [...(m.earlier ?? []), m]) this.onRendered(u, m.paintedAt);
         break;
-      }
       case 'request':
         void this.answer(m.id, m.body);
         break;
