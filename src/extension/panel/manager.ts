@@ -337,14 +337,20 @@ class PodPanel {
     void this.panel.webview.postMessage(m);
   }
 
-  /** An update the webview shows: what it waited for is released, and its latency is logged. */
-  private onRendered(u: RenderedUpdate, paintedAt: number | undefined): void {
-    const acked = this.unacked.find((p) => p.seq === u.seq);
-    if (this.unacked.some((p) => p.seq <= u.seq)) {
-      this.unacked = this.unacked.filter((p) => p.seq > u.seq);
+  /** The updates a painted frame shows (oldest first): what waited for them goes out, and each one's latency is logged. */
+  private onRendered(updates: readonly RenderedUpdate[], paintedAt: number | undefined): void {
+    const posts = updates.map((u) => this.unacked.find((p) => p.seq === u.seq));
+    const newest = Math.max(...updates.map((u) => u.seq));
+    if (this.unacked.some((p) => p.seq <= newest)) {
+      this.unacked = this.unacked.filter((p) => p.seq > newest);
       // Changes held while the window was full go out now.
       if (this.feed.pending) this.reschedule();
     }
+    updates.forEach((u, i) => this.logRendered(u, posts[i], paintedAt));
+  }
+
+  /** One shown update's latency, kept and logged (an update that no engine event caused is logged as shown). */
+  private logRendered(u: RenderedUpdate, acked: (typeof this.unacked)[number] | undefined, paintedAt: number | undefined): void {
     // The webview's frame time, on its own clock, is read on this one through the wall clock
     // both start from; it is used only where it can be true: between the post and the
     // acknowledgement (a webview on another machine, or a clock that moved during a sleep, is not).
@@ -399,8 +405,7 @@ class PodPanel {
         this.reschedule();
         break;
       case 'rendered':
-        // one message for the updates a frame shows, oldest first
-        for (const u of [...(m.earlier ?? []), m]) this.onRendered(u, m.paintedAt);
+        this.onRendered([...(m.earlier ?? []), m], m.paintedAt);
         break;
       case 'request':
         void this.answer(m.id, m.body);
