@@ -204,7 +204,7 @@ describe('the failing init container pod', () => {
   });
 
   test('every update is acknowledged with its sequence number', async () => {
-    const acked = new Set((await p.posted()).flatMap((m) => (m.type === 'rendered' ? [...(m.earlier ?? []).map((u) => u.seq), m.seq] : [])));
+    const acked = new Set((await p.posted()).flatMap((m) => renderedSeqs(m)));
     for (const m of sent) if (m.type === 'snapshot' || m.type === 'patch') assert.ok(acked.has(m.seq), `update ${m.seq} acknowledged`);
   });
 
@@ -289,6 +289,11 @@ describe('the two-container pod', () => {
   });
 });
 
+/** The updates a message acknowledges, oldest first (none unless it is a `rendered`). */
+function renderedSeqs(m: WebviewToHost): number[] {
+  return m.type === 'rendered' ? [...(m.earlier ?? []).map((u) => u.seq), m.seq] : [];
+}
+
 describe('protocol behaviour in the webview', () => {
   const stream = recordedStream('failing-init');
 
@@ -312,10 +317,9 @@ describe('protocol behaviour in the webview', () => {
   });
 
   test('an update that finds the panel idle is drawn at once; those that follow within a frame wait for the next frame, together', async () => {
-    const updates = replay(stream)
-      .map((m) => m.message)
-      .filter((m): m is Extract<HostToWebview, { type: 'snapshot' | 'patch' }> => m.type === 'snapshot' || m.type === 'patch');
-    const start = replay(stream)[0]!.at;
+    const msgs = replay(stream);
+    const updates = msgs.map((m) => m.message).filter((m): m is Extract<HostToWebview, { type: 'snapshot' | 'patch' }> => m.type === 'snapshot' || m.type === 'patch');
+    const start = msgs[0]!.at;
     // Frames, timers and performance.now() move only when the test moves the clock.
     const p = await openPanel(browser, script, { title: `${stream.namespace}/${stream.name}`, clockAt: start });
     try {
@@ -372,7 +376,7 @@ describe('protocol behaviour in the webview', () => {
       await p.waitForSeq(updates.at(-1)!.seq);
       await p.page.waitForTimeout(100);
       const renders = await p.page.evaluate(() => (window as unknown as { __renders: number }).__renders);
-      const acks = (await p.posted()).flatMap((m) => (m.type === 'rendered' ? [[...(m.earlier ?? []).map((u) => u.seq), m.seq]] : []));
+      const acks = (await p.posted()).flatMap((m) => (m.type === 'rendered' ? [renderedSeqs(m)] : []));
       assert.deepEqual(
         { rendersDuring, renders, acks },
         { rendersDuring: '', renders: 1, acks: [updates.map((u) => u.seq)] },
