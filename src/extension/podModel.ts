@@ -91,7 +91,9 @@ export function containerTone(cs: ContainerStatus | undefined, kind: ContainerKi
   }
   const reason = s.waiting?.reason ?? '';
   if (/BackOff|Err|Error|Invalid/.test(reason)) return { icon: 'error', tone: 'error', state: 'waiting', reason };
-  if (reason === 'ContainerCreating' || reason === 'PodInitializing' || reason === '') return { icon: 'loading~spin', tone: 'progress', state: 'waiting', reason: reason || 'Waiting' };
+  // Waiting for the pod's init containers: nothing happens to this one until they are done (never, in a crash loop).
+  if (reason === 'PodInitializing') return { icon: 'clock', tone: 'idle', state: 'waiting', reason };
+  if (reason === 'ContainerCreating' || reason === '') return { icon: 'loading~spin', tone: 'progress', state: 'waiting', reason: reason || 'Waiting' };
   return { icon: 'clock', tone: 'warn', state: 'waiting', reason };
 }
 
