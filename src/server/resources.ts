@@ -114,6 +114,23 @@ export function generateName(prefix: string): string {
 const RV_MISMATCH = (rv: string | undefined, cur: string | undefined) => rv !== undefined && rv !== '' && rv !== cur;
 
 /** Which spec fields a pod update may change (ValidatePodUpdate). */
+/**
+ * A value as apiequality.Semantic.DeepEqual compares it: every object's keys in one order (at every
+ * depth: a container's fields too), and what Go decodes to nothing (null, an empty list) left out.
+ */
+function semantic(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(semantic);
+  if (v === null || typeof v !== 'object') return v;
+  const o = v as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(o).sort()) {
+    const x = o[k];
+    if (x === undefined || x === null || (Array.isArray(x) && x.length === 0)) continue;
+    out[k] = semantic(x);
+  }
+  return out;
+}
+
 function podSpecUpdateError(old: Pod, next: Pod): string | undefined {
   const strip = (p: Pod) => {
     const s = structuredClone(p.spec ?? {}) as Record<string, unknown> & { containers?: { image?: string }[]; initContainers?: { image?: string }[] };
@@ -124,7 +141,7 @@ function podSpecUpdateError(old: Pod, next: Pod): string | undefined {
     delete s.terminationGracePeriodSeconds;
     // Set by the scheduler's binding, not by the update.
     delete s.nodeName;
-    return JSON.stringify(s, Object.keys(s).sort());
+    return JSON.stringify(semantic(s));
   };
   if (strip(old) === strip(next)) return undefined;
   return 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
