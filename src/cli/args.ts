@@ -41,6 +41,13 @@ const kindOf = (type: string): ResourceKind | undefined => RESOURCE_ALIASES[type
 
 /** Splits `get|describe|delete` arguments into a kind and the objects they name. */
 /** A `--flag SECONDS` value: a non-negative number, or a usage error naming the flag. */
+/** Why FILE could not be read, in words (the reason the system gives for the common cases). */
+export function cannotRead(file: string, e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  const why = code === 'ENOENT' ? 'no such file or directory' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
+  return `cannot read ${file}: ${why}`;
+}
+
 export function seconds(v: string | undefined, flag: string): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);

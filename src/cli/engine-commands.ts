@@ -24,7 +24,7 @@ import { chooseLogsContainer } from './pod-logs.js';
 import { DeletionReporter } from './delete-reporter.js';
 import { nodes } from './nodes-command.js';
 import { simulatedNodeNames } from '../shared/labels.js';
-import { UsageError, isUsageError, seconds, kubectlJson, kubectlList, parseResourceArgs, type ResourceKind, type ResourceTarget } from './args.js';
+import { UsageError, cannotRead, isUsageError, seconds, kubectlJson, kubectlList, parseResourceArgs, type ResourceKind, type ResourceTarget } from './args.js';
 
 type Out = { out: (s: string) => void; err: (s: string) => void };
 const io: Out = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) };
@@ -213,7 +213,7 @@ async function run(argv: string[]): Promise<number> {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    io.err(`error: cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}\n`);
+    io.err(`error: ${cannotRead(file, e)}\n`);
     return 2;
   }
 

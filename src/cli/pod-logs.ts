@@ -63,13 +63,16 @@ export function chooseLogsContainer(pod: Pod, requested: string | undefined): Co
 }
 
 /**
- * `kubectl exec POD [-c C]` (FindOrDefaultContainerByName, not quiet): -c must name a container of
- * the pod; else the annotation's container when the pod has it (silently otherwise), else the first
- * container, with the same note as logs.
+ * `kubectl exec POD [-c C]` (ExecOptions.Run): a pod that Succeeded or Failed is refused; -c is
+ * taken as it is (the API server answers for a container the pod lacks); without it
+ * FindOrDefaultContainerByName (not quiet): the annotation's container when the pod has it
+ * (silently otherwise), else the first container, with the same note as logs.
  */
 export function chooseExecContainer(pod: Pod, requested: string | undefined): ContainerChoice {
   const name = pod.metadata?.name ?? '';
-  if (requested) return findContainer(pod, requested) ? { container: requested, notes: [] } : { error: `container ${requested} not found in pod ${name}` };
+  const phase = pod.status?.phase;
+  if (phase === 'Succeeded' || phase === 'Failed') return { error: `cannot exec into a container in a completed pod; current phase is ${phase}` };
+  if (requested) return { container: requested, notes: [] };
   const first = pod.spec?.containers?.[0]?.name;
   if (first === undefined) return { error: `pod ${pod.metadata?.namespace ?? 'default'}/${name} does not have any containers` };
   const annotated = pod.metadata?.annotations?.[DEFAULT_CONTAINER_ANNOTATION] ?? '';

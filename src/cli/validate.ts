@@ -2,6 +2,7 @@
 // every Pod is valid, 1 when any error, 2 when a file cannot be read. Loads no Docker code.
 import { readFileSync } from 'node:fs';
 import { validateText, type Problem } from '../validation/index.js';
+import { cannotRead } from './args.js';
 
 interface JsonProblem {
   file: string;
@@ -53,8 +54,7 @@ export async function runValidate(argv: string[], out: NodeJS.WritableStream, er
     try {
       text = readFileSync(file, 'utf8');
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      err.write(`error: cannot read ${file}: ${code === 'ENOENT' ? 'no such file or directory' : code === 'EISDIR' ? 'is a directory' : (e as Error).message}\n`);
+      err.write(`error: ${cannotRead(file, e)}\n`);
       unreadable = true;
       continue;
     }

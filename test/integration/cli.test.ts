@@ -380,6 +380,9 @@ describe('the lab server: serve, status, stop, kubeconfig, and a server killed m
       const ex = spawnSync(process.execPath, [cli, 'exec', 'cli-killed', '-i', '--', 'sh', '-c', 'cat; echo to-stderr >&2; exit 4'], { env: e2(), input: 'via stdin\n', encoding: 'utf8', timeout: 60_000 });
       // kubectl's note: the pod has an init container besides its one app container.
       assert.deepEqual([ex.status, ex.stdout, ex.stderr], [4, 'via stdin\n', 'Defaulted container "app" out of: app, wait (init)\nto-stderr\n']);
+      // A container the pod lacks: the API server's answer, as kubectl prints it.
+      const bogus = spawnSync(process.execPath, [cli, 'exec', 'cli-killed', '-c', 'nope', '--', 'true'], { env: e2(), encoding: 'utf8', timeout: 60_000 });
+      assert.deepEqual([bogus.status, bogus.stdout, bogus.stderr], [1, '', 'error: container nope is not valid for pod cli-killed\n']);
 
       assert.deepEqual(pl(['stop']).out, `lab server for ${lab} stopped (containers left as they are)\n`);
       assert.equal(pl(['status']).code, 3);

@@ -85,7 +85,7 @@ describe("kubectl logs' container choice (logsForObjectWithClient)", () => {
   for (const [name, p, requested, want] of cases) test(name, () => assert.deepEqual(chooseLogsContainer(p, requested), want));
 });
 
-describe("kubectl exec's container choice (FindOrDefaultContainerByName)", () => {
+describe("kubectl exec's container choice (ExecOptions.Run: a completed pod refused, FindOrDefaultContainerByName only without -c)", () => {
   const several = { init: ['init-a'], app: ['app', 'sidecar'] };
   const cases: [string, Pod, string | undefined, ContainerChoice][] = [
     ['the only container, without a note', pod({ app: ['app'] }), undefined, { container: 'app', notes: [] }],
@@ -93,7 +93,10 @@ describe("kubectl exec's container choice (FindOrDefaultContainerByName)", () =>
     ['the annotation, without a note', pod(several, {}, { annotations: { 'kubectl.kubernetes.io/default-container': 'sidecar' } }), undefined, { container: 'sidecar', notes: [] }],
     ['an annotation naming no container is passed over silently', pod(several, {}, { annotations: { 'kubectl.kubernetes.io/default-container': 'nope' } }), undefined, { container: 'app', notes: ['Defaulted container "app" out of: app, sidecar, init-a (init)'] }],
     ['-c naming an init container is taken', pod(several), 'init-a', { container: 'init-a', notes: [] }],
-    ['-c naming no container is an error', pod(several), 'bogus', { error: 'container bogus not found in pod web' }],
+    // kubectl leaves -c to the API server, which answers `container bogus is not valid for pod web`.
+    ['-c naming no container of the pod goes to the server as it is', pod(several), 'bogus', { container: 'bogus', notes: [] }],
+    ['a pod that Succeeded is refused before any container is chosen', { ...pod(several), status: { phase: 'Succeeded' } }, 'app', { error: 'cannot exec into a container in a completed pod; current phase is Succeeded' }],
+    ['a pod that Failed is refused, without -c too', { ...pod(several), status: { phase: 'Failed' } }, undefined, { error: 'cannot exec into a container in a completed pod; current phase is Failed' }],
   ];
   for (const [name, p, requested, want] of cases) test(name, () => assert.deepEqual(chooseExecContainer(p, requested), want));
 

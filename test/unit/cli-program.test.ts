@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { Option } from 'commander';
 import { COMMANDS, ENGINE_COMMANDS, USAGE, helpRequested, runCli } from '../../src/cli/program.js';
+import { cannotRead } from '../../src/cli/args.js';
 
 interface Result {
   code: number;
@@ -223,4 +224,15 @@ describe('the help agrees with the commands and their parsers', () => {
     );
     assert.deepEqual(listed, Object.fromEntries(COMMANDS.map((c) => [c.name, key(parsed[c.name])])));
   });
+});
+
+describe('a file that cannot be read is named with the reason in words, the same in every command', () => {
+  const err = (code: string | undefined, message: string) => Object.assign(new Error(message), code ? { code } : {});
+  const cases: [string, Error, string][] = [
+    ['a missing file', err('ENOENT', "ENOENT: no such file or directory, open 'x.yaml'"), 'cannot read x.yaml: no such file or directory'],
+    ['a directory', err('EISDIR', 'EISDIR: illegal operation on a directory, read'), 'cannot read x.yaml: is a directory'],
+    ['a file without read permission', err('EACCES', "EACCES: permission denied, open 'x.yaml'"), 'cannot read x.yaml: permission denied'],
+    ['anything else: the system\'s message', err('EIO', 'EIO: i/o error, read'), 'cannot read x.yaml: EIO: i/o error, read'],
+  ];
+  for (const [name, e, want] of cases) test(name, () => assert.equal(cannotRead('x.yaml', e), want));
 });

@@ -39,7 +39,7 @@ async function update(change: (p: Pod) => void): Promise<{ ok: true } | { code: 
     return { ok: true };
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
-    return { code: e.code, message: e.response.body.message };
+    return { code: e.code, message: e.response.body.message ?? '' };
   }
 }
 
