@@ -113,7 +113,6 @@ export function generateName(prefix: string): string {
 
 const RV_MISMATCH = (rv: string | undefined, cur: string | undefined) => rv !== undefined && rv !== '' && rv !== cur;
 
-/** Which spec fields a pod update may change (ValidatePodUpdate). */
 /**
  * A value as apiequality.Semantic.DeepEqual compares it: every object's keys in one order (at every
  * depth: a container's fields too), and what Go decodes to nothing (null, an empty list) left out.
@@ -131,6 +130,7 @@ function semantic(v: unknown): unknown {
   return out;
 }
 
+/** Which spec fields a pod update may change (ValidatePodUpdate). */
 function podSpecUpdateError(old: Pod, next: Pod): string | undefined {
   const strip = (p: Pod) => {
     const s = structuredClone(p.spec ?? {}) as Record<string, unknown> & { containers?: { image?: string }[]; initContainers?: { image?: string }[] };

@@ -4,6 +4,7 @@
 import { Document, isMap, isScalar, isSeq, Pair, parseAllDocuments, Scalar, YAMLMap, YAMLSeq, type Node } from 'yaml';
 import type { ConfigMap, Pod, Secret } from 'kubernetes-types/core/v1';
 import { decodeValue, keyString, type DecodeCtx } from './decode.js';
+import { admitPod } from './admission.js';
 import { defaultPodInPlace } from './defaults.js';
 import { goQuote, renderMessage, renderWarning, type FieldErr, type ProblemSource, type ProblemType } from './errors.js';
 import { labFindings, type LabOptions } from './lab.js';
@@ -346,7 +347,8 @@ function processDocument(doc: Document.Parsed, chunkText: string, lc: Lines, opt
   let object: LabObject;
   let found: FieldErr[];
   if (labKind === 'Pod') {
-    object = defaultPodInPlace(decoded as Pod);
+    // Defaulted, then admitted (ServiceAccount, DefaultTolerationSeconds, Priority), then validated, as on create.
+    object = admitPod(defaultPodInPlace(decoded as Pod));
     found = validatePod(object);
   } else if (labKind === 'ConfigMap') {
     object = decoded as ConfigMap;

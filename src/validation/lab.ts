@@ -145,8 +145,9 @@ export const UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
   'PodSpec.dnsConfig': { family: 'DNS', detail: `Pod Lab does not apply dnsConfig: ${DOCKER_RESOLV}` },
 
   'PodSpec.priorityClassName': { family: 'scheduling', detail: 'Pod Lab does not use PriorityClasses: every lab pod has the same priority and none is preempted' },
-  'PodSpec.priority': { family: 'scheduling', detail: 'Pod Lab does not use pod priority: every lab pod has the same priority and none is preempted' },
-  'PodSpec.preemptionPolicy': { family: 'scheduling', detail: 'Pod Lab does not preempt pods: preemptionPolicy has no effect' },
+  // Admission gives every pod without a PriorityClass priority 0 and PreemptLowerPriority: those values are every lab pod's.
+  'PodSpec.priority': { family: 'scheduling', detail: 'Pod Lab does not use pod priority: every lab pod has the same priority and none is preempted', when: (v) => v !== 0 },
+  'PodSpec.preemptionPolicy': { family: 'scheduling', detail: 'Pod Lab does not preempt pods: preemptionPolicy has no effect', when: (v) => v !== 'PreemptLowerPriority' },
   'PodSpec.runtimeClassName': { family: 'scheduling', detail: "Pod Lab does not use RuntimeClasses: containers run with Docker's default runtime" },
   'PodSpec.schedulingGates': {
     family: 'scheduling',
