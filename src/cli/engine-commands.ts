@@ -32,7 +32,7 @@ const io: Out = { out: (s) => process.stdout.write(s), err: (s) => process.stder
 export { UsageError };
 
 const UNTIL = ['Running', 'Ready', 'Succeeded', 'Failed', 'Terminal'] as const;
-type Until = (typeof UNTIL)[number];
+export type Until = (typeof UNTIL)[number];
 
 /** Reads v1 Node documents for --nodes. */
 export function readNodes(file: string): Node[] {
@@ -136,6 +136,15 @@ function parse<const O extends NonNullable<ParseArgsConfig['options']>>(argv: st
 
 // ---- run ---------------------------------------------------------------------------------
 
+/**
+ * Why a run ends with exit 1: each pod that can no longer reach `until` (with Terminal: each that
+ * Failed), in the run's order.
+ */
+export function unreachableNote(until: Until, pods: readonly [name: string, pod: Pod | undefined][]): string {
+  const why = pods.flatMap(([name, pod]) => (verdict(pod, until) === 'unreachable' ? [`pod "${name}" ${pod ? `is ${pod.status?.phase ?? 'Unknown'}` : 'was deleted'}`] : []));
+  return until === 'Terminal' ? `error: ${why.join(', ')} (--until Terminal: every pod ended, not all Succeeded)` : `error: --until ${until} can no longer be reached: ${why.join(', ')}`;
+}
+
 function verdict(pod: Pod | undefined, until: Until): 'reached' | 'unreachable' | 'waiting' {
   if (!pod) return 'unreachable';
   const phase = pod.status?.phase;
@@ -229,7 +238,7 @@ async function run(argv: string[]): Promise<number> {
     for (const w of doc.problems.filter((p) => p.severity === 'warning')) io.err(`${w.source === 'podlab' ? 'Pod Lab warning' : 'Warning'}: ${w.message}\n`);
     if (errors.length) {
       invalid = true;
-      if (doc.kind === 'Pod' || doc.kind === 'ConfigMap' || doc.kind === 'Secret' || !doc.kind) io.err(`${invalidObjectMessage(doc.kind ?? 'Pod', doc.name ?? '', errors)}\n`);
+      if (doc.kind === 'Pod' || doc.kind === 'ConfigMap' || doc.kind === 'Secret' || !doc.kind) io.err(`${invalidObjectMessage(doc.kind ?? 'Pod', doc.name ?? '', errors, file)}\n`);
       else io.err(`${file}: document ${doc.index + 1}: ${errors.map((p) => p.message).join('; ')}\n`);
       continue;
     }
@@ -406,6 +415,7 @@ async function runAttached(
   }
 
   // Wait for the --until condition (unless a signal or a failure came first).
+  let unreachable: string | undefined;
   if (code === undefined && signals.count === 0 && names.length > 0) {
     setPhase('waiting');
     code = await new Promise<number>((resolve) => {
@@ -434,6 +444,8 @@ async function runAttached(
       if (timeout !== undefined) timer = setTimeout(() => finish(124), timeout * 1000);
       check();
     });
+    // Why it ends with 1, read before the clean-up deletes anything.
+    if (code === 1) unreachable = unreachableNote(until, names.map(([ns, n]) => [n, engine.getPod(ns, n)]));
   }
   code ??= 0;
   // The last lines of the containers that finished, before the clean-up and the exit.
@@ -452,6 +464,7 @@ async function runAttached(
   if (failure) throw failure;
   if (interrupted()) return 130;
   if (code === 124) io.err(`error: timed out waiting for the condition (--until ${until})\n`);
+  if (unreachable) io.err(`${unreachable}\n`);
   return code;
 }
 

@@ -117,7 +117,7 @@ export function invalidObjectMessage(kind: string, name: string, problems: Probl
   const errors = problems.filter((p) => p.severity === 'error');
   const creating = file === undefined ? '' : `error when creating ${JSON.stringify(file)}: `;
   const syntax = errors.find((p) => p.type === 'YAML syntax' && !p.detail.startsWith('duplicate field '));
-  if (syntax) return `error: error parsing ${file ?? 'the manifest'}: error converting YAML to JSON: ${syntax.detail}`;
+  if (syntax) return `error: error parsing ${file ?? 'the manifest'}: error converting YAML to JSON: yaml: line ${syntax.line}: ${syntax.detail}`;
   const typeErr = errors.find((p) => p.type === 'Type mismatch');
   const head = `Error from server (BadRequest): ${creating}${kind} in version "v1" cannot be handled as a ${kind}: `;
   if (typeErr) return head + typeErr.detail;

@@ -67,7 +67,8 @@ describe('podlab run', () => {
 
   test('a failing pod under --until Terminal exits 1; --until Failed exits 0', () => {
     const f = file('fail.yaml', pod('cli-fail', '  restartPolicy: Never\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sh", "-c", "exit 4"]\n'));
-    assert.equal(podlab(['run', f, '--rm']).code, 1);
+    const failed = podlab(['run', f, '--rm']);
+    assert.deepEqual([failed.code, failed.err.split('\n').filter((l) => l.startsWith('error:'))], [1, ['error: pod "cli-fail" is Failed (--until Terminal: every pod ended, not all Succeeded)']]);
     const r = podlab(['run', f, '--until', 'Failed', '--rm']);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /cli-fail\s+0\/1\s+Error\s+0/);

@@ -10,6 +10,8 @@ import ts from 'typescript';
 import { Option } from 'commander';
 import { COMMANDS, ENGINE_COMMANDS, USAGE, helpRequested, runCli } from '../../src/cli/program.js';
 import { cannotRead } from '../../src/cli/args.js';
+import { unreachableNote, type Until } from '../../src/cli/engine-commands.js';
+import type { Pod } from 'kubernetes-types/core/v1';
 
 interface Result {
   code: number;
@@ -235,4 +237,14 @@ describe('a file that cannot be read is named with the reason in words, the same
     ['anything else: the system\'s message', err('EIO', 'EIO: i/o error, read'), 'cannot read x.yaml: EIO: i/o error, read'],
   ];
   for (const [name, e, want] of cases) test(name, () => assert.equal(cannotRead('x.yaml', e), want));
+});
+
+describe('run says why it exits 1: the pods that can no longer reach --until', () => {
+  const p = (phase: string, ready = false): Pod => ({ metadata: { name: 'x' }, spec: { containers: [] }, status: { phase, conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] } });
+  const cases: [string, Until, [string, Pod | undefined][], string][] = [
+    ['a pod that Failed cannot Succeed', 'Succeeded', [['a', p('Succeeded')], ['b', p('Failed')]], 'error: --until Succeeded can no longer be reached: pod "b" is Failed'],
+    ['a pod that ended cannot become Ready; a deleted one is named as such', 'Ready', [['a', p('Succeeded')], ['b', undefined], ['c', p('Running')]], 'error: --until Ready can no longer be reached: pod "a" is Succeeded, pod "b" was deleted'],
+    ['Terminal: each pod that Failed, once every pod ended', 'Terminal', [['a', p('Failed')], ['b', p('Succeeded')]], 'error: pod "a" is Failed (--until Terminal: every pod ended, not all Succeeded)'],
+  ];
+  for (const [name, until, pods, want] of cases) test(name, () => assert.equal(unreachableNote(until, pods), want));
 });

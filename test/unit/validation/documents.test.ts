@@ -126,6 +126,11 @@ describe("kubectl's refusal message", () => {
       'Error from server (BadRequest): error when creating "pod.yaml": Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.containers[0].imagee", unknown field "spec.restartpolicy"',
     );
   });
+  test("a YAML syntax error is kubectl's parse error, naming the file and the line", () => {
+    const ps = problemsOf('  containers:\n    - name: a\n      image: b\n   - name: c\n');
+    const syntax = ps.find((p) => p.type === 'YAML syntax')!;
+    assert.equal(invalidPodMessage('p', ps, 'pod.yaml'), `error: error parsing pod.yaml: error converting YAML to JSON: yaml: line ${syntax.line}: ${syntax.detail}`);
+  });
   test('a type mismatch is a 400 naming it, even next to unknown fields', () => {
     const ps = problemsOf('  hostNetwork: "true"\n  containers:\n    - name: a\n      imagee: b\n');
     assert.equal(invalidPodMessage('p', ps), 'Error from server (BadRequest): Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal string into Go struct field PodSpec.spec.hostNetwork of type bool');
