@@ -55,6 +55,15 @@ export function seconds(v: string | undefined, flag: string): number | undefined
   return n;
 }
 
+/**
+ * delete's --grace-period: 0 is taken as 1, as kubectl does without --force ("to prevent
+ * accidental data loss"): podlab has no force deletion.
+ */
+export function deleteGrace(v: string | undefined): number | undefined {
+  const n = seconds(v, '--grace-period');
+  return n === 0 ? 1 : n;
+}
+
 export function parseResourceArgs(positionals: readonly string[]): ResourceArgs {
   if (positionals.length === 0) return { targets: [] };
   if (positionals.some((p) => p.includes('/'))) {

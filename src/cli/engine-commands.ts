@@ -24,7 +24,7 @@ import { chooseLogsContainer } from './pod-logs.js';
 import { DeletionReporter } from './delete-reporter.js';
 import { nodes } from './nodes-command.js';
 import { simulatedNodeNames } from '../shared/labels.js';
-import { UsageError, cannotRead, isUsageError, seconds, kubectlJson, kubectlList, parseResourceArgs, type ResourceKind, type ResourceTarget } from './args.js';
+import { UsageError, cannotRead, deleteGrace, isUsageError, seconds, kubectlJson, kubectlList, parseResourceArgs, type ResourceKind, type ResourceTarget } from './args.js';
 
 type Out = { out: (s: string) => void; err: (s: string) => void };
 const io: Out = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) };
@@ -641,7 +641,7 @@ async function logs(argv: string[]): Promise<number> {
 
 async function del(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, { all: { type: 'boolean' }, 'grace-period': { type: 'string' }, namespace: { type: 'string', short: 'n' } });
-  const grace = seconds(values['grace-period'], '--grace-period');
+  const grace = deleteGrace(values['grace-period']);
   const args = parseResourceArgs(positionals);
   if (values.all && args.targets.length) throw new UsageError('delete takes NAMEs or --all, not both');
   if (!values.all && args.targets.length === 0) throw new UsageError(args.kind ? `delete ${RESOURCE_PLURAL[args.kind]} takes NAMEs or --all` : 'delete takes a pod NAME, a TYPE (pod, configmap, secret) and NAMEs, or --all');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { Option } from 'commander';
 import { COMMANDS, ENGINE_COMMANDS, USAGE, helpRequested, runCli } from '../../src/cli/program.js';
-import { cannotRead } from '../../src/cli/args.js';
+import { cannotRead, deleteGrace } from '../../src/cli/args.js';
 import { unreachableNote, type Until } from '../../src/cli/engine-commands.js';
 import type { Pod } from 'kubernetes-types/core/v1';
 
@@ -247,4 +247,14 @@ describe('run says why it exits 1: the pods that can no longer reach --until', (
     ['Terminal: each pod that Failed, once every pod ended', 'Terminal', [['a', p('Failed')], ['b', p('Succeeded')]], 'error: pod "a" is Failed (--until Terminal: every pod ended, not all Succeeded)'],
   ];
   for (const [name, until, pods, want] of cases) test(name, () => assert.equal(unreachableNote(until, pods), want));
+});
+
+describe("delete's --grace-period: 0 is taken as 1, as kubectl does without --force (podlab has no force deletion)", () => {
+  const cases: [string, string | undefined, number | undefined][] = [
+    ['not given: the pod\'s own', undefined, undefined],
+    ['0: one second', '0', 1],
+    ['5: five seconds', '5', 5],
+  ];
+  for (const [name, given, want] of cases) test(name, () => assert.equal(deleteGrace(given), want));
+  test('a negative or unreadable value is a usage error', () => assert.throws(() => deleteGrace('-1'), /--grace-period must be a non-negative number of seconds, got "-1"/));
 });
