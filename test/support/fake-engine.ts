@@ -6,6 +6,7 @@ import type { Container, Pod } from 'kubernetes-types/core/v1';
 import { Engine } from '../../src/engine/engine.js';
 import { FakeClock } from '../../src/engine/clock.js';
 import { FakeRuntime } from './fake-runtime.js';
+import { Registry, RESOURCES } from '../../src/server/resources.js';
 
 export interface FakeLab {
   clock: FakeClock;
@@ -66,4 +67,12 @@ export function stateOf(pod: Pod | undefined, name: string): string {
   if (s.state?.running) return 'running';
   if (s.state?.terminated) return `terminated:${s.state.terminated.reason}/${s.state.terminated.exitCode}`;
   return `waiting:${s.state?.waiting?.reason ?? ''}`;
+}
+
+/** The lab server's resources over a fake lab, with the `default` namespace the server makes at start. */
+export async function fakeRegistry(): Promise<{ lab: FakeLab; registry: Registry }> {
+  const lab = await fakeLab();
+  const registry = new Registry(lab.engine, () => lab.clock.now());
+  await registry.create(RESOURCES.namespaces!, undefined, '{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"default"}}', { fieldValidation: 'Strict', dryRun: false });
+  return { lab, registry };
 }

@@ -5,16 +5,13 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from 'kubernetes-types/core/v1';
-import { fakeLab, type FakeLab } from '../../support/fake-engine.js';
-import { ApiError, Registry, RESOURCES, type FieldValidation } from '../../../src/server/resources.js';
+import { fakeRegistry, type FakeLab } from '../../support/fake-engine.js';
+import { ApiError, RESOURCES, type Registry, type FieldValidation } from '../../../src/server/resources.js';
 
 let lab: FakeLab;
 let registry: Registry;
 before(async () => {
-  lab = await fakeLab();
-  registry = new Registry(lab.engine, () => lab.clock.now());
-  // the lab server makes it at start
-  await registry.create(RESOURCES.namespaces!, undefined, '{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"default"}}', { fieldValidation: 'Strict', dryRun: false });
+  ({ lab, registry } = await fakeRegistry());
 });
 after(() => lab.close());
 
