@@ -39,8 +39,6 @@ export interface ResourceArgs {
 
 const kindOf = (type: string): ResourceKind | undefined => RESOURCE_ALIASES[type.toLowerCase()];
 
-/** Splits `get|describe|delete` arguments into a kind and the objects they name. */
-/** A `--flag SECONDS` value: a non-negative number, or a usage error naming the flag. */
 /** Why FILE could not be read, in words (the reason the system gives for the common cases). */
 export function cannotRead(file: string, e: unknown): string {
   const code = (e as NodeJS.ErrnoException).code;
@@ -48,6 +46,7 @@ export function cannotRead(file: string, e: unknown): string {
   return `cannot read ${file}: ${why}`;
 }
 
+/** A `--flag SECONDS` value: a non-negative number, or a usage error naming the flag. */
 export function seconds(v: string | undefined, flag: string): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
@@ -56,14 +55,18 @@ export function seconds(v: string | undefined, flag: string): number | undefined
 }
 
 /**
- * delete's --grace-period: 0 is taken as 1, as kubectl does without --force ("to prevent
- * accidental data loss"): podlab has no force deletion.
+ * delete's --grace-period, as kubectl reads it: a negative value is ignored (the pod's own), and 0 is
+ * taken as 1, as kubectl does without --force ("to prevent accidental data loss"): podlab has no
+ * force deletion.
  */
 export function deleteGrace(v: string | undefined): number | undefined {
-  const n = seconds(v, '--grace-period');
-  return n === 0 ? 1 : n;
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isInteger(n)) throw new UsageError(`--grace-period must be a whole number of seconds, got "${v}"`);
+  return n < 0 ? undefined : n === 0 ? 1 : n;
 }
 
+/** Splits `get|describe|delete` arguments into a kind and the objects they name. */
 export function parseResourceArgs(positionals: readonly string[]): ResourceArgs {
   if (positionals.length === 0) return { targets: [] };
   if (positionals.some((p) => p.includes('/'))) {

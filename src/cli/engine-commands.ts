@@ -17,7 +17,7 @@ import { configMapCells, CONFIGMAP_COLUMNS, formatTable, podCells, POD_COLUMNS, 
 import { describePod } from '../engine/describe.js';
 import { describeConfigMap, describeSecret } from '../engine/describe-config.js';
 import { InvalidError, kindLower, normalizeConfigObject, planApply } from '../engine/config-objects.js';
-import { validateText, invalidObjectMessage, type ValidatedDocument, type LabObject } from '../validation/index.js';
+import { validateText, invalidObjectMessage, documentFirstLine, type ValidatedDocument, type LabObject } from '../validation/index.js';
 import { RuntimeError } from '../runtime/cri.js';
 import { RunLogs } from './log-streams.js';
 import { chooseLogsContainer } from './pod-logs.js';
@@ -238,7 +238,7 @@ async function run(argv: string[]): Promise<number> {
     for (const w of doc.problems.filter((p) => p.severity === 'warning')) io.err(`${w.source === 'podlab' ? 'Pod Lab warning' : 'Warning'}: ${w.message}\n`);
     if (errors.length) {
       invalid = true;
-      if (doc.kind === 'Pod' || doc.kind === 'ConfigMap' || doc.kind === 'Secret' || !doc.kind) io.err(`${invalidObjectMessage(doc.kind ?? 'Pod', doc.name ?? '', errors, file)}\n`);
+      if (doc.kind === 'Pod' || doc.kind === 'ConfigMap' || doc.kind === 'Secret' || !doc.kind) io.err(`${invalidObjectMessage(doc.kind ?? 'Pod', doc.name ?? '', errors, file, documentFirstLine(text, doc.offset))}\n`);
       else io.err(`${file}: document ${doc.index + 1}: ${errors.map((p) => p.message).join('; ')}\n`);
       continue;
     }

@@ -126,7 +126,7 @@ export const COMMANDS: readonly CommandHelp[] = [
       'Delete the objects named (pods terminate gracefully, in parallel), or with --all every lab pod, ConfigMap and Secret of the namespace (of TYPE only, when given). While a pod terminates, stderr says which containers it waits for and how much of the grace period is left (updated in place on a terminal; elsewhere one line when the wait starts). Exit 1 when an object is not found.',
     options: [
       { flags: '--all', description: 'all pods, ConfigMaps and Secrets (or of TYPE)' },
-      { flags: '--grace-period <seconds>', description: "time to stop (default: the pod's own; 0 is taken as 1, as kubectl does without --force)" },
+      { flags: '--grace-period <seconds>', description: "time to stop (default, or negative: the pod's own; 0 is taken as 1, as kubectl does without --force)" },
       NAMESPACE,
     ],
   },

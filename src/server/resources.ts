@@ -12,6 +12,8 @@ import { repeatsKeys, validateBody, validateText, type Problem } from '../valida
 import { LAB_ANNOTATIONS } from './lab-api.js';
 import type { FieldSelector } from './selectors.js';
 import { isDNS1123Subdomain } from '../validation/formats.js';
+import { admitPod } from '../validation/admission.js';
+import { F, type FieldErr } from '../validation/errors.js';
 import * as S from './status.js';
 
 /** An API error: the server answers with its Status (status.ts builds them as the API server does). */
@@ -69,8 +71,14 @@ function invalid(kind: string, name: string, errors: readonly { field: string; t
  * warnings. A value lost the keys its text wrote twice: `repeated` is that text, whose strict
  * findings (duplicate fields among them, in the document's order) are reported instead.
  */
-export function decode(kind: 'Pod' | 'ConfigMap' | 'Secret', body: string | object, fieldValidation: FieldValidation, repeated?: string): { object: Pod | ConfigMap | Secret; warnings: string[] } {
-  const result = validateBody(body);
+export function decode(
+  kind: 'Pod' | 'ConfigMap' | 'Secret',
+  body: string | object,
+  fieldValidation: FieldValidation,
+  repeated?: string,
+  operation: 'create' | 'update' = 'create',
+): { object: Pod | ConfigMap | Secret; warnings: string[] } {
+  const result = validateBody(body, { update: operation === 'update' });
   const doc = result.documents[0];
   if (!doc) throw badRequest('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf');
   if (doc.kind !== undefined && doc.kind !== kind) throw badRequest(`the API version in the data (${doc.apiVersion ?? ''}) does not match the expected API version (v1)`);
@@ -130,21 +138,45 @@ function semantic(v: unknown): unknown {
   return out;
 }
 
-/** Which spec fields a pod update may change (ValidatePodUpdate). */
-function podSpecUpdateError(old: Pod, next: Pod): string | undefined {
-  const strip = (p: Pod) => {
-    const s = structuredClone(p.spec ?? {}) as Record<string, unknown> & { containers?: { image?: string }[]; initContainers?: { image?: string }[] };
-    for (const c of s.containers ?? []) delete c.image;
-    for (const c of s.initContainers ?? []) delete c.image;
-    delete s.activeDeadlineSeconds;
-    delete s.tolerations;
-    delete s.terminationGracePeriodSeconds;
+const UPDATABLE =
+  'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
+
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(semantic(a)) === JSON.stringify(semantic(b));
+
+/**
+ * ValidatePodUpdate's own checks of a pod's spec, in its order: containers neither added nor removed
+ * (it stops there), the active deadline only set or lowered, existing tolerations kept (their
+ * tolerationSeconds may change), and nothing else changed but the images, the active deadline, added
+ * tolerations and a negative grace period set to 1. (Its message leaves out the diff upstream appends.)
+ */
+function podUpdateErrors(old: Pod, next: Pod): FieldErr[] {
+  const o = old.spec ?? ({} as NonNullable<Pod['spec']>);
+  const n = next.spec ?? ({} as NonNullable<Pod['spec']>);
+  for (const list of ['containers', 'initContainers'] as const) {
+    if ((n[list] ?? []).length !== (o[list] ?? []).length) return [F.forbidden(`spec.${list}`, 'pod updates may not add or remove containers')];
+  }
+  const out: FieldErr[] = [];
+  const nd = n.activeDeadlineSeconds;
+  const od = o.activeDeadlineSeconds;
+  if (nd !== undefined && nd !== null) {
+    if (nd < 0 || nd > 2 ** 31 - 1) return [F.invalid('spec.activeDeadlineSeconds', nd, `must be between 0 and ${2 ** 31 - 1}, inclusive`)];
+    if (od !== undefined && od !== null && od < nd) return [F.invalid('spec.activeDeadlineSeconds', nd, 'must be less than or equal to previous value')];
+  } else if (od !== undefined && od !== null) out.push(F.invalid('spec.activeDeadlineSeconds', 'null', 'must not update from a positive integer to nil value'));
+  const kept = (o.tolerations ?? []).every((t) => (n.tolerations ?? []).some((u) => sameJson({ ...t, tolerationSeconds: u.tolerationSeconds }, u)));
+  if (!kept) out.push(F.forbidden('spec.tolerations', 'existing toleration can not be modified except its tolerationSeconds'));
+  const munged = (p: NonNullable<Pod['spec']>, images: NonNullable<Pod['spec']>) => {
+    const m = structuredClone(p) as NonNullable<Pod['spec']>;
+    (m.containers ?? []).forEach((c, i) => (c.image = images.containers?.[i]?.image));
+    (m.initContainers ?? []).forEach((c, i) => (c.image = images.initContainers?.[i]?.image));
+    m.activeDeadlineSeconds = o.activeDeadlineSeconds;
+    m.tolerations = o.tolerations;
     // Set by the scheduler's binding, not by the update.
-    delete s.nodeName;
-    return JSON.stringify(semantic(s));
+    m.nodeName = o.nodeName;
+    if ((o.terminationGracePeriodSeconds ?? 0) < 0 && m.terminationGracePeriodSeconds === 1) m.terminationGracePeriodSeconds = o.terminationGracePeriodSeconds;
+    return m;
   };
-  if (strip(old) === strip(next)) return undefined;
-  return 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
+  if (!sameJson(munged(n, o), o)) out.push(F.forbidden('spec', UPDATABLE));
+  return out;
 }
 
 /** The resources' write paths over the engine. */
@@ -208,7 +240,8 @@ export class Registry {
     switch (info.kind) {
       case 'Pod': {
         const { object, warnings } = decodeCreated('Pod', body, parsed, opts.fieldValidation);
-        const pod = object as Pod;
+        // The default admission chain's mutations (on create only).
+        const pod = admitPod(object as Pod);
         const name = this.prepareCreate(info, ns, pod);
         if (this.store.get('Pod', ns, name)) throw alreadyExists('pods', name);
         if (opts.dryRun) return { object: pod, warnings };
@@ -297,10 +330,10 @@ export class Registry {
           if (opts.dryRun) return { object: { ...old, status: next.status }, warnings: [] };
           return { object: this.store.update('Pod', ns, name, (p) => void (p.status = structuredClone(next.status ?? {}) as typeof p.status)), warnings: [] };
         }
-        const { object, warnings } = decode('Pod', { ...raw, status: undefined }, opts.fieldValidation, repeated);
+        const { object, warnings } = decode('Pod', { ...raw, status: undefined }, opts.fieldValidation, repeated, 'update');
         const next = object as Pod;
-        const specErr = podSpecUpdateError(old, { ...next, spec: { ...next.spec!, nodeName: old.spec?.nodeName } });
-        if (specErr) throw invalid('Pod', name, [{ field: 'spec', type: 'Forbidden', detail: specErr }]);
+        const specErrs = podUpdateErrors(old, next);
+        if (specErrs.length) throw invalid('Pod', name, specErrs);
         if (opts.dryRun) return { object: next, warnings };
         const updated = this.store.update('Pod', ns, name, (p) => {
           p.metadata = keepMeta(next) as typeof p.metadata;

@@ -11,7 +11,7 @@ const UNREACHABLE = 'node.kubernetes.io/unreachable';
 
 /** Whether one of the pod's tolerations already tolerates a NoExecute taint with this key. */
 function tolerates(list: readonly Toleration[], key: string): boolean {
-  return list.some((t) => (t.key === key || (!t.key && t.operator === 'Exists')) && (!t.effect || t.effect === 'NoExecute'));
+  return list.some((t) => (t.key === key || !t.key) && (!t.effect || t.effect === 'NoExecute'));
 }
 
 /** Applies the admission mutations to the pod in place and returns it. */

@@ -347,9 +347,11 @@ function processDocument(doc: Document.Parsed, chunkText: string, lc: Lines, opt
   let object: LabObject;
   let found: FieldErr[];
   if (labKind === 'Pod') {
-    // Defaulted, then admitted (ServiceAccount, DefaultTolerationSeconds, Priority), then validated, as on create.
-    object = admitPod(defaultPodInPlace(decoded as Pod));
-    found = validatePod(object);
+    object = defaultPodInPlace(decoded as Pod);
+    // Validated as admitted (ServiceAccount, DefaultTolerationSeconds, Priority), as on create; the
+    // object stays as written and defaulted: the lab server admits it on create, and a real
+    // cluster's admission (its PriorityClasses, its toleration seconds) must not find ours in it.
+    found = validatePod(admitPod(structuredClone(object)), { update: opts.update });
   } else if (labKind === 'ConfigMap') {
     object = decoded as ConfigMap;
     found = validateConfigMap(object);

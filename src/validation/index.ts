@@ -110,14 +110,15 @@ const causeLine = (p: Problem) => (p.field ? p.message : `: ${p.message}`);
  * 400 naming the first one; unknown or duplicate fields are a 400 `strict decoding error` listing
  * them all; YAML syntax errors fail in kubectl before any request. Only an object that decodes
  * reaches validation: a 422 listing every field error (identical lines once), inline when there is
- * one. `file` is the manifest's name as kubectl shows it. Warnings (the API server's and the lab's)
- * never refuse anything.
+ * one. `file` is the manifest's name as kubectl shows it; `firstLine`, the file's line that is the
+ * document's first (kubectl parses each document apart, after its `---`). Warnings (the API
+ * server's and the lab's) never refuse anything.
  */
-export function invalidObjectMessage(kind: string, name: string, problems: Problem[], file?: string): string {
+export function invalidObjectMessage(kind: string, name: string, problems: Problem[], file?: string, firstLine = 1): string {
   const errors = problems.filter((p) => p.severity === 'error');
   const creating = file === undefined ? '' : `error when creating ${JSON.stringify(file)}: `;
   const syntax = errors.find((p) => p.type === 'YAML syntax' && !p.detail.startsWith('duplicate field '));
-  if (syntax) return `error: error parsing ${file ?? 'the manifest'}: error converting YAML to JSON: yaml: line ${syntax.line}: ${syntax.detail}`;
+  if (syntax) return `error: error parsing ${file ?? 'the manifest'}: error converting YAML to JSON: yaml: line ${syntax.line - firstLine + 1}: ${syntax.detail}`;
   const typeErr = errors.find((p) => p.type === 'Type mismatch');
   const head = `Error from server (BadRequest): ${creating}${kind} in version "v1" cannot be handled as a ${kind}: `;
   if (typeErr) return head + typeErr.detail;
@@ -128,9 +129,16 @@ export function invalidObjectMessage(kind: string, name: string, problems: Probl
   return `The ${kind} "${name}" is invalid: \n${errs.map((e) => `* ${e}`).join('\n')}`;
 }
 
+/** The file's line (1-based) that is line 1 of the document starting at `offset`: kubectl parses each document apart, without its `---` line. */
+export function documentFirstLine(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  return text.startsWith('---', offset) ? line + 1 : line;
+}
+
 /** kubectl's refusal of a Pod: `invalidObjectMessage('Pod', ...)`. */
-export function invalidPodMessage(name: string, problems: Problem[], file?: string): string {
-  return invalidObjectMessage('Pod', name, problems, file);
+export function invalidPodMessage(name: string, problems: Problem[], file?: string, firstLine = 1): string {
+  return invalidObjectMessage('Pod', name, problems, file, firstLine);
 }
 
 /**

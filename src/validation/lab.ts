@@ -201,6 +201,8 @@ export function unknownNodeDetail(name: string, nodeNames: readonly string[]): s
 export interface LabOptions {
   /** The lab's node names; when given, a spec.nodeName naming none of them is warned about. */
   nodeNames?: readonly string[];
+  /** The body of an update (PUT or PATCH), not a create: ValidatePodCreate's own checks do not apply. */
+  update?: boolean;
 }
 
 const isSet = (v: unknown) => v !== undefined && v !== null && notEmpty(v);

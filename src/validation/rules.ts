@@ -58,13 +58,14 @@ function podWarnings(pod: Pod): FieldErr[] {
   return out;
 }
 
-export function validatePod(pod: Pod): FieldErr[] {
+/** `update`: an update's body (a pod already created may have ephemeral containers, and a node once its gates are gone). */
+export function validatePod(pod: Pod, opts: { update?: boolean } = {}): FieldErr[] {
   return [
     ...validateMetadata(pod),
     ...validatePodAnnotations(pod),
     ...validatePodSpec(pod),
     ...imageWhitespace(pod.spec ?? ({} as PodSpec)),
-    ...createOnly(pod.spec ?? ({} as PodSpec)),
+    ...(opts.update ? [] : createOnly(pod.spec ?? ({} as PodSpec))),
     ...podWarnings(pod),
   ];
 }

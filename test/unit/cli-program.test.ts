@@ -249,12 +249,13 @@ describe('run says why it exits 1: the pods that can no longer reach --until', (
   for (const [name, until, pods, want] of cases) test(name, () => assert.equal(unreachableNote(until, pods), want));
 });
 
-describe("delete's --grace-period: 0 is taken as 1, as kubectl does without --force (podlab has no force deletion)", () => {
+describe("delete's --grace-period as kubectl reads it: negative is ignored, 0 is taken as 1 without --force (podlab has no force deletion)", () => {
   const cases: [string, string | undefined, number | undefined][] = [
     ['not given: the pod\'s own', undefined, undefined],
+    ['-1 (kubectl\'s default): the pod\'s own', '-1', undefined],
     ['0: one second', '0', 1],
     ['5: five seconds', '5', 5],
   ];
   for (const [name, given, want] of cases) test(name, () => assert.equal(deleteGrace(given), want));
-  test('a negative or unreadable value is a usage error', () => assert.throws(() => deleteGrace('-1'), /--grace-period must be a non-negative number of seconds, got "-1"/));
+  test('a value that is not a whole number is a usage error', () => assert.throws(() => deleteGrace('soon'), /--grace-period must be a whole number of seconds, got "soon"/));
 });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { documentRefusal, invalidPodMessage, validateText } from '../../../src/validation/index.js';
+import { documentFirstLine, documentRefusal, invalidPodMessage, validateText } from '../../../src/validation/index.js';
 
 const root = join(__dirname, '../../..');
 const examples = readdirSync(join(root, 'examples')).filter((f) => f.endsWith('.yaml') && f !== 'invalid.yaml');
@@ -126,10 +126,17 @@ describe("kubectl's refusal message", () => {
       'Error from server (BadRequest): error when creating "pod.yaml": Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.containers[0].imagee", unknown field "spec.restartpolicy"',
     );
   });
-  test("a YAML syntax error is kubectl's parse error, naming the file and the line", () => {
-    const ps = problemsOf('  containers:\n    - name: a\n      image: b\n   - name: c\n');
-    const syntax = ps.find((p) => p.type === 'YAML syntax')!;
-    assert.equal(invalidPodMessage('p', ps, 'pod.yaml'), `error: error parsing pod.yaml: error converting YAML to JSON: yaml: line ${syntax.line}: ${syntax.detail}`);
+  test("a YAML syntax error is kubectl's parse error, naming the file and the line in its document", () => {
+    const broken = '  containers:\n    - name: a\n      image: b\n   - name: c\n';
+    const ps = problemsOf(broken);
+    const detail = ps.find((p) => p.type === 'YAML syntax')!.detail;
+    // The same document second in a file, after a first one and its `---`: the line counts from the document.
+    const text = `${pod('  containers:\n    - name: a\n      image: b\n')}---\n${pod(broken)}`;
+    const second = validateText(text).documents[1]!;
+    assert.deepEqual(
+      [invalidPodMessage('p', ps, 'pod.yaml'), invalidPodMessage('p', second.problems, 'pods.yaml', documentFirstLine(text, second.offset))],
+      [`error: error parsing pod.yaml: error converting YAML to JSON: yaml: line 9: ${detail}`, `error: error parsing pods.yaml: error converting YAML to JSON: yaml: line 9: ${detail}`],
+    );
   });
   test('a type mismatch is a 400 naming it, even next to unknown fields', () => {
     const ps = problemsOf('  hostNetwork: "true"\n  containers:\n    - name: a\n      imagee: b\n');
