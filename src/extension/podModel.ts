@@ -78,7 +78,8 @@ export function podTone(status: string, phase: string | undefined): { icon: stri
 }
 
 /** Icon, tone and short description of one container's status. */
-export function containerTone(cs: ContainerStatus | undefined, kind: ContainerKind): { icon: string; tone: Tone; state: ContainerRow['state']; reason: string } {
+/** `initialized`: the pod's Initialized condition is True (its init containers are done). */
+export function containerTone(cs: ContainerStatus | undefined, kind: ContainerKind, initialized: boolean): { icon: string; tone: Tone; state: ContainerRow['state']; reason: string } {
   if (!cs || !cs.state) return { icon: 'circle-large-outline', tone: 'idle', state: 'none', reason: '' };
   const s = cs.state;
   if (s.running) {
@@ -91,8 +92,10 @@ export function containerTone(cs: ContainerStatus | undefined, kind: ContainerKi
   }
   const reason = s.waiting?.reason ?? '';
   if (/BackOff|Err|Error|Invalid/.test(reason)) return { icon: 'error', tone: 'error', state: 'waiting', reason };
-  // Waiting for the pod's init containers: nothing happens to this one until they are done (never, in a crash loop).
-  if (reason === 'PodInitializing') return { icon: 'clock', tone: 'idle', state: 'waiting', reason };
+  // Waiting for the pod's init containers: nothing happens to this one until they are done (never,
+  // in a crash loop). Once they are, the kubelet keeps the reason until the container is created.
+  if (reason === 'PodInitializing' && !(initialized && kind !== 'init')) return { icon: 'clock', tone: 'idle', state: 'waiting', reason };
+  if (reason === 'PodInitializing') return { icon: 'loading~spin', tone: 'progress', state: 'waiting', reason };
   if (reason === 'ContainerCreating' || reason === '') return { icon: 'loading~spin', tone: 'progress', state: 'waiting', reason: reason || 'Waiting' };
   return { icon: 'clock', tone: 'warn', state: 'waiting', reason };
 }
@@ -100,7 +103,7 @@ export function containerTone(cs: ContainerStatus | undefined, kind: ContainerKi
 function containerRow(pod: Pod, c: Container, kind: ContainerKind, cs: ContainerStatus | undefined): ContainerRow {
   const ns = pod.metadata?.namespace ?? 'default';
   const podName = pod.metadata?.name ?? '';
-  const t = containerTone(cs, kind);
+  const t = containerTone(cs, kind, pod.status?.conditions?.some((c) => c.type === 'Initialized' && c.status === 'True') ?? false);
   const term = cs?.state?.terminated;
   const last = cs?.lastState?.terminated;
   const restartCount = cs?.restartCount ?? 0;

@@ -74,7 +74,7 @@ test('a pod paused in step mode says so and offers Continue', () => {
 });
 
 const cs = (state: ContainerStatus['state'], ready = false): ContainerStatus => ({ name: 'a', image: '', imageID: '', ready, restartCount: 0, state });
-const toneCases: { name: string; cs: ContainerStatus | undefined; want: ReturnType<typeof containerTone> }[] = [
+const toneCases: { name: string; cs: ContainerStatus | undefined; initialized?: boolean; want: ReturnType<typeof containerTone> }[] = [
   { name: 'a container without status is idle', cs: undefined, want: { icon: 'circle-large-outline', tone: 'idle', state: 'none', reason: '' } },
   { name: 'a running ready container is ok', cs: cs({ running: {} }, true), want: { icon: 'pass-filled', tone: 'ok', state: 'running', reason: 'Running' } },
   { name: 'a running unready container is a warning', cs: cs({ running: {} }), want: { icon: 'circle-large-filled', tone: 'warn', state: 'running', reason: 'Running, not ready' } },
@@ -83,10 +83,12 @@ const toneCases: { name: string; cs: ContainerStatus | undefined; want: ReturnTy
   { name: 'a container being created is in progress', cs: cs({ waiting: { reason: 'ContainerCreating' } }), want: { icon: 'loading~spin', tone: 'progress', state: 'waiting', reason: 'ContainerCreating' } },
   // Nothing happens to it until the init containers are done (which may be never, in a crash loop): no spinner.
   { name: 'a container waiting for the init containers (PodInitializing) waits, idle, without a spinner', cs: cs({ waiting: { reason: 'PodInitializing' } }), want: { icon: 'clock', tone: 'idle', state: 'waiting', reason: 'PodInitializing' } },
+  // The kubelet keeps PodInitializing for a pod with init containers until the container exists.
+  { name: 'PodInitializing once the pod is Initialized: the container is being created, in progress', cs: cs({ waiting: { reason: 'PodInitializing' } }), initialized: true, want: { icon: 'loading~spin', tone: 'progress', state: 'waiting', reason: 'PodInitializing' } },
 ];
 for (const c of toneCases) {
   test(c.name, () => {
-    assert.deepEqual(containerTone(c.cs, 'app'), c.want);
+    assert.deepEqual(containerTone(c.cs, 'app', c.initialized ?? false), c.want);
   });
 }
 
