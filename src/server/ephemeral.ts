@@ -13,7 +13,6 @@ import * as S from './status.js';
 
 const FIELD = 'spec.ephemeralContainers';
 /** ValidatePodCreate's own findings, which an update does not make. */
-const CREATE_ONLY = new Set([`${FIELD}\u0000cannot be set on create`, 'spec.nodeName\u0000cannot be set until all schedulingGates have been cleared']);
 const underEphemeral = (field: string) => field === FIELD || field.startsWith(`${FIELD}[`);
 
 function current(engine: Engine, ns: string, name: string): Pod {
@@ -87,7 +86,8 @@ function decodeCandidate(
   fieldValidation: FieldValidation,
   update: (decoded: Pod) => { errors: { field: string; type: string; detail: string }[]; replaceAll: boolean },
 ): { pod: Pod; warnings: string[] } {
-  const doc = validateBody(candidate).documents[0];
+  // An update: ValidatePodCreate's own checks (no ephemeral containers on create) do not apply.
+  const doc = validateBody(candidate, { update: true }).documents[0];
   const head = 'Pod in version "v1" cannot be handled as a Pod: ';
   if (!doc) throw badRequest('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf');
   const strict = (p: Problem) => p.type === 'Unknown field' || (p.type === 'YAML syntax' && p.detail.startsWith('duplicate field '));
@@ -102,7 +102,7 @@ function decodeCandidate(
   if (strictErrs.length && fieldValidation === 'Warn') warnings.push(...strictErrs.map((p) => p.detail));
   if (!doc.object) throw badRequest(head + (doc.skipReason ?? 'the object could not be decoded'));
   const pod = doc.object as Pod;
-  const found: { field: string; type: string; detail: string }[] = errors.filter((p) => !strict(p) && !CREATE_ONLY.has(`${p.field}\u0000${p.detail}`));
+  const found: { field: string; type: string; detail: string }[] = errors.filter((p) => !strict(p));
   const u = update(pod);
   const all = u.replaceAll ? u.errors : [...found, ...u.errors];
   if (all.length) throw new ApiError(S.invalidFromValidation('Pod', name, all.map((e) => ({ field: e.field, type: e.type as S.ValidationFinding['type'], detail: e.detail, severity: 'error' as const }))));

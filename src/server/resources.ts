@@ -164,18 +164,16 @@ function podUpdateErrors(old: Pod, next: Pod): FieldErr[] {
   } else if (od !== undefined && od !== null) out.push(F.invalid('spec.activeDeadlineSeconds', 'null', 'must not update from a positive integer to nil value'));
   const kept = (o.tolerations ?? []).every((t) => (n.tolerations ?? []).some((u) => sameJson({ ...t, tolerationSeconds: u.tolerationSeconds }, u)));
   if (!kept) out.push(F.forbidden('spec.tolerations', 'existing toleration can not be modified except its tolerationSeconds'));
-  const munged = (p: NonNullable<Pod['spec']>, images: NonNullable<Pod['spec']>) => {
-    const m = structuredClone(p) as NonNullable<Pod['spec']>;
-    (m.containers ?? []).forEach((c, i) => (c.image = images.containers?.[i]?.image));
-    (m.initContainers ?? []).forEach((c, i) => (c.image = images.initContainers?.[i]?.image));
-    m.activeDeadlineSeconds = o.activeDeadlineSeconds;
-    m.tolerations = o.tolerations;
-    // Set by the scheduler's binding, not by the update.
-    m.nodeName = o.nodeName;
-    if ((o.terminationGracePeriodSeconds ?? 0) < 0 && m.terminationGracePeriodSeconds === 1) m.terminationGracePeriodSeconds = o.terminationGracePeriodSeconds;
-    return m;
-  };
-  if (!sameJson(munged(n, o), o)) out.push(F.forbidden('spec', UPDATABLE));
+  // The new spec with what may change taken from the old one must be the old one.
+  const munged = structuredClone(n) as NonNullable<Pod['spec']>;
+  (munged.containers ?? []).forEach((c, i) => (c.image = o.containers?.[i]?.image));
+  (munged.initContainers ?? []).forEach((c, i) => (c.image = o.initContainers?.[i]?.image));
+  munged.activeDeadlineSeconds = o.activeDeadlineSeconds;
+  munged.tolerations = o.tolerations;
+  // Set by the scheduler's binding, not by the update.
+  munged.nodeName = o.nodeName;
+  if ((o.terminationGracePeriodSeconds ?? 0) < 0 && munged.terminationGracePeriodSeconds === 1) munged.terminationGracePeriodSeconds = o.terminationGracePeriodSeconds;
+  if (!sameJson(munged, o)) out.push(F.forbidden('spec', UPDATABLE));
   return out;
 }
 
