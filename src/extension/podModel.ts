@@ -77,8 +77,7 @@ export function podTone(status: string, phase: string | undefined): { icon: stri
   return { icon: 'vm-outline', tone: 'progress' };
 }
 
-/** Icon, tone and short description of one container's status. */
-/** `initialized`: the pod's Initialized condition is True (its init containers are done). */
+/** Icon, tone and short description of one container's status; `initialized`: the pod's Initialized condition is True (its init containers are done). */
 export function containerTone(cs: ContainerStatus | undefined, kind: ContainerKind, initialized: boolean): { icon: string; tone: Tone; state: ContainerRow['state']; reason: string } {
   if (!cs || !cs.state) return { icon: 'circle-large-outline', tone: 'idle', state: 'none', reason: '' };
   const s = cs.state;
@@ -94,8 +93,9 @@ export function containerTone(cs: ContainerStatus | undefined, kind: ContainerKi
   if (/BackOff|Err|Error|Invalid/.test(reason)) return { icon: 'error', tone: 'error', state: 'waiting', reason };
   // Waiting for the pod's init containers: nothing happens to this one until they are done (never,
   // in a crash loop). Once they are, the kubelet keeps the reason until the container is created.
-  if (reason === 'PodInitializing' && !(initialized && kind !== 'init')) return { icon: 'clock', tone: 'idle', state: 'waiting', reason };
-  if (reason === 'PodInitializing') return { icon: 'loading~spin', tone: 'progress', state: 'waiting', reason };
+  if (reason === 'PodInitializing') {
+    return initialized && kind !== 'init' ? { icon: 'loading~spin', tone: 'progress', state: 'waiting', reason } : { icon: 'clock', tone: 'idle', state: 'waiting', reason };
+  }
   if (reason === 'ContainerCreating' || reason === '') return { icon: 'loading~spin', tone: 'progress', state: 'waiting', reason: reason || 'Waiting' };
   return { icon: 'clock', tone: 'warn', state: 'waiting', reason };
 }

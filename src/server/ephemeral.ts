@@ -12,7 +12,6 @@ import { ApiError, badRequest, conflict, notFound, parseBody, type FieldValidati
 import * as S from './status.js';
 
 const FIELD = 'spec.ephemeralContainers';
-/** ValidatePodCreate's own findings, which an update does not make. */
 const underEphemeral = (field: string) => field === FIELD || field.startsWith(`${FIELD}[`);
 
 function current(engine: Engine, ns: string, name: string): Pod {
