@@ -167,12 +167,38 @@ export async function screenshot(s: Session, name: string): Promise<string> {
 
 const quickInput = '.quick-input-widget';
 
-export async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
+/**
+ * Opens the quick input (F1, or `key`) and types `text` into it. A workbench command that ran
+ * just before can close the new quick input: when the active editor is a webview, the focus the
+ * workbench gives back to it after the previous quick input closed reaches the webview's frame by
+ * a message, and can land after F1 (under load, tens of ms later), taking the focus from the
+ * quick input, which closes when it loses the focus. The quick input is then opened again; each
+ * such retry is logged with the element that had the focus, so a product that steals the focus
+ * shows up in the suite's output rather than being hidden.
+ */
+async function quickInputWith(page: Page, text: string, key = 'F1'): Promise<Locator> {
   const input = page.locator(`${quickInput} .quick-input-box input`);
-  await input.waitFor({ state: 'visible', timeout: 10000 });
-  await input.fill(`>${title}`);
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press(key);
+    await input.waitFor({ state: 'visible', timeout: 10000 });
+    try {
+      await input.fill(text, { timeout: 3000 });
+      if ((await input.isVisible()) && (await input.inputValue()) === text) return input;
+    } catch (e) {
+      if (attempt >= 3) throw e;
+    }
+    if (attempt >= 3) throw new Error(`the quick input closed three times before "${text}" was typed`);
+    const focused = await page.evaluate(() => {
+      const a = document.activeElement;
+      return a ? `${a.tagName.toLowerCase()}${a.className ? `.${String(a.className).trim().split(/\s+/).join('.')}` : ''}` : 'none';
+    });
+    log(`the quick input closed before "${text}" was typed (focus now on ${focused}); opening it again`);
+  }
+}
+
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await quickInputWith(page, `>${title}`);
   const row = page.locator(`${quickInput} .monaco-list-row`, { hasText: title }).first();
   await row.waitFor({ state: 'visible', timeout: 10000 });
   // pick the exact title, not a longer one that starts with it (recently used commands come first:
@@ -191,11 +217,7 @@ export async function runCommand(page: Page, title: string): Promise<void> {
 
 /** Lists the palette entries matching a filter (titles as shown). */
 export async function paletteEntries(page: Page, filter: string): Promise<string[]> {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
-  const input = page.locator(`${quickInput} .quick-input-box input`);
-  await input.waitFor({ state: 'visible', timeout: 10000 });
-  await input.fill(`>${filter}`);
+  await quickInputWith(page, `>${filter}`);
   await page.locator(`${quickInput} .monaco-list-row`).first().waitFor({ timeout: 10000 });
   await page.waitForTimeout(300);
   const labels = await page.locator(`${quickInput} .monaco-list-row .label-name`).allTextContents();
@@ -205,12 +227,8 @@ export async function paletteEntries(page: Page, filter: string): Promise<string
 
 /** Opens a workspace file with Quick Open and waits for its editor. */
 export async function openFile(page: Page, file: string): Promise<void> {
-  await page.keyboard.press('Escape');
   // F1 opens the quick input; without the ">" prefix it is Quick Open (Ctrl+P can be taken by a focused panel)
-  await page.keyboard.press('F1');
-  const input = page.locator(`${quickInput} .quick-input-box input`);
-  await input.waitFor({ state: 'visible', timeout: 10000 });
-  await input.fill(file);
+  await quickInputWith(page, file);
   const row = page.locator(`${quickInput} .monaco-list-row[aria-label^="${file}"]`).first();
   await row.waitFor({ timeout: 10000 });
   await row.click();
@@ -220,11 +238,7 @@ export async function openFile(page: Page, file: string): Promise<void> {
 
 /** Moves the cursor (Go to Line/Column). */
 export async function gotoLine(page: Page, line: number, column: number): Promise<void> {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('Control+g');
-  const input = page.locator(`${quickInput} .quick-input-box input`);
-  await input.waitFor({ state: 'visible', timeout: 10000 });
-  await input.fill(`:${line}:${column}`);
+  await quickInputWith(page, `:${line}:${column}`, 'Control+g');
   await page.keyboard.press('Enter');
 }
 
