@@ -58,7 +58,8 @@ export function chooseLogsContainer(pod: Pod, requested: string | undefined): Co
     container = first;
     if (severalContainers(pod)) notes.push(defaultedNote(pod, container));
   }
-  if (!findContainer(pod, container)) return { error: `container ${container} is not valid for pod ${name} out of: ${allContainerNames(pod)}` };
+  // logsForObjectWithClient's own check (kubectl 1.27–1.33 print no list of the containers here)
+  if (!findContainer(pod, container)) return { error: `container ${container} is not valid for pod ${name}` };
   return { container, notes };
 }
 
