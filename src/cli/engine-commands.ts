@@ -20,7 +20,7 @@ import { InvalidError, kindLower, normalizeConfigObject, planApply } from '../en
 import { validateText, invalidObjectMessage, documentFirstLine, type ValidatedDocument, type LabObject } from '../validation/index.js';
 import { RuntimeError } from '../runtime/cri.js';
 import { RunLogs } from './log-streams.js';
-import { chooseLogsContainer } from './pod-logs.js';
+import { chooseLogsContainer, logRequest } from './pod-logs.js';
 import { DeletionReporter } from './delete-reporter.js';
 import { nodes } from './nodes-command.js';
 import { simulatedNodeNames } from '../shared/labels.js';
@@ -598,9 +598,16 @@ async function logs(argv: string[]): Promise<number> {
     previous: { type: 'boolean', short: 'p' },
     tail: { type: 'string' },
     follow: { type: 'boolean', short: 'f' },
+    timestamps: { type: 'boolean' },
+    since: { type: 'string' },
+    'since-time': { type: 'string' },
+    'limit-bytes': { type: 'string' },
     namespace: { type: 'string', short: 'n' },
   });
   if (positionals.length !== 1) throw new UsageError('logs takes exactly one pod NAME');
+  // kubectl reads its flags before it asks the server anything.
+  const request = logRequest({ previous: values.previous, timestamps: values.timestamps, tail: values.tail, since: values.since, sinceTime: values['since-time'], limitBytes: values['limit-bytes'] });
+  if ('error' in request) throw new UsageError(request.error);
   const engine = await connect({});
   try {
     const ns = values.namespace ?? 'default';
@@ -617,21 +624,22 @@ async function logs(argv: string[]): Promise<number> {
     }
     for (const note of choice.notes) io.err(`${note}\n`);
     const container = choice.container;
-    const tail = values.tail === undefined ? undefined : Number(values.tail);
     if (values.follow) {
       // Streams until the container stops, or until SIGINT/SIGTERM (exit 0 either way, as kubectl).
       await new Promise<void>((resolve, reject) => {
         const stop = () => resolve();
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
-        engine.followLogs(ns, positionals[0]!, container, (l) => io.out(`${l}\n`), { previous: !!values.previous, tail, onEnd: stop }).catch(reject);
+        engine.followLogs(ns, positionals[0]!, container, (l) => io.out(`${l}\n`), { ...request, onEnd: stop }).catch(reject);
       });
       return 0;
     }
-    const lines = await engine.logs(ns, positionals[0]!, container, { previous: !!values.previous, tail });
-    for (const l of lines) io.out(`${l}\n`);
+    // As sent: a line --limit-bytes cut short ends without a newline, as kubectl prints it.
+    io.out(await engine.logText(ns, positionals[0]!, container, request));
     return 0;
   } catch (e) {
+    // The server's refusal, printed as kubectl prints a Status (`Error from server (BadRequest): …`).
+    if (e instanceof ApiStatusError) throw e;
     io.err(`error: ${(e as Error).message}\n`);
     return 1;
   } finally {

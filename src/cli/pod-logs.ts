@@ -6,12 +6,10 @@
 // prefixed by the container's name, is `docker compose up`'s attached output (no kubectl counterpart:
 // `kubectl logs --all-containers --prefix -f` reads the containers that exist when it starts).
 import type { Container, ContainerStatus, Pod } from 'kubernetes-types/core/v1';
+import { goParseInt, goQuote, parseGoDuration, parseGoRfc3339 } from '../shared/go.js';
 
 /** kubectl's annotation naming the container its commands default to (podcmd.DefaultContainerAnnotationName). */
 export const DEFAULT_CONTAINER_ANNOTATION = 'kubectl.kubernetes.io/default-container';
-
-/** Go's %q for the names printed here (printable text): a double-quoted string with Go's escapes. */
-const goQuote = (s: string): string => JSON.stringify(s);
 
 /** podcmd.FindContainerByName: containers, then init containers, then ephemeral containers. */
 export function findContainer(pod: Pod, name: string): boolean {
@@ -180,4 +178,66 @@ export function logLine(label: string, width: number, line: string): string {
 /** One log line under --json: an object of its own on its line, among the Pod and Event objects. */
 export function logJsonLine(namespace: string, pod: string, container: string, containerID: string, line: string): string {
   return `${JSON.stringify({ kind: 'Log', namespace, pod, container, containerID, line })}\n`;
+}
+
+// ---- podlab logs' options ------------------------------------------------------------------------
+
+/** The flags of `podlab logs` that shape the request, as typed. */
+export interface LogFlags {
+  previous?: boolean;
+  timestamps?: boolean;
+  tail?: string;
+  since?: string;
+  sinceTime?: string;
+  limitBytes?: string;
+}
+
+/** The log request's options (PodLogOptions' query parameters; sinceTime as kubectl sends it, RFC 3339 in UTC, whole seconds). */
+export interface LogRequest {
+  previous: boolean;
+  timestamps: boolean;
+  tail?: number;
+  sinceSeconds?: number;
+  sinceTime?: string;
+  limitBytes?: number;
+}
+
+/**
+ * kubectl logs' reading of its flags (pflag's parsing, then LogsOptions.Complete and Validate):
+ * `--tail` and `--limit-bytes` are int64s (`0x10` and `010` too), `--since` a Go duration rounded
+ * to whole seconds (half away from zero: `400ms` is 0, sent as such, which the API server
+ * refuses), `--since-time` an RFC 3339 time; `--tail=-1` and `--limit-bytes=0` and `--since=0s`
+ * mean unset. The error is kubectl's text.
+ */
+export function logRequest(f: LogFlags): LogRequest | { error: string } {
+  const out: LogRequest = { previous: !!f.previous, timestamps: !!f.timestamps };
+  const int = (v: string | undefined, flag: string): number | { error: string } | undefined => {
+    if (v === undefined) return undefined;
+    const n = goParseInt(v, 0);
+    return typeof n === 'number' ? n : { error: `invalid argument ${goQuote(v)} for "${flag}" flag: ${n.error}` };
+  };
+  const tail = int(f.tail, '--tail');
+  if (typeof tail === 'object') return tail;
+  const limit = int(f.limitBytes, '--limit-bytes');
+  if (typeof limit === 'object') return limit;
+  let sinceMs = 0;
+  if (f.since !== undefined) {
+    const d = parseGoDuration(f.since);
+    if (typeof d !== 'number') return { error: `invalid argument ${goQuote(f.since)} for "--since" flag: ${d.error}` };
+    sinceMs = d;
+  }
+  if (f.sinceTime !== undefined && f.sinceTime !== '') {
+    const t = parseGoRfc3339(f.sinceTime);
+    if (typeof t !== 'number') return t;
+    out.sinceTime = new Date(Math.floor(t / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  }
+  if (limit) out.limitBytes = limit;
+  // time.Duration.Round(time.Second): halfway values away from zero
+  if (sinceMs !== 0) out.sinceSeconds = Math.sign(sinceMs) * Math.round(Math.abs(sinceMs) / 1000) || 0;
+  if (tail !== undefined && tail !== -1) out.tail = tail;
+  if (out.sinceTime !== undefined && sinceMs !== 0) return { error: 'at most one of `sinceTime` or `sinceSeconds` may be specified' };
+  if (out.sinceSeconds !== undefined && out.sinceSeconds < 0) return { error: '--since must be greater than 0' };
+  if (out.tail !== undefined && out.tail < -1) return { error: '--tail must be greater than or equal to -1' };
+  if (out.limitBytes !== undefined && out.limitBytes < 0) return { error: '--limit-bytes must be greater than 0' };
+  return out;
 }

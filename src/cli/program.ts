@@ -15,7 +15,7 @@ Usage:
                   [--sandbox-image IMAGE] [--backoff-initial SECONDS] [--backoff-max SECONDS] [--nodes FILE] [--step]
   podlab get [pods|configmaps|secrets] [NAME...] [-o json|wide] [-n NAMESPACE]
   podlab describe [pod|configmap|secret] NAME... [-n NAMESPACE]
-  podlab logs NAME [-c CONTAINER] [--previous] [--tail N] [-f] [-n NAMESPACE]
+  podlab logs NAME [-c CONTAINER] [--previous] [--tail N] [--since D|--since-time T] [--timestamps] [--limit-bytes N] [-f] [-n NAMESPACE]
   podlab delete [pod|configmap|secret] NAME...|--all [--grace-period SECONDS] [-n NAMESPACE]
   podlab exec NAME [-c CONTAINER] [-i] [-t] [-n NAMESPACE] -- COMMAND [ARG...]
   podlab port-forward NAME [LOCAL:]REMOTE [-n NAMESPACE]
@@ -113,7 +113,11 @@ export const COMMANDS: readonly CommandHelp[] = [
     options: [
       { flags: '-c, --container <name>', description: 'the container (default: the first)' },
       { flags: '-p, --previous', description: "the container's previous attempt" },
-      { flags: '--tail <lines>', description: 'only the last lines' },
+      { flags: '--tail <lines>', description: 'only the last lines (-1: all)' },
+      { flags: '--since <duration>', description: 'only lines newer than a Go duration (5s, 2m, 1h30m), rounded to whole seconds' },
+      { flags: '--since-time <time>', description: 'only lines from an RFC 3339 time on (2026-11-24T05:07:00Z)' },
+      { flags: '--timestamps', description: "each line with the runtime's RFC 3339 timestamp" },
+      { flags: '--limit-bytes <bytes>', description: 'at most this many bytes' },
       { flags: '-f, --follow', description: 'stream the logs until the container stops' },
       NAMESPACE,
     ],

@@ -37,6 +37,17 @@ function plain<T extends AnyObj>(o: T): T {
   return o;
 }
 
+/** What a log request may ask of the lab server (the query parameters of PodLogOptions). */
+export interface LogQuery {
+  previous?: boolean;
+  tail?: number;
+  timestamps?: boolean;
+  sinceSeconds?: number;
+  /** RFC 3339 */
+  sinceTime?: string;
+  limitBytes?: number;
+}
+
 export class RemoteEngine implements EngineApi {
   private readonly caches: Record<CachedKind, Map<string, AnyObj>> = { Pod: new Map(), Event: new Map(), Node: new Map(), ConfigMap: new Map(), Secret: new Map() };
   private readonly listeners = new Set<(e: WatchEvent) => void>();
@@ -310,9 +321,26 @@ export class RemoteEngine implements EngineApi {
     return `/api/v1/namespaces/${enc(namespace)}/pods/${enc(name)}/log?${p}`;
   }
 
-  async logs(namespace: string, name: string, container: string, opts: { previous?: boolean; tail?: number; timestamps?: boolean } = {}): Promise<string[]> {
-    const r = await this.conn.request('GET', this.logPath(namespace, name, container, { previous: opts.previous ? 'true' : undefined, tailLines: opts.tail?.toString(), timestamps: opts.timestamps ? 'true' : undefined }));
-    return r.body ? r.body.replace(/\n$/, '').split('\n') : [];
+  /** The log query of PodLogOptions: previous, tailLines, timestamps, sinceSeconds, sinceTime, limitBytes. */
+  private logQuery(opts: LogQuery): Record<string, string | undefined> {
+    return {
+      previous: opts.previous ? 'true' : undefined,
+      tailLines: opts.tail?.toString(),
+      timestamps: opts.timestamps ? 'true' : undefined,
+      sinceSeconds: opts.sinceSeconds?.toString(),
+      sinceTime: opts.sinceTime,
+      limitBytes: opts.limitBytes?.toString(),
+    };
+  }
+
+  async logs(namespace: string, name: string, container: string, opts: LogQuery = {}): Promise<string[]> {
+    const body = await this.logText(namespace, name, container, opts);
+    return body ? body.replace(/\n$/, '').split('\n') : [];
+  }
+
+  /** The log as the server sent it (with `limitBytes`, the last line may be cut short, without its newline). */
+  async logText(namespace: string, name: string, container: string, opts: LogQuery = {}): Promise<string> {
+    return (await this.conn.request('GET', this.logPath(namespace, name, container, this.logQuery(opts)))).body;
   }
 
   async followLogs(
@@ -320,10 +348,10 @@ export class RemoteEngine implements EngineApi {
     name: string,
     container: string,
     onLine: (line: string) => void,
-    opts: { previous?: boolean; tail?: number; timestamps?: boolean; onEnd?: () => void } = {},
+    opts: LogQuery & { onEnd?: () => void } = {},
   ): Promise<Disposable> {
     const s = await this.conn.stream(
-      this.logPath(namespace, name, container, { follow: 'true', previous: opts.previous ? 'true' : undefined, tailLines: opts.tail?.toString(), timestamps: opts.timestamps ? 'true' : undefined }),
+      this.logPath(namespace, name, container, { follow: 'true', ...this.logQuery(opts) }),
       onLine,
       () => {
         this.streams.delete(s);

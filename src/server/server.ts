@@ -31,6 +31,7 @@ import { handleRemoteCommand, parseStreamQuery } from './remotecommand.js';
 import { handlePortForward } from './portforward.js';
 import { simulatedPodRefusal } from '../shared/labels.js';
 import { patchEphemeralContainers, updateEphemeralContainers } from './ephemeral.js';
+import { parsePodLogQuery } from './log-options.js';
 
 export interface LabServerOptions {
   engine: Engine;
@@ -434,10 +435,12 @@ export class LabServer {
 
   /** kubectl logs: the container (the only one, else required), previous, tailLines, sinceSeconds/sinceTime, timestamps, limitBytes, follow. */
   private async podLog(ctx: Ctx, ns: string, name: string): Promise<void> {
-    const q = ctx.url.searchParams;
+    // The options are decoded and validated before the pod is looked up, as the API server does.
+    const opts = parsePodLogQuery(ctx.url.searchParams, name);
+    if ('body' in opts) throw new ApiError(opts);
     const pod = this.opts.engine.getPod(ns, name);
     if (!pod) throw notFound('pods', name);
-    let container = q.get('container') ?? '';
+    let container = opts.container ?? '';
     if (!container) {
       // kubectl names the container itself (the default-container annotation, else the first); a bare request needs a single one.
       const all = pod.spec?.containers ?? [];
@@ -448,13 +451,9 @@ export class LabServer {
       }
       container = all[0]!.name;
     }
-    const previous = q.get('previous') === 'true';
-    const timestamps = q.get('timestamps') === 'true';
-    const tail = q.get('tailLines') !== null ? Number(q.get('tailLines')) : undefined;
-    const sinceSeconds = q.get('sinceSeconds') !== null ? Number(q.get('sinceSeconds')) : undefined;
-    const sinceTime = q.get('sinceTime') !== null ? Date.parse(q.get('sinceTime')!) : undefined;
-    const since = sinceSeconds !== undefined ? this.now() - sinceSeconds * 1000 : sinceTime;
-    let limit = q.get('limitBytes') !== null ? Number(q.get('limitBytes')) : Infinity;
+    const { previous, timestamps, tailLines: tail } = opts;
+    const since = opts.sinceSeconds !== undefined ? this.now() - opts.sinceSeconds * 1000 : opts.sinceTime;
+    let limit = opts.limitBytes ?? Infinity;
     const format = (line: string): string | undefined => {
       // Lines come with the runtime's RFC 3339 timestamp; it filters sinceSeconds and is dropped unless asked for.
       const sp = line.indexOf(' ');
@@ -475,7 +474,7 @@ export class LabServer {
       if (/not found$/.test(m) && m.startsWith('pods ')) return notFound('pods', name);
       return badRequest(m);
     };
-    if (q.get('follow') !== 'true') {
+    if (!opts.follow) {
       let lines: string[];
       try {
         lines = await this.opts.engine.logs(ns, name, container, { previous, tail, timestamps: true });

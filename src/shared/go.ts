@@ -100,3 +100,128 @@ export function parseGoDuration(text: string): number | { error: string } {
   }
   return sign * total;
 }
+
+/** The time package's own quote (its parse errors): ASCII kept (with `"` and `\` escaped), other bytes as \xNN. */
+function timeQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (c >= 0x80 || c < 0x20) {
+      for (const b of Buffer.from(ch)) out += `\\x${lowerHex(b, 2)}`;
+    } else out += c === 0x22 || c === 0x5c ? `\\${ch}` : ch;
+  }
+  return `${out}"`;
+}
+
+const RFC3339 = '2006-01-02T15:04:05Z07:00';
+const isDigitAt = (s: string, i: number) => i < s.length && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57;
+const daysIn = (month: number, year: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
+
+/**
+ * time.Parse(time.RFC3339, text), in milliseconds since the epoch, or Go's error text (`parsing
+ * time "x" as "2006-01-02T15:04:05Z07:00": cannot parse "x" as "2006"`, `...: month out of range`,
+ * `...: extra text: "..."`). Walks the layout's elements as Go's parser does: a four-digit year,
+ * two-digit month, day, minute and second, a one- or two-digit hour, an optional fraction after the
+ * seconds, then `Z` or `±hh:mm`.
+ */
+export function parseGoRfc3339(text: string): number | { error: string } {
+  const cannot = (rest: string, elem: string) => ({ error: `parsing time ${timeQuote(text)} as ${timeQuote(RFC3339)}: cannot parse ${timeQuote(rest)} as ${timeQuote(elem)}` });
+  const message = (msg: string) => ({ error: `parsing time ${timeQuote(text)}${msg}` });
+  let v = text;
+  const literal = (lit: string) => {
+    if (!v.startsWith(lit)) return false;
+    v = v.slice(lit.length);
+    return true;
+  };
+  /** Go's getnum: one digit, or two; `fixed` wants two. */
+  const num = (fixed: boolean): number | undefined => {
+    if (!isDigitAt(v, 0)) return undefined;
+    if (!isDigitAt(v, 1)) {
+      if (fixed) return undefined;
+      const n = Number(v[0]);
+      v = v.slice(1);
+      return n;
+    }
+    const n = Number(v.slice(0, 2));
+    v = v.slice(2);
+    return n;
+  };
+  if (v.length < 4 || !/^\d{4}/.test(v)) return cannot(v, '2006');
+  const year = Number(v.slice(0, 4));
+  v = v.slice(4);
+  const fields: [string, string, boolean, number, string | undefined][] = [
+    ['-', '01', true, 13, 'month'],
+    ['-', '02', true, Infinity, undefined],
+    ['T', '15', false, 24, 'hour'],
+    [':', '04', true, 60, 'minute'],
+    [':', '05', true, 60, 'second'],
+  ];
+  const got: number[] = [];
+  for (const [lit, elem, fixed, limit, range] of fields) {
+    if (!literal(lit)) return cannot(v, lit);
+    const hold = v;
+    const n = num(fixed);
+    if (n === undefined) return cannot(hold, elem);
+    if (range && (n >= limit || (range === 'month' && n === 0))) return { error: `parsing time ${timeQuote(text)}: ${range} out of range` };
+    got.push(n);
+  }
+  const [month, day, hour, minute, second] = got as [number, number, number, number, number];
+  let fracMs = 0;
+  if (v.length >= 2 && (v[0] === '.' || v[0] === ',') && isDigitAt(v, 1)) {
+    let n = 2;
+    while (isDigitAt(v, n)) n++;
+    fracMs = Number(`0.${v.slice(1, n)}`) * 1000;
+    v = v.slice(n);
+  }
+  let offsetMin = 0;
+  if (v.startsWith('Z')) v = v.slice(1);
+  else {
+    const hold = v;
+    if (v.length < 6 || v[3] !== ':' || !/^[+-]\d\d:\d\d/.test(v)) return cannot(hold, 'Z07:00');
+    const hh = Number(v.slice(1, 3));
+    const mm = Number(v.slice(4, 6));
+    if (hh > 24) return message(': time zone offset hour out of range');
+    if (mm > 60) return message(': time zone offset minute out of range');
+    offsetMin = (v[0] === '-' ? -1 : 1) * (hh * 60 + mm);
+    v = v.slice(6);
+  }
+  if (v !== '') return message(`: extra text: ${timeQuote(v)}`);
+  if (day < 1 || day > daysIn(month, year)) return message(': day out of range');
+  return Date.UTC(year, month - 1, day, hour, minute, second) + Math.floor(fracMs) - offsetMin * 60_000;
+}
+
+/**
+ * strconv.ParseInt(text, base, 64) for base 10 (the API server's query parameters) or 0 (pflag's
+ * int64 flags: `0x`, `0o`, `0b` and a leading `0` pick the base, `_` may separate digits), or Go's
+ * error text (`strconv.ParseInt: parsing "x": invalid syntax`, `...: value out of range`).
+ */
+export function goParseInt(text: string, base: 0 | 10): number | { error: string } {
+  const fail = (why: string) => ({ error: `strconv.ParseInt: parsing ${goQuote(text)}: ${why}` });
+  const m = /^([+-]?)(.*)$/s.exec(text)!;
+  let digits = m[2]!;
+  let radix = 10;
+  let prefixed = false;
+  if (base === 0) {
+    const p = /^0([xXoObB])/.exec(digits);
+    if (p) {
+      radix = { x: 16, o: 8, b: 2 }[p[1]!.toLowerCase() as 'x' | 'o' | 'b'];
+      digits = digits.slice(2);
+      prefixed = true;
+    } else if (/^0./.test(digits)) {
+      radix = 8;
+      digits = digits.slice(1);
+      prefixed = true;
+    }
+    // underscores only between digits (or after the base prefix), and only when base is 0
+    if (digits.includes('_')) {
+      if (/^_|__|_$/.test(digits) && !(prefixed && /^_[^_]/.test(digits) && !/__|_$/.test(digits))) return fail('invalid syntax');
+      digits = digits.replace(/_/g, '');
+    }
+  }
+  const valid = { 2: /^[01]+$/, 8: /^[0-7]+$/, 10: /^[0-9]+$/, 16: /^[0-9a-fA-F]+$/ }[radix as 2 | 8 | 10 | 16];
+  if (!valid.test(digits) && !(prefixed && radix === 8 && digits === '')) return fail('invalid syntax');
+  const big = digits === '' ? 0n : BigInt(radix === 10 ? digits : `0${{ 2: 'b', 8: 'o', 16: 'x' }[radix as 2 | 8 | 16]}${digits}`);
+  const value = m[1] === '-' ? -big : big;
+  if (value > 9223372036854775807n || value < -9223372036854775808n) return fail('value out of range');
+  return Number(value);
+}

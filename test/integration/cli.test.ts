@@ -470,7 +470,7 @@ describe('the command line tells the story', () => {
     assert.equal(pods.at(-1)!.status.phase, 'Succeeded');
   });
 
-  test('story: logs without -c on a pod of several containers defaults to the first with kubectl\'s note; -c naming none is kubectl\'s error', () => {
+  test('story: logs without -c on a pod of several containers defaults to the first with kubectl\'s note; -c naming none is kubectl\'s error; --timestamps, --since, --since-time, --limit-bytes and the server\'s refusals', () => {
     const f = file(
       'story-default.yaml',
       pod(
@@ -486,6 +486,25 @@ describe('the command line tells the story', () => {
     assert.deepEqual(r, { code: 0, out: 'from-app\n', err: 'Defaulted container "app" out of: app, sidecar, init-a (init)\n' });
     assert.deepEqual(pl(['logs', 'cli-story-default', '-c', 'sidecar']), { code: 0, out: 'from-sidecar\n', err: '' });
     assert.deepEqual(pl(['logs', 'cli-story-default', '-c', 'bogus']), { code: 1, out: '', err: 'error: container bogus is not valid for pod cli-story-default\n' });
+    // kubectl's other options, through the lab server
+    const stamped = pl(['logs', 'cli-story-default', '-c', 'sidecar', '--timestamps']);
+    assert.match(stamped.out, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z from-sidecar\n$/, stamped.err);
+    const t = Date.parse(stamped.out.split(' ')[0]!);
+    assert.deepEqual(pl(['logs', 'cli-story-default', '-c', 'sidecar', '--since', '1h']), { code: 0, out: 'from-sidecar\n', err: '' });
+    const after = new Date(Math.floor(t / 1000) * 1000 + 1000).toISOString().replace('.000Z', 'Z');
+    assert.deepEqual(pl(['logs', 'cli-story-default', '-c', 'sidecar', '--since-time', after]), { code: 0, out: '', err: '' }, 'a line before --since-time is left out');
+    assert.deepEqual(pl(['logs', 'cli-story-default', '-c', 'sidecar', '--limit-bytes', '4']), { code: 0, out: 'from', err: '' }, 'cut short, without a newline');
+    assert.deepEqual(pl(['logs', 'cli-story-default', '-c', 'sidecar', '--since', '400ms']), {
+      code: 1,
+      out: '',
+      err: 'The PodLogOptions "cli-story-default" is invalid: sinceSeconds: Invalid value: 0: must be greater than 0\n',
+    });
+    assert.deepEqual(pl(['logs', 'cli-story-default', '--since', 'abc']), { code: 2, out: '', err: 'error: invalid argument "abc" for "--since" flag: time: invalid duration "abc"\n' });
+    assert.deepEqual(pl(['logs', 'cli-story-default', '-c', 'app', '--previous']), {
+      code: 1,
+      out: '',
+      err: 'Error from server (BadRequest): previous terminated container "app" in pod "cli-story-default" not found\n',
+    });
     assert.equal(pl(['delete', 'cli-story-default']).code, 0);
   });
 

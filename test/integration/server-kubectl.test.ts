@@ -113,7 +113,7 @@ describe('the lab server with the real kubectl', { timeout: 10 * 60 * 1000 }, ()
         assert.deepEqual(byName.nodes, ['nodes', 'no', 'v1', 'false', 'Node']);
       });
 
-      test('apply creates the pod, get shows it Running 1/1, logs print its output', async () => {
+      test('apply creates the pod, get shows it Running 1/1, logs print its output (--tail, --limit-bytes, --since, and the refusal of sinceSeconds=0)', async () => {
         const file = join(stateDir, `${name}.yaml`);
         writeFileSync(file, POD(name));
         const r = await k(['apply', '-f', file]);
@@ -132,6 +132,10 @@ describe('the lab server with the real kubectl', { timeout: 10 * 60 * 1000 }, ()
         assert.equal(l.out, `hello from ${name}\nsecond line\n`);
         const t = await k(['logs', name, '--tail=1']);
         assert.equal(t.out, 'second line\n');
+        assert.deepEqual(await k(['logs', name, '--limit-bytes=5']), { code: 0, out: 'hello', err: '' });
+        assert.equal((await k(['logs', name, '--since=1h'])).out, `hello from ${name}\nsecond line\n`);
+        // kubectl rounds 400ms to sinceSeconds=0 and sends it: the API server's validation refuses it.
+        assert.deepEqual(await k(['logs', name, '--since=400ms']), { code: 1, out: '', err: `The PodLogOptions "${name}" is invalid: sinceSeconds: Invalid value: 0: must be greater than 0\n` });
       });
 
       test('apply again with a new label configures the pod; get -l selects it', async () => {

@@ -19,6 +19,7 @@ import {
   type LogFollowState,
   type LogStart,
 } from '../../src/cli/pod-logs.js';
+import { logRequest, type LogFlags } from '../../src/cli/pod-logs.js';
 import { deletionProgress, isWaitingLine, redraw, runningContainers } from '../../src/cli/delete-progress.js';
 import { RunLogs } from '../../src/cli/log-streams.js';
 import { DeletionReporter } from '../../src/cli/delete-reporter.js';
@@ -423,4 +424,31 @@ describe('the delete progress reporter (fake engine and clock)', () => {
       'err "\\u001b[1A\\r\\u001b[J"',
       'out "pod \\"web\\" deleted\\n"',
     ]));
+});
+
+describe("kubectl logs' flags as the request's options (pflag, then LogsOptions.Complete and Validate)", () => {
+  const none = { previous: false, timestamps: false };
+  const cases: [string, LogFlags, ReturnType<typeof logRequest>][] = [
+    ['no flags: no options', {}, none],
+    ['--timestamps and --previous', { timestamps: true, previous: true }, { previous: true, timestamps: true }],
+    ['--tail=-1 is the default (every line)', { tail: '-1' }, none],
+    ['--tail=0 asks for no lines', { tail: '0' }, { ...none, tail: 0 }],
+    ['--tail takes an int64 as pflag reads it (0x10 is 16)', { tail: '0x10' }, { ...none, tail: 16 }],
+    ['--tail=3.5 is pflag\'s error', { tail: '3.5' }, { error: 'invalid argument "3.5" for "--tail" flag: strconv.ParseInt: parsing "3.5": invalid syntax' }],
+    ['--tail=-2 is refused', { tail: '-2' }, { error: '--tail must be greater than or equal to -1' }],
+    ['--since=1h30m is 5400 seconds', { since: '1h30m' }, { ...none, sinceSeconds: 5400 }],
+    ['--since=1.5s rounds half away from zero: 2', { since: '1.5s' }, { ...none, sinceSeconds: 2 }],
+    ['--since=1.4s rounds to 1', { since: '1.4s' }, { ...none, sinceSeconds: 1 }],
+    ['--since=400ms rounds to 0, which is sent (the API server refuses it)', { since: '400ms' }, { ...none, sinceSeconds: 0 }],
+    ['--since=0s is unset', { since: '0s' }, none],
+    ['--since=-5s is refused', { since: '-5s' }, { error: '--since must be greater than 0' }],
+    ['--since=5 has no unit', { since: '5' }, { error: 'invalid argument "5" for "--since" flag: time: missing unit in duration "5"' }],
+    ['--since-time is sent in UTC, in whole seconds', { sinceTime: '2026-11-24T05:07:00.5+01:00' }, { ...none, sinceTime: '2026-11-24T04:07:00Z' }],
+    ['--since-time that is no RFC 3339 time is Go\'s parse error', { sinceTime: '2026-11-24' }, { error: 'parsing time "2026-11-24" as "2006-01-02T15:04:05Z07:00": cannot parse "" as "T"' }],
+    ['--since and --since-time together are refused', { since: '5s', sinceTime: '2026-01-01T00:00:00Z' }, { error: 'at most one of `sinceTime` or `sinceSeconds` may be specified' }],
+    ['--limit-bytes=0 is unset', { limitBytes: '0' }, none],
+    ['--limit-bytes=10', { limitBytes: '10' }, { ...none, limitBytes: 10 }],
+    ['--limit-bytes=-1 is refused', { limitBytes: '-1' }, { error: '--limit-bytes must be greater than 0' }],
+  ];
+  for (const [name, flags, want] of cases) test(name, () => assert.deepEqual(logRequest(flags), want));
 });
