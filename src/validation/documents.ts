@@ -39,6 +39,8 @@ export interface ValidatedDocument {
   kind?: string;
   apiVersion?: string;
   name?: string;
+  /** Where the name's value is (absolute offsets and 1-based lines once rebased). */
+  nameAt?: { line: number; column: number; endLine: number; endColumn: number; offset: number; endOffset: number };
   namespace?: string;
   /** A v1 Pod, ConfigMap or Secret that decodes: `podlab run` creates it (when it has no errors). */
   runnable: boolean;
@@ -273,9 +275,14 @@ function processDocument(doc: Document.Parsed, chunkText: string, lc: Lines, opt
   if (typeof kindV === 'string') rel.kind = kindV;
   if (typeof avV === 'string') rel.apiVersion = avV;
   const meta = topPair(root, 'metadata')?.value;
-  const nameV = scalarOf(topPair(meta as Node, 'name')?.value);
+  const namePair = topPair(meta as Node, 'name');
+  const nameV = scalarOf(namePair?.value);
   const nsV = scalarOf(topPair(meta as Node, 'namespace')?.value);
-  if (typeof nameV === 'string') rel.name = nameV;
+  if (typeof nameV === 'string') {
+    rel.name = nameV;
+    const r = (namePair?.value as Node | null)?.range;
+    if (r) rel.nameAt = lc.span(r[0], r[1]);
+  }
   if (typeof nsV === 'string') rel.namespace = nsV;
 
   // A Pod, ConfigMap or Secret, or one of them with the kind's case wrong
@@ -548,6 +555,7 @@ export function rebase(rels: RelDoc[], chunk: Chunk, firstIndex: number): Valida
     if (r.kind !== undefined) d.kind = r.kind;
     if (r.apiVersion !== undefined) d.apiVersion = r.apiVersion;
     if (r.name !== undefined) d.name = r.name;
+    if (r.nameAt !== undefined) d.nameAt = { ...r.nameAt, line: r.nameAt.line + chunk.line, endLine: r.nameAt.endLine + chunk.line, offset: r.nameAt.offset + chunk.start, endOffset: r.nameAt.endOffset + chunk.start };
     if (r.namespace !== undefined) d.namespace = r.namespace;
     if (r.skipReason !== undefined) d.skipReason = r.skipReason;
     if (r.pod !== undefined) d.pod = r.pod;
@@ -557,5 +565,41 @@ export function rebase(rels: RelDoc[], chunk: Chunk, firstIndex: number): Valida
 }
 
 export function collect(documents: ValidatedDocument[]): ValidationResult {
+  for (const p of sameNameProblems(documents)) documents[p.document]!.problems.push(p);
   return { documents, problems: documents.flatMap((d) => d.problems) };
+}
+
+/** The kinds Pod Lab creates, each once per namespace and name. */
+const ONE_PER_NAME = new Set(['Pod', 'ConfigMap', 'Secret']);
+
+/**
+ * Pod Lab's warning on a document that names a v1 Pod, ConfigMap or Secret an earlier document of
+ * the file already names (same namespace): the API server keeps one object per name, so `podlab
+ * run` creates a Pod once — the later document is refused as AlreadyExists, or taken for the
+ * running pod when its containers are the same; Run Pod on it offers to delete the running one —
+ * and applies a ConfigMap or Secret twice, the later replacing the earlier. Placed on the later
+ * document's name.
+ */
+export function sameNameProblems(documents: readonly ValidatedDocument[]): Problem[] {
+  const first = new Map<string, ValidatedDocument>();
+  const out: Problem[] = [];
+  for (const d of documents) {
+    if (d.apiVersion !== 'v1' || !d.kind || !ONE_PER_NAME.has(d.kind) || !d.name || !d.nameAt) continue;
+    const ns = d.namespace || 'default';
+    const key = `${d.kind}/${ns}/${d.name}`;
+    const earlier = first.get(key);
+    if (!earlier) {
+      first.set(key, d);
+      continue;
+    }
+    const where = `document ${earlier.index + 1} (line ${earlier.nameAt!.line})`;
+    const what = `${d.kind} "${d.name}"${d.namespace ? ` in namespace "${ns}"` : ''}`;
+    const outcome =
+      d.kind === 'Pod'
+        ? 'so the lab holds one of them at a time: podlab run creates the first and refuses this one as AlreadyExists (or takes it for that pod when its containers are the same); Run Pod on this one offers to delete the first'
+        : 'so podlab run applies both, in file order, and this one replaces the first';
+    const detail = `${where} of this file already defines ${what}; the API server keeps one object per name, ${outcome}`;
+    out.push({ document: d.index, ...d.nameAt, severity: 'warning', field: 'metadata.name', type: 'Lab warning', detail, message: `metadata.name: ${detail}`, source: 'podlab' });
+  }
+  return out;
 }

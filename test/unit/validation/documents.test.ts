@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { documentFirstLine, documentRefusal, invalidPodMessage, validateText } from '../../../src/validation/index.js';
+import { IncrementalValidator, documentFirstLine, documentRefusal, invalidPodMessage, validateText } from '../../../src/validation/index.js';
 
 const root = join(__dirname, '../../..');
 const examples = readdirSync(join(root, 'examples')).filter((f) => f.endsWith('.yaml') && f !== 'invalid.yaml');
@@ -186,5 +186,58 @@ describe('a file of ConfigMaps, Secrets and Pods', () => {
       r.documents.map((d) => documentRefusal(d)?.split(':')[0]),
       ['The ConfigMap "web" is invalid', undefined, 'Error from server (BadRequest)', 'The Pod "p" is invalid', undefined],
     );
+  });
+});
+
+describe('two documents of one file naming the same object', () => {
+  const named = (kind: string, name: string, extra = '') => `apiVersion: v1\nkind: ${kind}\nmetadata:\n  name: ${name}\n${extra}${kind === 'Pod' ? 'spec:\n  containers:\n    - name: a\n      image: b\n' : 'data:\n  k: v\n'}`;
+  const labWarnings = (text: string) => validateText(text).problems.filter((p) => p.source === 'podlab' && p.field === 'metadata.name').map((p) => ({ document: p.document, line: p.line, column: p.column, text: text.slice(p.offset, p.endOffset), message: p.message }));
+  const cases: [string, string, ReturnType<typeof labWarnings>][] = [
+    [
+      'a second Pod of the same name: a lab warning on its name, naming the first',
+      `${named('Pod', 'web')}---\n${named('Pod', 'web')}`,
+      [
+        {
+          document: 1,
+          line: 13,
+          column: 9,
+          text: 'web',
+          message:
+            'metadata.name: document 1 (line 4) of this file already defines Pod "web"; the API server keeps one object per name, so the lab holds one of them at a time: podlab run creates the first and refuses this one as AlreadyExists (or takes it for that pod when its containers are the same); Run Pod on this one offers to delete the first',
+        },
+      ],
+    ],
+    ['Pods of the same name in other namespaces are different objects', `${named('Pod', 'web')}---\n${named('Pod', 'web', '  namespace: other\n')}`, []],
+    [
+      'namespace default written out is the same namespace as none',
+      `${named('Pod', 'web')}---\n${named('Pod', 'web', '  namespace: default\n')}`,
+      [
+        {
+          document: 1,
+          line: 13,
+          column: 9,
+          text: 'web',
+          message:
+            'metadata.name: document 1 (line 4) of this file already defines Pod "web" in namespace "default"; the API server keeps one object per name, so the lab holds one of them at a time: podlab run creates the first and refuses this one as AlreadyExists (or takes it for that pod when its containers are the same); Run Pod on this one offers to delete the first',
+        },
+      ],
+    ],
+    ['a Pod and a ConfigMap may share a name', `${named('Pod', 'web')}---\n${named('ConfigMap', 'web')}`, []],
+    [
+      'a second ConfigMap of the same name replaces the first; a third is warned about too, naming the first',
+      `${named('ConfigMap', 'cfg')}---\n${named('ConfigMap', 'cfg')}---\n${named('ConfigMap', 'cfg')}`,
+      [
+        { document: 1, line: 11, column: 9, text: 'cfg', message: 'metadata.name: document 1 (line 4) of this file already defines ConfigMap "cfg"; the API server keeps one object per name, so podlab run applies both, in file order, and this one replaces the first' },
+        { document: 2, line: 18, column: 9, text: 'cfg', message: 'metadata.name: document 1 (line 4) of this file already defines ConfigMap "cfg"; the API server keeps one object per name, so podlab run applies both, in file order, and this one replaces the first' },
+      ],
+    ],
+    ['other kinds are not Pod Lab\'s objects', `${named('Service', 'web')}---\n${named('Service', 'web')}`, []],
+  ];
+  for (const [name, text, want] of cases) test(name, () => assert.deepEqual(labWarnings(text), want));
+  test('the editor\'s incremental validator warns the same', () => {
+    const text = `${named('Pod', 'web')}---\n${named('Pod', 'web')}`;
+    const v = new IncrementalValidator();
+    v.update(text);
+    assert.deepEqual(v.update(text).problems.filter((p) => p.source === 'podlab').map((p) => [p.document, p.line]), [[1, 13]]);
   });
 });
