@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { execInteractive, portForward } from '../client/streams.js';
 import type { RemoteEngine } from '../client/remote-engine.js';
+import { ApiStatusError } from '../client/connection.js';
 import { UsageError } from './args.js';
 import { chooseExecContainer } from './pod-logs.js';
 
@@ -47,7 +48,9 @@ export async function exec(argv: string[], io: Io, connect: () => Promise<Remote
     try {
       return await execInteractive(engine.conn, ns, positionals[0]!, container, command, { stdin: !!values.stdin, tty }, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
     } catch (e) {
-      io.err(`error: ${(e as Error).message}\n`);
+      // The server's refusal as kubectl prints a Status: `Error from server (BadRequest): container x is not valid for pod y`.
+      if (e instanceof ApiStatusError && e.reason) io.err(`Error from server (${e.reason}): ${e.message}\n`);
+      else io.err(`error: ${(e as Error).message}\n`);
       return 1;
     }
   } finally {

@@ -192,7 +192,8 @@ export class LabConnection {
   }
 }
 
-function statusError(r: Response): ApiStatusError {
+/** The error a failed response makes: its Status (reason, message) when it is one, else its text. */
+export function statusError(r: Response): ApiStatusError {
   try {
     const s = JSON.parse(r.body) as { kind?: string; message?: string; reason?: string; code?: number; details?: { causes?: { field?: string; message?: string; reason?: string }[] } };
     if (s.kind === 'Status') return new ApiStatusError(s.code ?? r.status, s.reason ?? '', s.message ?? '', s);

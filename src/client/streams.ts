@@ -7,7 +7,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import WebSocket from 'ws';
-import type { LabConnection } from './connection.js';
+import { statusError, type LabConnection } from './connection.js';
 
 const enc = encodeURIComponent;
 
@@ -22,15 +22,8 @@ function open(conn: LabConnection, path: string, protocols: string[]): Promise<W
     ws.once('unexpected-response', (_req, res) => {
       let body = '';
       res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => {
-        let message = body.trim();
-        try {
-          message = (JSON.parse(body) as { message?: string }).message ?? message;
-        } catch {
-          // plain text
-        }
-        reject(new Error(message || `HTTP ${res.statusCode}`));
-      });
+      // The refusal of the upgrade: a Status (`container x is not valid for pod y`, 400 BadRequest), kept as one.
+      res.on('end', () => reject(statusError({ status: res.statusCode ?? 0, headers: res.headers, body })));
     });
     ws.once('error', reject);
   });
