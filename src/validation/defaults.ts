@@ -46,11 +46,23 @@ function defaultResourceList(rl: Obj | undefined): void {
   }
 }
 
+/**
+ * A Quantity field as the API server stores it: a Quantity is encoded in its canonical form
+ * (`1000m` is `1`, `1024Mi` is `1Gi`, `0.5` is `500m`), whatever the request wrote. A value that is
+ * no quantity is left for decoding to refuse.
+ */
+function canonicalQuantity<K extends string>(o: Partial<Record<K, unknown>> | undefined | null, key: K): void {
+  if (!o || typeof o !== 'object' || o[key] === undefined || o[key] === null) return;
+  const q = parseQuantity(String(o[key]));
+  if (typeof q !== 'string') o[key] = formatQuantity(q);
+}
+
 function defaultEnv(env: EnvVar[] | undefined): void {
   if (!Array.isArray(env)) return;
   for (const e of env) {
     const fr = e?.valueFrom?.fieldRef;
     if (fr && !fr.apiVersion) fr.apiVersion = 'v1';
+    canonicalQuantity(e?.valueFrom?.resourceFieldRef, 'divisor');
   }
 }
 
@@ -90,15 +102,24 @@ function defaultVolume(v: Volume): void {
   if (keys.length === 0) v.emptyDir = {};
   if (v.secret && v.secret.defaultMode === undefined) v.secret.defaultMode = 420;
   if (v.configMap && v.configMap.defaultMode === undefined) v.configMap.defaultMode = 420;
+  canonicalQuantity(v.emptyDir, 'sizeLimit');
+  const claim = v.ephemeral?.volumeClaimTemplate?.spec?.resources as { limits?: Obj; requests?: Obj } | undefined;
+  for (const list of [claim?.limits, claim?.requests]) for (const k of Object.keys(list && typeof list === 'object' ? list : {})) canonicalQuantity(list, k);
   if (v.downwardAPI) {
     if (v.downwardAPI.defaultMode === undefined) v.downwardAPI.defaultMode = 420;
-    for (const it of v.downwardAPI.items ?? []) if (it?.fieldRef && !it.fieldRef.apiVersion) it.fieldRef.apiVersion = 'v1';
+    for (const it of v.downwardAPI.items ?? []) {
+      if (it?.fieldRef && !it.fieldRef.apiVersion) it.fieldRef.apiVersion = 'v1';
+      canonicalQuantity(it?.resourceFieldRef, 'divisor');
+    }
   }
   if (v.projected) {
     if (v.projected.defaultMode === undefined) v.projected.defaultMode = 420;
     for (const s of v.projected.sources ?? []) {
       if (s?.serviceAccountToken && s.serviceAccountToken.expirationSeconds === undefined) s.serviceAccountToken.expirationSeconds = 3600;
-      for (const it of s?.downwardAPI?.items ?? []) if (it?.fieldRef && !it.fieldRef.apiVersion) it.fieldRef.apiVersion = 'v1';
+      for (const it of s?.downwardAPI?.items ?? []) {
+        if (it?.fieldRef && !it.fieldRef.apiVersion) it.fieldRef.apiVersion = 'v1';
+        canonicalQuantity(it?.resourceFieldRef, 'divisor');
+      }
     }
   }
   if (v.hostPath && v.hostPath.type === undefined) v.hostPath.type = '';

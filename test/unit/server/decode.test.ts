@@ -42,3 +42,43 @@ const cases: [string, ReturnType<typeof outcome>, ReturnType<typeof outcome>][] 
 ];
 
 for (const [name, actual, expected] of cases) test(name, () => assert.deepEqual(actual, expected));
+
+test('every quantity of a pod is stored in its canonical form, as the API server encodes a Quantity (resources, emptyDir sizeLimit, resourceFieldRef divisors, the claim of an ephemeral volume)', () => {
+  const body = JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'q' },
+    spec: {
+      containers: [
+        {
+          name: 'a',
+          image: 'busybox',
+          resources: { limits: { cpu: '1000m', memory: '1024Mi' }, requests: { cpu: '0.5' } },
+          env: [{ name: 'CPU', valueFrom: { resourceFieldRef: { resource: 'limits.cpu', divisor: '1000m' } } }],
+        },
+      ],
+      volumes: [
+        { name: 'scratch', emptyDir: { sizeLimit: '1024Mi' } },
+        { name: 'info', downwardAPI: { items: [{ path: 'mem', resourceFieldRef: { containerName: 'a', resource: 'limits.memory', divisor: '1024Ki' } }] } },
+        { name: 'claim', ephemeral: { volumeClaimTemplate: { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1024Mi' } } } } } },
+        { name: 'proj', projected: { sources: [{ downwardAPI: { items: [{ path: 'cpu', resourceFieldRef: { containerName: 'a', resource: 'requests.cpu', divisor: '0.001' } }] } }] } },
+      ],
+    },
+  });
+  type Spec = {
+    containers: { resources: unknown; env: { valueFrom: { resourceFieldRef: { divisor: string } } }[] }[];
+    volumes: { emptyDir?: { sizeLimit: string }; ephemeral?: { volumeClaimTemplate: { spec: { resources: unknown } } }; downwardAPI?: { items: { resourceFieldRef: { divisor: string } }[] }; projected?: { sources: { downwardAPI: { items: { resourceFieldRef: { divisor: string } }[] } }[] } }[];
+  };
+  const spec = (decode('Pod', body, 'Strict').object as { spec: Spec }).spec;
+  assert.deepEqual(
+    {
+      resources: spec.containers[0]!.resources,
+      envDivisor: spec.containers[0]!.env[0]!.valueFrom.resourceFieldRef.divisor,
+      sizeLimit: spec.volumes[0]!.emptyDir!.sizeLimit,
+      volumeDivisor: spec.volumes[1]!.downwardAPI!.items[0]!.resourceFieldRef.divisor,
+      projectedDivisor: spec.volumes[3]!.projected!.sources[0]!.downwardAPI.items[0]!.resourceFieldRef.divisor,
+      claim: spec.volumes[2]!.ephemeral!.volumeClaimTemplate.spec.resources,
+    },
+    { resources: { limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '500m', memory: '1Gi' } }, envDivisor: '1', sizeLimit: '1Gi', volumeDivisor: '1Mi', projectedDivisor: '1m', claim: { requests: { storage: '1Gi' } } },
+  );
+});

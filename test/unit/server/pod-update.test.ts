@@ -33,6 +33,13 @@ before(async () => {
       containers: [{ name: 'app', image: 'busybox:1.35' }],
     },
   });
+  await create({
+    metadata: { name: 'r' },
+    spec: {
+      containers: [{ name: 'app', image: 'busybox:1.35', resources: { limits: { cpu: '500m', memory: '64Mi' } }, volumeMounts: [{ name: 'scratch', mountPath: '/scratch' }] }],
+      volumes: [{ name: 'scratch', emptyDir: { sizeLimit: '1Gi' } }],
+    },
+  });
 });
 after(() => lab.close());
 
@@ -74,6 +81,16 @@ const cases: [string, string, (p: Pod) => void, Awaited<ReturnType<typeof update
   ['a toleration may not be removed', 'q', (p) => void p.spec!.tolerations!.shift(), invalid('q', 'spec.tolerations: Forbidden: existing toleration can not be modified except its tolerationSeconds')],
   ['a negative grace period may become 1', 'q', (p) => void (p.spec!.terminationGracePeriodSeconds = 1), { ok: true }],
   ['a negative grace period may not become 5', 'q', (p) => void (p.spec!.terminationGracePeriodSeconds = 5), { code: 422, message: FORBIDDEN('q') }],
+  [
+    'a quantity written in another form is no change (0.5 is 500m, 1024Mi is 1Gi: both sides are canonical Quantities)',
+    'r',
+    (p) => {
+      p.spec!.containers[0]!.resources = { limits: { cpu: '0.5', memory: '65536Ki' } };
+      p.spec!.volumes![0]!.emptyDir = { sizeLimit: '1024Mi' };
+    },
+    { ok: true },
+  ],
+  ['a quantity of another value is a change', 'r', (p) => void (p.spec!.volumes![0]!.emptyDir = { sizeLimit: '2Gi' }), { code: 422, message: FORBIDDEN('r') }],
 ];
 for (const [name, pod, change, expected] of cases) test(name, async () => assert.deepEqual(await update(pod, change), expected));
 
