@@ -296,7 +296,7 @@ export class Engine implements EngineApi {
     const inst = list[previous ? 1 : 0];
     if (!inst) {
       if (previous) throw new Error(`previous terminated container "${container}" in pod "${name}" not found`);
-      throw new Error(`container "${container}" in pod "${name}" is waiting to start: ${waitingReason(pod, container)}`);
+      throw new Error(waitingToStartMessage(pod, container));
     }
     return inst.id;
   }
@@ -490,7 +490,14 @@ export class Engine implements EngineApi {
   }
 }
 
-function waitingReason(pod: Pod, container: string): string {
+/**
+ * The kubelet's answer to a log request for a container with no instance yet
+ * (validateContainerLogStatus, pkg/kubelet/kubelet_pods.go): the two image-pull failures in words,
+ * any other waiting reason as it is.
+ */
+export function waitingToStartMessage(pod: Pod, container: string): string {
   const all = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? []), ...(pod.status?.ephemeralContainerStatuses ?? [])];
-  return all.find((s) => s.name === container)?.state?.waiting?.reason ?? 'ContainerCreating';
+  const reason = all.find((s) => s.name === container)?.state?.waiting?.reason ?? 'ContainerCreating';
+  const why = reason === 'ErrImagePull' ? "image can't be pulled" : reason === 'ImagePullBackOff' ? 'trying and failing to pull image' : reason;
+  return `container "${container}" in pod "${pod.metadata?.name ?? ''}" is waiting to start: ${why}`;
 }

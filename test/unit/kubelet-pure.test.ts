@@ -8,6 +8,7 @@ import { pastActiveDeadline, untilActiveDeadline } from '../../src/engine/kubele
 import { capTerminationMessages, messageFromLogLines, terminationMessage } from '../../src/engine/kubelet/termination-message.js';
 import { killGracePeriod } from '../../src/engine/kubelet/container-lifecycle.js';
 import { podHostnameAndDomain } from '../../src/engine/kubelet/sandbox.js';
+import { waitingToStartMessage } from '../../src/engine/engine.js';
 
 const base = (spec: Partial<NonNullable<Pod['spec']>> = {}, name = 'web'): Pod => ({ metadata: { name, namespace: 'default', uid: 'u' }, spec: { containers: [{ name: 'app' }], ...spec } });
 const header = '# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\nfe00::0\tip6-localnet\nfe00::0\tip6-mcastprefix\nfe00::1\tip6-allnodes\nfe00::2\tip6-allrouters\n';
@@ -86,4 +87,18 @@ for (const [name, pod, reason, want] of [
   ['without any grace the minimum of 2 s applies', base({}), '', 2],
 ] as const) {
   test(`kill grace: ${name}`, () => assert.equal(killGracePeriod(pod as Pod, (pod as Pod).spec?.containers[0], reason), want));
+}
+
+// validateContainerLogStatus (pkg/kubelet/kubelet_pods.go) for a container with no instance to read:
+// the most common pending failures in words, any other reason as it is.
+for (const [name, reason, want] of [
+  ['ErrImagePull: the image cannot be pulled', 'ErrImagePull', `container "app" in pod "web" is waiting to start: image can't be pulled`],
+  ['ImagePullBackOff: trying and failing', 'ImagePullBackOff', 'container "app" in pod "web" is waiting to start: trying and failing to pull image'],
+  ['another reason is named as it is', 'CreateContainerConfigError', 'container "app" in pod "web" is waiting to start: CreateContainerConfigError'],
+  ['no status yet: ContainerCreating', undefined, 'container "app" in pod "web" is waiting to start: ContainerCreating'],
+] as const) {
+  test(`logs of a container that never ran: ${name}`, () => {
+    const pod: Pod = { ...base(), status: reason ? { containerStatuses: [{ name: 'app', image: 'x', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason } } }] } : {} };
+    assert.equal(waitingToStartMessage(pod, 'app'), want);
+  });
 }
