@@ -3,6 +3,7 @@
 // pure, so the command line's grammar is tested without Docker. A first argument that names a
 // resource type (`pods`, `configmaps`/`cm`, `secrets`, singular or plural) selects that kind;
 // `TYPE/NAME` arguments name objects of several kinds; a bare NAME is a pod (Pod Lab's shorthand).
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -113,4 +114,99 @@ export function kubectlJson(v: unknown): string {
 /** The `List` kubectl prints for several objects (`-o json` without a NAME). */
 export function kubectlList(items: readonly unknown[]): { apiVersion: 'v1'; items: unknown[]; kind: 'List'; metadata: { resourceVersion: '' } } {
   return { apiVersion: 'v1', items: [...items], kind: 'List', metadata: { resourceVersion: '' } };
+}
+
+/** An option as node:util's parseArgs declares it. */
+export interface FlagSpec {
+  type: 'string' | 'boolean';
+  short?: string;
+}
+
+/** Go's strconv.ParseBool. */
+const GO_BOOL: Readonly<Record<string, boolean>> = { '1': true, t: true, T: true, TRUE: true, true: true, True: true, '0': false, f: false, F: false, FALSE: false, false: false, False: false };
+
+/**
+ * The command line as kubectl's flag parser (spf13/pflag) reads it, rewritten for node:util's
+ * parseArgs, or pflag's error: `-o=json` is `-o json`; a string flag takes the next argument even
+ * when it starts with `-` (`--tail -5`); a boolean flag may say `=true` or `=false`; an unknown flag
+ * is `unknown flag: --x` (`unknown shorthand flag: 'x' in -x`); a string flag at the end is `flag
+ * needs an argument`. Arguments after `--` are left alone.
+ */
+export function pflagArgv(argv: readonly string[], options: Readonly<Record<string, FlagSpec>>): string[] {
+  const byShort = new Map(Object.entries(options).flatMap(([name, o]) => (o.short ? [[o.short, name] as const] : [])));
+  const flagName = (name: string) => (options[name]?.short ? `-${options[name]!.short}, --${name}` : `--${name}`);
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    let name: string | undefined;
+    let value: string | undefined;
+    let shown = a;
+    const long = /^--([^=]+)(?:=(.*))?$/s.exec(a);
+    const short = long ? null : /^-([^-])(?:=?(.*))?$/s.exec(a);
+    if (long) {
+      name = long[1]!;
+      value = long[2];
+      if (!options[name]) throw new UsageError(`unknown flag: --${name}`);
+    } else if (short && a.length > 1) {
+      name = byShort.get(short[1]!);
+      if (!name) throw new UsageError(`unknown shorthand flag: '${short[1]}' in ${a}`);
+      value = short[2] === '' && !a.includes('=') ? undefined : short[2];
+      shown = `-${short[1]}`;
+      // -it: two boolean shorthands together
+      if (options[name]!.type === 'boolean' && value !== undefined && !a.includes('=')) {
+        for (const c of a.slice(1)) {
+          const n = byShort.get(c);
+          if (!n) throw new UsageError(`unknown shorthand flag: '${c}' in ${a}`);
+          if (options[n]!.type !== 'boolean') throw new UsageError(`flag needs an argument: '${c}' in ${a}`);
+          out.push(`--${n}`);
+        }
+        continue;
+      }
+    } else {
+      out.push(a);
+      continue;
+    }
+    const spec = options[name]!;
+    if (spec.type === 'boolean') {
+      if (value === undefined) out.push(`--${name}`);
+      else {
+        const b = GO_BOOL[value];
+        if (b === undefined) throw new UsageError(`invalid argument ${JSON.stringify(value)} for "${flagName(name)}" flag: strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax`);
+        if (b) out.push(`--${name}`);
+      }
+      continue;
+    }
+    if (value === undefined) {
+      if (i + 1 >= argv.length) throw new UsageError(shown.startsWith('--') ? `flag needs an argument: ${shown}` : `flag needs an argument: '${shown.slice(1)}' in ${shown}`);
+      value = argv[++i]!;
+    }
+    out.push(`--${name}=${value}`);
+  }
+  return out;
+}
+
+/** A command's flags and arguments as kubectl reads them (pflagArgv), then parsed; a usage error otherwise. */
+export function parse<const O extends NonNullable<ParseArgsConfig['options']>>(argv: readonly string[], options: O) {
+  const args = pflagArgv(argv, options as Record<string, FlagSpec>);
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+/** A pod argument of logs, exec and port-forward as kubectl takes it: NAME, or pod/NAME (pods/, po/). */
+export function podArg(arg: string): string {
+  const slash = arg.indexOf('/');
+  if (slash < 0) return arg;
+  const type = arg.slice(0, slash);
+  const name = arg.slice(slash + 1);
+  const kind = kindOf(type);
+  if (!kind) throw new UsageError(`the server doesn't have a resource type "${type}"`);
+  if (kind !== 'Pod' || !name || name.includes('/')) throw new UsageError(`only pods have containers: give NAME or pod/NAME, not ${arg}`);
+  return name;
 }

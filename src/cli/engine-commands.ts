@@ -3,7 +3,6 @@
 // Pods, ConfigMaps and Secrets: `run` creates a file's objects in file order (kubectl apply for the
 // ConfigMaps and Secrets), `get`/`describe`/`delete` take kubectl's resource arguments (args.ts).
 import { readFileSync } from 'node:fs';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { ConfigMap, Event as KEvent, Node, Pod, Secret } from 'kubernetes-types/core/v1';
 import { parseAllDocuments } from 'yaml';
 import { resolve as resolvePath } from 'node:path';
@@ -24,7 +23,7 @@ import { chooseLogsContainer, logRequest } from './pod-logs.js';
 import { DeletionReporter } from './delete-reporter.js';
 import { nodes } from './nodes-command.js';
 import { simulatedNodeNames } from '../shared/labels.js';
-import { UsageError, cannotRead, deleteGrace, isUsageError, seconds, kubectlJson, kubectlList, parseResourceArgs, type ResourceKind, type ResourceTarget } from './args.js';
+import { UsageError, cannotRead, deleteGrace, isUsageError, parse, podArg, seconds, kubectlJson, kubectlList, parseResourceArgs, type ResourceKind, type ResourceTarget } from './args.js';
 
 type Out = { out: (s: string) => void; err: (s: string) => void };
 const io: Out = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) };
@@ -123,14 +122,6 @@ export async function runCommand(cmd: string, argv: string[]): Promise<number> {
     }
     io.err(`error: ${e instanceof Error ? e.message : String(e)}\n`);
     return 1;
-  }
-}
-
-function parse<const O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O) {
-  try {
-    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
-  } catch (e) {
-    throw new UsageError((e as Error).message);
   }
 }
 
@@ -605,15 +596,17 @@ async function logs(argv: string[]): Promise<number> {
     namespace: { type: 'string', short: 'n' },
   });
   if (positionals.length !== 1) throw new UsageError('logs takes exactly one pod NAME');
+  const name = podArg(positionals[0]!);
   // kubectl reads its flags before it asks the server anything.
   const request = logRequest({ previous: values.previous, timestamps: values.timestamps, tail: values.tail, since: values.since, sinceTime: values['since-time'], limitBytes: values['limit-bytes'] });
   if ('error' in request) throw new UsageError(request.error);
   const engine = await connect({});
   try {
     const ns = values.namespace ?? 'default';
-    const pod = engine.getPod(ns, positionals[0]!);
+    const pod = engine.getPod(ns, name);
     if (!pod) {
-      io.err(`Error from server (NotFound): pods "${positionals[0]}" not found\n`);
+      // kubectl logs' own wording (it looks the pod up through its resource builder)
+      io.err(`error: error from server (NotFound): pods "${name}" not found in namespace "${ns}"\n`);
       return 1;
     }
     // kubectl's choice: -c, the default-container annotation, else the first container (with its note).
@@ -630,12 +623,12 @@ async function logs(argv: string[]): Promise<number> {
         const stop = () => resolve();
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
-        engine.followLogs(ns, positionals[0]!, container, (l) => io.out(`${l}\n`), { ...request, onEnd: stop }).catch(reject);
+        engine.followLogs(ns, name, container, (l) => io.out(`${l}\n`), { ...request, onEnd: stop }).catch(reject);
       });
       return 0;
     }
     // As sent: a line --limit-bytes cut short ends without a newline, as kubectl prints it.
-    io.out(await engine.logText(ns, positionals[0]!, container, request));
+    io.out(await engine.logText(ns, name, container, request));
     return 0;
   } catch (e) {
     // The server's refusal, printed as kubectl prints a Status (`Error from server (BadRequest): …`).

@@ -1,11 +1,10 @@
 // `podlab exec` and `podlab port-forward`: kubectl's commands of the same names for users without
 // kubectl, over the lab server's streaming subresources (src/client/streams.ts).
-import { parseArgs } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { execInteractive, portForward } from '../client/streams.js';
 import type { RemoteEngine } from '../client/remote-engine.js';
 import { ApiStatusError } from '../client/connection.js';
-import { UsageError } from './args.js';
+import { UsageError, parse, podArg } from './args.js';
 import { chooseExecContainer } from './pod-logs.js';
 
 type Io = { out: (s: string) => void; err: (s: string) => void };
@@ -26,19 +25,15 @@ export async function exec(argv: string[], io: Io, connect: () => Promise<Remote
   if (dash < 0) throw new UsageError('exec needs a command after --, e.g. podlab exec POD -- sh');
   const command = argv.slice(dash + 1);
   if (!command.length) throw new UsageError('you must specify at least one command for the container');
-  const { values, positionals } = parseArgs({
-    args: argv.slice(0, dash),
-    options: { container: { type: 'string', short: 'c' }, stdin: { type: 'boolean', short: 'i' }, tty: { type: 'boolean', short: 't' }, namespace: { type: 'string', short: 'n' } },
-    allowPositionals: true,
-    strict: true,
-  });
+  const { values, positionals } = parse(argv.slice(0, dash), { container: { type: 'string', short: 'c' }, stdin: { type: 'boolean', short: 'i' }, tty: { type: 'boolean', short: 't' }, namespace: { type: 'string', short: 'n' } });
   if (positionals.length !== 1) throw new UsageError('exec takes exactly one pod NAME');
+  const name = podArg(positionals[0]!);
   const ns = values.namespace ?? 'default';
   const engine = await connect();
   try {
     let container: string;
     try {
-      container = pickContainer(engine, ns, positionals[0]!, values.container, io);
+      container = pickContainer(engine, ns, name, values.container, io);
     } catch (e) {
       io.err((e as { notFound?: boolean }).notFound ? `Error from server (NotFound): ${(e as Error).message}\n` : `error: ${(e as Error).message}\n`);
       return 1;
@@ -46,7 +41,10 @@ export async function exec(argv: string[], io: Io, connect: () => Promise<Remote
     const tty = !!values.tty && !!process.stdin.isTTY;
     if (values.tty && !process.stdin.isTTY) io.err('Unable to use a TTY - input is not a terminal or the right kind of file\n');
     try {
-      return await execInteractive(engine.conn, ns, positionals[0]!, container, command, { stdin: !!values.stdin, tty }, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+      const code = await execInteractive(engine.conn, ns, name, container, command, { stdin: !!values.stdin, tty }, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+      // kubectl says so when the command failed, and exits with its code
+      if (code !== 0) io.err(`command terminated with exit code ${code}\n`);
+      return code;
     } catch (e) {
       // The server's refusal as kubectl prints a Status: `Error from server (BadRequest): container x is not valid for pod y`.
       if (e instanceof ApiStatusError && e.reason) io.err(`Error from server (${e.reason}): ${e.message}\n`);
@@ -60,7 +58,7 @@ export async function exec(argv: string[], io: Io, connect: () => Promise<Remote
 
 /** `podlab port-forward POD [LOCAL:]REMOTE`: forwards until SIGINT/SIGTERM. */
 export async function portForwardCommand(argv: string[], io: Io, connect: () => Promise<RemoteEngine>): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, options: { namespace: { type: 'string', short: 'n' } }, allowPositionals: true, strict: true });
+  const { values, positionals } = parse(argv, { namespace: { type: 'string', short: 'n' } });
   if (positionals.length !== 2) throw new UsageError('port-forward takes a pod NAME and a port: [LOCAL:]REMOTE (LOCAL empty or 0 picks a free port)');
   const m = /^(\d*):?(\d+)$/.exec(positionals[1]!);
   const spec = positionals[1]!.includes(':') ? /^(\d*):(\d+)$/.exec(positionals[1]!) : m && [m[0], m[2], m[2]];
@@ -68,14 +66,18 @@ export async function portForwardCommand(argv: string[], io: Io, connect: () => 
   const local = spec[1] === '' ? 0 : Number(spec[1]);
   const remote = Number(spec[2]);
   const ns = values.namespace ?? 'default';
-  const name = positionals[0]!.replace(/^pods?\//, '');
+  const name = podArg(positionals[0]!);
   const engine = await connect();
   let server;
   try {
+    const pod = engine.getPod(ns, name);
+    if (!pod) throw Object.assign(new Error(`pods "${name}" not found`), { notFound: true });
+    // kubectl's own check before it asks for the stream
+    if (pod.status?.phase !== 'Running') throw new Error(`unable to forward port because pod is not running. Current status=${pod.status?.phase ?? ''}`);
     server = await portForward(engine.conn, ns, name, local, remote, (l) => io.err(`${l}\n`));
   } catch (e) {
     await engine.close();
-    io.err(`error: ${(e as Error).message}\n`);
+    io.err((e as { notFound?: boolean }).notFound ? `Error from server (NotFound): ${(e as Error).message}\n` : `error: ${(e as Error).message}\n`);
     return 1;
   }
   io.out(`Forwarding from 127.0.0.1:${(server.address() as AddressInfo).port} -> ${remote}\n`);

@@ -380,7 +380,7 @@ describe('the lab server: serve, status, stop, kubeconfig, and a server killed m
       assert.deepEqual(names(), ['POD', 'app', 'wait']);
       const ex = spawnSync(process.execPath, [cli, 'exec', 'cli-killed', '-i', '--', 'sh', '-c', 'cat; echo to-stderr >&2; exit 4'], { env: e2(), input: 'via stdin\n', encoding: 'utf8', timeout: 60_000 });
       // kubectl's note: the pod has an init container besides its one app container.
-      assert.deepEqual([ex.status, ex.stdout, ex.stderr], [4, 'via stdin\n', 'Defaulted container "app" out of: app, wait (init)\nto-stderr\n']);
+      assert.deepEqual([ex.status, ex.stdout, ex.stderr], [4, 'via stdin\n', 'Defaulted container "app" out of: app, wait (init)\nto-stderr\ncommand terminated with exit code 4\n']);
       // A container the pod lacks: the API server's answer, as kubectl prints it.
       const bogus = spawnSync(process.execPath, [cli, 'exec', 'cli-killed', '-c', 'nope', '--', 'true'], { env: e2(), encoding: 'utf8', timeout: 60_000 });
       // (kubectl 1.27-1.33 print `Error from server (BadRequest): container nope is not valid for pod …` against the lab server)
@@ -506,7 +506,15 @@ describe('the command line tells the story', () => {
       out: '',
       err: 'Error from server (BadRequest): previous terminated container "app" in pod "cli-story-default" not found\n',
     });
+    // pod/NAME as kubectl takes it; a missing pod in kubectl logs' words; a command's exit code said on stderr; no port-forward to a pod that is not running
+    assert.deepEqual(pl(['logs', 'pod/cli-story-default', '-c', 'sidecar']), { code: 0, out: 'from-sidecar\n', err: '' });
+    assert.deepEqual(pl(['logs', 'nosuch']), { code: 1, out: '', err: 'error: error from server (NotFound): pods "nosuch" not found in namespace "default"\n' });
+    assert.deepEqual(pl(['exec', 'po/cli-story-default', '-c', 'app', '--', 'sh', '-c', 'echo hi; exit 3']), { code: 3, out: 'hi\n', err: 'command terminated with exit code 3\n' });
     assert.equal(pl(['delete', 'cli-story-default']).code, 0);
+    const done = file('story-done.yaml', pod('cli-story-done', '  restartPolicy: Never\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["true"]\n'));
+    assert.equal(pl(['run', done, '--until', 'Succeeded']).code, 0);
+    assert.deepEqual(pl(['port-forward', 'pod/cli-story-done', '0:8080']), { code: 1, out: '', err: 'error: unable to forward port because pod is not running. Current status=Succeeded\n' });
+    assert.equal(pl(['delete', 'cli-story-done']).code, 0);
   });
 
   test('story: delete shows what a terminating pod waits for (a container ignoring SIGTERM, grace period 3 s): one line off a terminal, a line updated in place on one; the final output is unchanged', async () => {

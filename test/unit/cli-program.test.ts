@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { Option } from 'commander';
 import { COMMANDS, ENGINE_COMMANDS, USAGE, helpRequested, runCli } from '../../src/cli/program.js';
-import { cannotRead, deleteGrace } from '../../src/cli/args.js';
+import { cannotRead, deleteGrace, pflagArgv, podArg } from '../../src/cli/args.js';
 import { unreachableNote, type Until } from '../../src/cli/engine-commands.js';
 import type { Pod } from 'kubernetes-types/core/v1';
 
@@ -258,4 +258,51 @@ describe("delete's --grace-period as kubectl reads it: negative is ignored, 0 is
   ];
   for (const [name, given, want] of cases) test(name, () => assert.equal(deleteGrace(given), want));
   test('a value that is not a whole number is a usage error', () => assert.throws(() => deleteGrace('soon'), /--grace-period must be a whole number of seconds, got "soon"/));
+});
+
+describe("the command line as kubectl's flag parser (pflag) reads it", () => {
+  const opts = { output: { type: 'string', short: 'o' }, tail: { type: 'string' }, follow: { type: 'boolean', short: 'f' }, stdin: { type: 'boolean', short: 'i' }, tty: { type: 'boolean', short: 't' }, container: { type: 'string', short: 'c' } } as const;
+  const read = (argv: string[]) => {
+    try {
+      return pflagArgv(argv, opts);
+    } catch (e) {
+      return { error: (e as Error).message };
+    }
+  };
+  const cases: [string, string[], string[] | { error: string }][] = [
+    ['-o=json is -o json', ['get', '-o=json'], ['get', '--output=json']],
+    ['-ojson too', ['-ojson'], ['--output=json']],
+    ['--output json and --output=json', ['--output', 'json', '--output=wide'], ['--output=json', '--output=wide']],
+    ['a string flag takes the next argument even when it starts with -', ['--tail', '-5'], ['--tail=-5']],
+    ['a boolean flag may say =true', ['-f=true', '--follow=true'], ['--follow', '--follow']],
+    ['=false leaves it unset', ['--follow=false'], []],
+    ['a boolean flag with another value is pflag\'s error', ['--follow=yes'], { error: 'invalid argument "yes" for "-f, --follow" flag: strconv.ParseBool: parsing "yes": invalid syntax' }],
+    ['boolean shorthands together', ['-it', 'web'], ['--stdin', '--tty', 'web']],
+    ['an unknown flag', ['--bogus'], { error: 'unknown flag: --bogus' }],
+    ['an unknown shorthand', ['-l', 'app=web'], { error: "unknown shorthand flag: 'l' in -l" }],
+    ['a string flag at the end needs its argument', ['--tail'], { error: 'flag needs an argument: --tail' }],
+    ['a shorthand string flag at the end too', ['-c'], { error: "flag needs an argument: 'c' in -c" }],
+    ['everything after -- is left alone', ['web', '--', 'sh', '-c', '--bogus'], ['web', '--', 'sh', '-c', '--bogus']],
+    ['a lone - is an argument', ['-'], ['-']],
+  ];
+  for (const [name, argv, want] of cases) test(name, () => assert.deepEqual(read(argv), want));
+});
+
+describe('the pod argument of logs, exec and port-forward, as kubectl takes it', () => {
+  const read = (a: string) => {
+    try {
+      return podArg(a);
+    } catch (e) {
+      return { error: (e as Error).message };
+    }
+  };
+  const cases: [string, string, string | { error: string }][] = [
+    ['a bare NAME', 'web', 'web'],
+    ['pod/NAME', 'pod/web', 'web'],
+    ['pods/NAME and po/NAME', 'po/web', 'web'],
+    ['a type the server does not have', 'deployment/web', { error: 'the server doesn\'t have a resource type "deployment"' }],
+    ['a ConfigMap has no containers', 'cm/web', { error: 'only pods have containers: give NAME or pod/NAME, not cm/web' }],
+    ['pod/ without a name', 'pod/', { error: 'only pods have containers: give NAME or pod/NAME, not pod/' }],
+  ];
+  for (const [name, arg, want] of cases) test(name, () => assert.deepEqual(read(arg), want));
 });
