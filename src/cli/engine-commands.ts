@@ -15,8 +15,9 @@ import type { ConfigObject, ConfigObjectKind, EngineSettings, WatchEvent } from 
 import { configMapCells, CONFIGMAP_COLUMNS, formatTable, podCells, POD_COLUMNS, POD_WIDE_COLUMNS, SECRET_COLUMNS, secretCells, StreamingTable, translateTimestampSince } from '../engine/printer.js';
 import { describePod } from '../engine/describe.js';
 import { describeConfigMap, describeSecret } from '../engine/describe-config.js';
-import { InvalidError, kindLower, normalizeConfigObject, planApply } from '../engine/config-objects.js';
+import { InvalidError, applyBody, kindLower, normalizeConfigObject, planApply } from '../engine/config-objects.js';
 import { validateText, invalidObjectMessage, documentFirstLine, type ValidatedDocument, type LabObject } from '../validation/index.js';
+import { PARSE_OPTIONS } from '../validation/documents.js';
 import { RuntimeError } from '../runtime/cri.js';
 import { RunLogs } from './log-streams.js';
 import { chooseLogsContainer, logRequest } from './pod-logs.js';
@@ -171,6 +172,13 @@ export function runnableObject(doc: ValidatedDocument): LabObject | undefined {
 
 type RunItem = { kind: 'Pod'; pod: Pod } | { kind: ConfigObjectKind; object: ConfigObject };
 
+/** A valid document's object as the file wrote it (YAML 1.1, as kubectl reads it). */
+function asWritten(text: string, doc: ValidatedDocument): ConfigObject | undefined {
+  const [d] = parseAllDocuments(text.slice(doc.offset, doc.endOffset), PARSE_OPTIONS) as unknown as { toJS(): unknown; errors: unknown[] }[];
+  const v = d && !d.errors.length ? d.toJS() : undefined;
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as ConfigObject) : undefined;
+}
+
 /**
  * SIGINT/SIGTERM while `run` is up: counted, never fatal, so a signal cannot cut the clean-up short
  * and leave containers behind. Installed before the engine starts, removed after it is closed.
@@ -238,7 +246,8 @@ async function run(argv: string[]): Promise<number> {
       if (doc.kind) io.err(`${file}: document ${doc.index + 1} (${doc.kind}) skipped: ${doc.skipReason ?? 'Pod Lab runs Pods, ConfigMaps and Secrets only'}\n`);
       continue;
     }
-    items.push(doc.kind === 'ConfigMap' || doc.kind === 'Secret' ? { kind: doc.kind, object: obj as ConfigObject } : { kind: 'Pod', pod: obj as Pod });
+    // A ConfigMap or Secret goes as the file wrote it (stringData too): kubectl apply records that, and merges it with what is stored.
+    items.push(doc.kind === 'ConfigMap' || doc.kind === 'Secret' ? { kind: doc.kind, object: asWritten(text, doc) ?? (obj as ConfigObject) } : { kind: 'Pod', pod: obj as Pod });
   }
   if (invalid) return 2;
   if (items.length === 0) {
@@ -301,10 +310,11 @@ async function runAttached(
   const refusals: string[] = [];
   for (const item of items) {
     if (item.kind === 'Pod') continue;
-    const desired = normalizeConfigObject(item.kind, item.object);
-    const existing = engine.getObject(item.kind, desired.metadata?.namespace ?? 'default', desired.metadata?.name ?? '');
+    const { namespace = 'default', name = '' } = normalizeConfigObject(item.kind, item.object).metadata ?? {};
+    const existing = engine.getObject(item.kind, namespace, name);
     try {
-      planApply(item.kind, existing, desired, { now: Date.now(), uid: '', resourceVersion: '' });
+      // what the server will be sent (kubectl apply's merge with the stored object), as it will validate it
+      planApply(item.kind, existing, normalizeConfigObject(item.kind, applyBody(item.kind, existing, item.object)), { now: Date.now(), uid: '', resourceVersion: '' });
     } catch (e) {
       if (!(e instanceof InvalidError)) throw e;
       refusals.push(e.message);

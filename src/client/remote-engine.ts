@@ -15,7 +15,7 @@ import type {
   WatchEvent,
 } from '../engine/api.js';
 import type { Disposable, PullProgress } from '../runtime/cri.js';
-import { InvalidError } from '../engine/config-objects.js';
+import { InvalidError, applyBody } from '../engine/config-objects.js';
 import { LAB_ANNOTATIONS, LAB_GROUP_VERSION } from '../server/lab-api.js';
 import type { Endpoint } from '../server/endpoint.js';
 import { ApiStatusError, ConnectionState, LabConnection, rootCause } from './connection.js';
@@ -264,12 +264,13 @@ export class RemoteEngine implements EngineApi {
     const ns = obj.metadata?.namespace || 'default';
     const name = obj.metadata?.name ?? '';
     const base = `/api/v1/namespaces/${enc(ns)}/${PLURAL[kind]}`;
-    const body = { ...obj, apiVersion: 'v1', kind, metadata: { ...obj.metadata, namespace: ns } };
     try {
       const existing = await this.conn.json<O>('GET', `${base}/${enc(name)}`).catch((e: unknown) => {
         if (e instanceof ApiStatusError && e.code === 404) return undefined;
         throw e;
       });
+      // kubectl apply's merge with what is stored (what other clients set stays), and its record of what it applied
+      const body = applyBody(kind, existing, { ...obj, apiVersion: 'v1', kind, metadata: { ...obj.metadata, namespace: ns } } as O);
       if (!existing) {
         const created = await this.conn.json<O>('POST', `${base}?fieldValidation=Strict`, body);
         this.upsert(kind, created, 'ADDED');

@@ -154,11 +154,91 @@ export interface ApplyContext {
   resourceVersion: string;
 }
 
+/** kubectl apply's record of what it applied, which its next apply diffs against. */
+export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/** Go's json.Marshal of a string map or value: keys sorted at every depth, <, > and & escaped as \u003c, \u003e, \u0026. */
+function goJson(v: unknown): string {
+  const sorted = (x: unknown): unknown =>
+    Array.isArray(x) ? x.map(sorted) : x && typeof x === 'object' ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, sorted((x as Record<string, unknown>)[k])])) : x;
+  return JSON.stringify(sorted(v)).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /**
- * kubectl apply against the stored object: `created` (new uid, creationTimestamp now),
- * `configured` (labels, annotations, data, binaryData, immutable, type replaced; uid and
- * creationTimestamp kept; new resourceVersion) or `unchanged` (the stored object as it is).
- * `desired` must be normalised. Throws InvalidError when the update validation refuses it.
+ * The annotation kubectl apply writes (GetModifiedConfiguration): the object as the file wrote it,
+ * with the namespace it goes to, its own last-applied annotation removed (an empty annotations map
+ * left in its place), as Go encodes it, with a newline.
+ */
+export function lastAppliedConfiguration(input: ConfigObject, namespace: string): string {
+  const o = structuredClone(input) as ConfigObject & { metadata: NonNullable<ConfigObject['metadata']> };
+  o.metadata = { ...(o.metadata ?? {}), namespace: o.metadata?.namespace || namespace };
+  const annotations = { ...(o.metadata.annotations ?? {}) };
+  delete annotations[LAST_APPLIED];
+  o.metadata.annotations = annotations;
+  return `${goJson(o)}\n`;
+}
+
+/**
+ * kubectl apply's three-way merge of a map (CreateThreeWayMergePatch, then the server's merge): the
+ * keys the last apply set and this one does not are removed, this apply's keys are set, and keys
+ * nobody applied (another client's labels, say) are kept.
+ */
+function threeWay(original: Map_ | undefined, modified: Map_ | undefined, current: Map_ | undefined): Map_ | undefined {
+  const out: Map_ = { ...(current ?? {}) };
+  for (const k of Object.keys(original ?? {})) if (!(k in (modified ?? {}))) delete out[k];
+  Object.assign(out, modified ?? {});
+  return nonEmpty(out);
+}
+
+/** The last apply's object (normalised), from the stored object's annotation; none when it has none or it cannot be read. */
+function lastAppliedOf(kind: ConfigObjectKind, existing: ConfigObject): ConfigObject | undefined {
+  const text = existing.metadata?.annotations?.[LAST_APPLIED];
+  if (!text) return undefined;
+  try {
+    return normalizeConfigObject(kind, JSON.parse(text) as ConfigObject);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What kubectl apply makes of the file's object against the stored one (CreateThreeWayMergePatch
+ * applied to it): with no stored object, the file's object; else the stored object with labels,
+ * annotations, data and binaryData merged three ways against the last-applied-configuration
+ * annotation of the stored object (none: nothing is removed, as kubectl does after its warning), so
+ * what other clients added stays; `immutable` and a Secret's `type` are the file's when it sets
+ * them. Either way the annotation records the file's object. This is the body a client sends (a
+ * create, or an update of the whole object), which the server then validates as any update.
+ */
+export function applyBody<O extends ConfigObject>(kind: ConfigObjectKind, existing: ConfigObject | undefined, input: O): O {
+  const desired = normalizeConfigObject(kind, input);
+  const record = lastAppliedConfiguration(input, desired.metadata?.namespace ?? 'default');
+  if (!existing) return { ...desired, metadata: { ...desired.metadata, annotations: { ...(desired.metadata?.annotations ?? {}), [LAST_APPLIED]: record } } };
+  const original = lastAppliedOf(kind, existing);
+  const md = existing.metadata ?? {};
+  const { [LAST_APPLIED]: _previous, ...currentAnnotations } = md.annotations ?? {};
+  const labels = threeWay(original?.metadata?.labels, desired.metadata?.labels, md.labels);
+  const annotations = { ...(threeWay(original?.metadata?.annotations, desired.metadata?.annotations, currentAnnotations) ?? {}), [LAST_APPLIED]: record };
+  const merged = { apiVersion: 'v1', kind } as ConfigObject;
+  const data = threeWay(original?.data ?? undefined, desired.data ?? undefined, existing.data ?? undefined);
+  if (data) merged.data = data;
+  if (kind === 'ConfigMap') {
+    const bin = threeWay((original as ConfigMap | undefined)?.binaryData, (desired as ConfigMap).binaryData, (existing as ConfigMap).binaryData);
+    if (bin) (merged as ConfigMap).binaryData = bin;
+  }
+  const immutable = input.immutable ?? (original?.immutable !== undefined ? undefined : existing.immutable);
+  if (immutable !== undefined && immutable !== null) merged.immutable = immutable;
+  if (kind === 'Secret') (merged as Secret).type = (input as Secret).type || (existing as Secret).type || 'Opaque';
+  merged.metadata = { name: md.name, namespace: md.namespace, ...(labels ? { labels } : {}), annotations, ...(md.uid ? { uid: md.uid } : {}), ...(md.resourceVersion ? { resourceVersion: md.resourceVersion } : {}) };
+  return merged as O;
+}
+
+/**
+ * An update of the stored object by `desired` (a create when there is none): `created` (new uid,
+ * creationTimestamp now), `configured` (labels, annotations, data, binaryData, immutable, type
+ * replaced; uid and creationTimestamp kept; new resourceVersion) or `unchanged` (the stored object
+ * as it is). `desired` must be normalised. Throws InvalidError when the update validation refuses
+ * it. kubectl apply's merge happens before, in the client (applyBody).
  */
 export function planApply<O extends ConfigObject>(kind: ConfigObjectKind, existing: O | undefined, desired: O, ctx: ApplyContext): ApplyResult<O> {
   const name = desired.metadata?.name ?? '';

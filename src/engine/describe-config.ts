@@ -7,6 +7,7 @@
 import type { ConfigMap, Event, Secret } from 'kubernetes-types/core/v1';
 import { DESCRIBE_TAB, tabwrite, timeMs } from './printer.js';
 import { eventAge } from './describe.js';
+import { LAST_APPLIED } from './config-objects.js';
 
 const escapeTerminal = (s: string) => s.replace(/\x1b/g, '^[').replace(/\r/g, '\\r');
 const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -19,7 +20,6 @@ export function base64ByteLength(v: string | undefined): number {
   return Math.max(0, Math.floor((s.length * 3) / 4) - pad);
 }
 
-const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 const MAX_ANNOTATION_LEN = 140;
 const shorten = (s: string, max: number) => (s.length > max ? s.slice(0, max) + '...' : s);
 

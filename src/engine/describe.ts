@@ -16,6 +16,7 @@ import type {
 import { formatQuantity, parseQuantity } from '../validation/quantity.js';
 import { podQOSClass } from './kubelet/status.js';
 import { DESCRIBE_TAB, humanDuration, tabwrite, timeMs, translateTimestampSince } from './printer.js';
+import { LAST_APPLIED } from './config-objects.js';
 
 /** Indentation levels of kubectl's PrefixWriter. */
 const LEVEL = ['', '  ', '    ', '      '] as const;
@@ -61,7 +62,7 @@ const shorten = (s: string, max: number) => (s.length > max ? s.slice(0, max) + 
 
 function annotationsMultiline(w: Out, annotations: Record<string, string> | undefined): void {
   w.write(0, 'Annotations:\t');
-  const keys = sortedKeys(annotations ?? {}).filter((k) => k !== 'kubectl.kubernetes.io/last-applied-configuration');
+  const keys = sortedKeys(annotations ?? {}).filter((k) => k !== LAST_APPLIED);
   if (keys.length === 0) return w.write(0, '<none>\n');
   keys.forEach((k, i) => {
     if (i !== 0) w.write(0, '\t');

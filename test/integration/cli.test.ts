@@ -152,7 +152,7 @@ describe('podlab run: a signal never leaks containers', () => {
 });
 
 describe('ConfigMaps and Secrets through the command line', () => {
-  test('run applies them in file order (created, unchanged, configured, an immutable refusal); get, describe and delete show and remove them; delete --all takes pods too', async () => {
+  test('run applies them in file order (created, unchanged, configured, an immutable refusal) with kubectl apply\'s merge and record (kubectl apply then finds nothing to change; a label another client added stays); get, describe and delete show and remove them; delete --all takes pods too', async () => {
     const lab = mkdtempSync(join(tmpdir(), 'podlab-test-cli-objects-'));
     const pl = (args: string[]) => {
       const r = spawnSync(process.execPath, [cli, ...args], { env: { ...env(), PODLAB_STATE_DIR: lab }, encoding: 'utf8', timeout: 60_000 });
@@ -181,16 +181,31 @@ describe('ConfigMaps and Secrets through the command line', () => {
       const secrets = pl(['get', 'secret']);
       assert.match(secrets.out, /^NAME         TYPE     DATA   AGE\ncli-secret   Opaque   1      \d+s\n$/);
       const one = JSON.parse(pl(['get', 'cm', 'cli-cm', '-o', 'json']).out) as { metadata: Record<string, string>; data: Record<string, string> };
+      // with kubectl apply's record of what it applied, as kubectl writes it
+      const record = '{"apiVersion":"v1","data":{"index.html":"\\u003ch1\\u003ehi\\u003c/h1\\u003e\\n","mode":"slow"},"kind":"ConfigMap","metadata":{"annotations":{},"name":"cli-cm","namespace":"default"}}\n';
       assert.deepEqual({ ...one, metadata: { ...one.metadata, uid: 'x', creationTimestamp: 'x', resourceVersion: 'x' } }, {
         apiVersion: 'v1',
         data: { 'index.html': '<h1>hi</h1>\n', mode: 'slow' },
         kind: 'ConfigMap',
-        metadata: { creationTimestamp: 'x', name: 'cli-cm', namespace: 'default', resourceVersion: 'x', uid: 'x' },
+        metadata: { annotations: { 'kubectl.kubernetes.io/last-applied-configuration': record }, creationTimestamp: 'x', name: 'cli-cm', namespace: 'default', resourceVersion: 'x', uid: 'x' },
       });
+      // kubectl apply finds its own record: nothing to change. What another client adds stays through the next run.
+      const kubectl = (args: string[]) => spawnSync('/usr/lib/google-cloud-sdk/bin/kubectl.1.33', args, { env: { ...process.env, KUBECONFIG: join(lab, 'server', 'kubeconfig') }, encoding: 'utf8', timeout: 60_000 });
+      const kapply = kubectl(['apply', '-f', f]);
+      // (a Secret written with stringData is always configured: the stored object has no stringData to match)
+      assert.deepEqual([kapply.stdout, kapply.stderr], ['configmap/cli-cm unchanged\nsecret/cli-secret configured\n', '']);
+      assert.equal(kubectl(['label', 'cm', 'cli-cm', 'team=blue']).status, 0);
+      writeFileSync(f, objects('fast'));
+      assert.deepEqual(pl(['run', f]).err, 'configmap/cli-cm configured\nsecret/cli-secret unchanged\n');
+      const after = JSON.parse(pl(['get', 'cm', 'cli-cm', '-o', 'json']).out) as { metadata: { labels?: Record<string, string> }; data: Record<string, string> };
+      assert.deepEqual([after.metadata.labels, after.data.mode], [{ team: 'blue' }, 'fast']);
+      writeFileSync(f, objects('slow'));
+      assert.equal(pl(['run', f]).code, 0);
       const list = JSON.parse(pl(['get', 'secrets', '-o', 'json']).out) as { kind: string; items: { data: Record<string, string> }[]; metadata: unknown };
       assert.deepEqual([list.kind, list.items.map((i) => i.data), list.metadata], ['List', [{ greeting: Buffer.from('hello, learner').toString('base64') }], { resourceVersion: '' }]);
       const desc = pl(['describe', 'configmap', 'cli-cm']);
-      assert.equal(desc.out, 'Name:         cli-cm\nNamespace:    default\nLabels:       <none>\nAnnotations:  <none>\n\nData\n====\nindex.html:\n----\n<h1>hi</h1>\n\n\nmode:\n----\nslow\n\n\nBinaryData\n====\n\nEvents:  <none>\n');
+      // (the label another client added stays; describe leaves the last-applied record out, as kubectl's does)
+      assert.equal(desc.out, 'Name:         cli-cm\nNamespace:    default\nLabels:       team=blue\nAnnotations:  <none>\n\nData\n====\nindex.html:\n----\n<h1>hi</h1>\n\n\nmode:\n----\nslow\n\n\nBinaryData\n====\n\nEvents:  <none>\n');
       const sdesc = pl(['describe', 'secret/cli-secret']);
       assert.equal(sdesc.out, 'Name:         cli-secret\nNamespace:    default\nLabels:       <none>\nAnnotations:  <none>\n\nType:  Opaque\n\nData\n====\ngreeting:  14 bytes\n');
 

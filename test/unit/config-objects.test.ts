@@ -10,7 +10,7 @@ import type { ConfigMap, Secret } from 'kubernetes-types/core/v1';
 import { Store, NotFoundError } from '../../src/engine/store.js';
 import { FakeClock } from '../../src/engine/clock.js';
 import type { ConfigObject, WatchEvent } from '../../src/engine/api.js';
-import { InvalidError, invalidMessage, normalizeConfigObject, notFoundMessage, planApply } from '../../src/engine/config-objects.js';
+import { InvalidError, applyBody, invalidMessage, normalizeConfigObject, notFoundMessage, planApply } from '../../src/engine/config-objects.js';
 import { ConfigObjectFiles, objectPath, parseObjectFile } from '../../src/engine/config-persistence.js';
 
 const T0 = Date.UTC(2024, 0, 1, 10, 0, 0);
@@ -350,4 +350,59 @@ describe('the lab keeps ConfigMaps and Secrets as files', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe("applyBody: what kubectl apply sends for a file's ConfigMap or Secret (its three-way merge with the stored object)", () => {
+  const rec = (o: object) => `${JSON.stringify(o)}\n`;
+  const LA = 'kubectl.kubernetes.io/last-applied-configuration';
+  const stored = (o: ConfigMap): ConfigMap => ({ ...o, metadata: { namespace: 'default', uid: 'u1', resourceVersion: '5', ...o.metadata } });
+  const cases: [string, ConfigMap | undefined, ConfigMap, unknown][] = [
+    [
+      'a new object: the file\'s, with the record of it (keys sorted, its namespace, an empty annotations map)',
+      undefined,
+      cm('a', { k: '<v>' }),
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'default', annotations: { [LA]: '{"apiVersion":"v1","data":{"k":"\\u003cv\\u003e"},"kind":"ConfigMap","metadata":{"annotations":{},"name":"a","namespace":"default"}}\n' } }, data: { k: '<v>' } },
+    ],
+    [
+      'labels, annotations and data keys another client added are kept; those the last apply set and this one does not are removed',
+      stored(cm('a', { x: '1', gone: '2', theirs: '3' }, { metadata: { name: 'a', labels: { app: 'web', extra: '1' }, annotations: { note: 'hello', [LA]: rec({ apiVersion: 'v1', data: { gone: '2', x: '1' }, kind: 'ConfigMap', metadata: { annotations: {}, labels: { app: 'web' }, name: 'a', namespace: 'default' } }) } } })),
+      cm('a', { x: '2' }, { metadata: { name: 'a', labels: { app: 'web' } } }),
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        data: { x: '2', theirs: '3' },
+        metadata: {
+          name: 'a',
+          namespace: 'default',
+          labels: { app: 'web', extra: '1' },
+          annotations: { note: 'hello', [LA]: rec({ apiVersion: 'v1', data: { x: '2' }, kind: 'ConfigMap', metadata: { annotations: {}, labels: { app: 'web' }, name: 'a', namespace: 'default' } }) },
+          uid: 'u1',
+          resourceVersion: '5',
+        },
+      },
+    ],
+    [
+      'a stored object with no record (made by kubectl create): nothing is removed, this apply\'s keys are set',
+      stored(cm('a', { old: '1' }, { metadata: { name: 'a', labels: { l: '1' } } })),
+      cm('a', { new: '2' }),
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        data: { old: '1', new: '2' },
+        metadata: { name: 'a', namespace: 'default', labels: { l: '1' }, annotations: { [LA]: rec({ apiVersion: 'v1', data: { new: '2' }, kind: 'ConfigMap', metadata: { annotations: {}, name: 'a', namespace: 'default' } }) }, uid: 'u1', resourceVersion: '5' },
+      },
+    ],
+    [
+      'immutable removed from the file after the last apply set it is removed (the server then refuses it)',
+      stored(cm('a', { x: '1' }, { immutable: true, metadata: { name: 'a', annotations: { [LA]: rec({ apiVersion: 'v1', data: { x: '1' }, immutable: true, kind: 'ConfigMap', metadata: { annotations: {}, name: 'a', namespace: 'default' } }) } } })),
+      cm('a', { x: '1' }),
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        data: { x: '1' },
+        metadata: { name: 'a', namespace: 'default', annotations: { [LA]: rec({ apiVersion: 'v1', data: { x: '1' }, kind: 'ConfigMap', metadata: { annotations: {}, name: 'a', namespace: 'default' } }) }, uid: 'u1', resourceVersion: '5' },
+      },
+    ],
+  ];
+  for (const [name, existing, input, want] of cases) test(name, () => assert.deepEqual(applyBody('ConfigMap', existing, input), want));
 });
