@@ -4,6 +4,7 @@
 // resource type (`pods`, `configmaps`/`cm`, `secrets`, singular or plural) selects that kind;
 // `TYPE/NAME` arguments name objects of several kinds; a bare NAME is a pod (Pod Lab's shorthand).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { sortKeysDeep } from '../shared/go.js';
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -89,21 +90,6 @@ export function parseResourceArgs(positionals: readonly string[]): ResourceArgs 
   const kind = kindOf(positionals[0]!);
   if (kind) return { kind, targets: positionals.slice(1).map((name) => ({ kind, name })) };
   return { targets: positionals.map((name) => ({ kind: 'Pod' as const, name })) };
-}
-
-/** A value with every object's keys sorted, as Go marshals the unstructured maps kubectl prints. */
-export function sortKeysDeep(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeysDeep);
-  if (v && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return Object.fromEntries(
-      Object.keys(o)
-        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-        .filter((k) => o[k] !== undefined)
-        .map((k) => [k, sortKeysDeep(o[k])]),
-    );
-  }
-  return v;
 }
 
 /** `kubectl get -o json`: sorted keys, four-space indentation, a newline at the end. */

@@ -9,6 +9,7 @@
 import type { ConfigMap, Secret } from 'kubernetes-types/core/v1';
 import type { ApplyResult, ConfigObject, ConfigObjectKind } from './api.js';
 import { rfc3339 } from './clock.js';
+import { goJsonMarshal } from '../shared/go.js';
 import { goQuote } from '../validation/errors.js';
 
 /** The REST resource of a kind (API paths, errors, the lab's directories). */
@@ -157,12 +158,6 @@ export interface ApplyContext {
 /** kubectl apply's record of what it applied, which its next apply diffs against. */
 export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
-/** Go's json.Marshal of a string map or value: keys sorted at every depth, <, > and & escaped as \u003c, \u003e, \u0026. */
-function goJson(v: unknown): string {
-  const sorted = (x: unknown): unknown =>
-    Array.isArray(x) ? x.map(sorted) : x && typeof x === 'object' ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, sorted((x as Record<string, unknown>)[k])])) : x;
-  return JSON.stringify(sorted(v)).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
 
 /**
  * The annotation kubectl apply writes (GetModifiedConfiguration): the object as the file wrote it,
@@ -175,7 +170,7 @@ export function lastAppliedConfiguration(input: ConfigObject, namespace: string)
   const annotations = { ...(o.metadata.annotations ?? {}) };
   delete annotations[LAST_APPLIED];
   o.metadata.annotations = annotations;
-  return `${goJson(o)}\n`;
+  return `${goJsonMarshal(o)}\n`;
 }
 
 /**

@@ -225,3 +225,23 @@ export function goParseInt(text: string, base: 0 | 10): number | { error: string
   if (value > 9223372036854775807n || value < -9223372036854775808n) return fail('value out of range');
   return Number(value);
 }
+
+/** A value with every object's keys sorted at every depth (undefined values left out), as Go's encoding/json writes maps. */
+export function sortKeysDeep(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeysDeep);
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.keys(o)
+        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+        .filter((k) => o[k] !== undefined)
+        .map((k) => [k, sortKeysDeep(o[k])]),
+    );
+  }
+  return v;
+}
+
+/** Go's json.Marshal of a map-shaped value: keys sorted, and <, >, &, U+2028, U+2029 escaped as \u003c and so on (its HTML escaping). */
+export function goJsonMarshal(v: unknown): string {
+  return JSON.stringify(sortKeysDeep(v)).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

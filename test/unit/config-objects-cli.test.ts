@@ -2,7 +2,8 @@
 // output (src/cli/args.ts), without Docker.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { kubectlJson, kubectlList, parseResourceArgs, sortKeysDeep } from '../../src/cli/args.js';
+import { kubectlJson, kubectlList, parseResourceArgs } from '../../src/cli/args.js';
+import { sortKeysDeep } from '../../src/shared/go.js';
 
 describe('parseResourceArgs reads kubectl\'s resource arguments', () => {
   const ok: [string, string[], unknown][] = [
