@@ -4,7 +4,7 @@
 // resource type (`pods`, `configmaps`/`cm`, `secrets`, singular or plural) selects that kind;
 // `TYPE/NAME` arguments name objects of several kinds; a bare NAME is a pod (Pod Lab's shorthand).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { sortKeysDeep } from '../shared/go.js';
+import { goJsonMarshal } from '../shared/go.js';
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -94,7 +94,7 @@ export function parseResourceArgs(positionals: readonly string[]): ResourceArgs 
 
 /** `kubectl get -o json`: sorted keys, four-space indentation, a newline at the end. */
 export function kubectlJson(v: unknown): string {
-  return `${JSON.stringify(sortKeysDeep(v), null, 4)}\n`;
+  return `${goJsonMarshal(v, 4)}\n`;
 }
 
 /** The `List` kubectl prints for several objects (`-o json` without a NAME). */

@@ -241,7 +241,10 @@ export function sortKeysDeep(v: unknown): unknown {
   return v;
 }
 
-/** Go's json.Marshal of a map-shaped value: keys sorted, and <, >, &, U+2028, U+2029 escaped as \u003c and so on (its HTML escaping). */
-export function goJsonMarshal(v: unknown): string {
-  return JSON.stringify(sortKeysDeep(v)).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+/**
+ * Go's json.Marshal (json.MarshalIndent with `indent`) of a map-shaped value: keys sorted, and <, >,
+ * &, U+2028, U+2029 escaped as \u003c and so on (its HTML escaping).
+ */
+export function goJsonMarshal(v: unknown, indent?: number): string {
+  return JSON.stringify(sortKeysDeep(v), null, indent).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -47,6 +47,9 @@ describe('kubectl -o json output', () => {
       '{\n    "apiVersion": "v1",\n    "items": [\n        {\n            "apiVersion": "v1",\n            "kind": "Secret"\n        }\n    ],\n    "kind": "List",\n    "metadata": {\n        "resourceVersion": ""\n    }\n}\n',
     );
   });
+  test('<, > and & are escaped as Go\'s json.MarshalIndent escapes them (kubectl prints "\\u003ch1\\u003e")', () => {
+    assert.equal(kubectlJson({ data: { 'index.html': '<h1>a & b</h1>' } }), '{\n    "data": {\n        "index.html": "\\u003ch1\\u003ea \\u0026 b\\u003c/h1\\u003e"\n    }\n}\n');
+  });
 });
 
 test('a usage error thrown by the separately bundled server side (another copy of the class) is still a usage error', async () => {
