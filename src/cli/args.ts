@@ -142,13 +142,21 @@ export function pflagArgv(argv: readonly string[], options: Readonly<Record<stri
       if (!name) throw new UsageError(`unknown shorthand flag: '${short[1]}' in ${a}`);
       value = short[2] === '' && !a.includes('=') ? undefined : short[2];
       shown = `-${short[1]}`;
-      // -it: two boolean shorthands together
+      // -it: shorthands together, booleans, then perhaps one that takes the rest (or the next argument) as its value
       if (options[name]!.type === 'boolean' && value !== undefined && !a.includes('=')) {
-        for (const c of a.slice(1)) {
+        const group = a.slice(1);
+        for (let j = 0; j < group.length; j++) {
+          const c = group[j]!;
           const n = byShort.get(c);
           if (!n) throw new UsageError(`unknown shorthand flag: '${c}' in ${a}`);
-          if (options[n]!.type !== 'boolean') throw new UsageError(`flag needs an argument: '${c}' in ${a}`);
-          out.push(`--${n}`);
+          if (options[n]!.type === 'boolean') {
+            out.push(`--${n}`);
+            continue;
+          }
+          const rest = group.slice(j + 1);
+          if (rest === '' && i + 1 >= argv.length) throw new UsageError(`flag needs an argument: '${c}' in ${a}`);
+          out.push(`--${n}=${rest === '' ? argv[++i]! : rest}`);
+          break;
         }
         continue;
       }
