@@ -7,6 +7,7 @@
 // `kubectl logs --all-containers --prefix -f` reads the containers that exist when it starts).
 import type { Container, ContainerStatus, Pod } from 'kubernetes-types/core/v1';
 import { goParseInt, goQuote, parseGoDuration, parseGoRfc3339 } from '../shared/go.js';
+import type { LogQuery } from '../client/remote-engine.js';
 
 /** kubectl's annotation naming the container its commands default to (podcmd.DefaultContainerAnnotationName). */
 export const DEFAULT_CONTAINER_ANNOTATION = 'kubectl.kubernetes.io/default-container';
@@ -192,15 +193,8 @@ export interface LogFlags {
   limitBytes?: string;
 }
 
-/** The log request's options (PodLogOptions' query parameters; sinceTime as kubectl sends it, RFC 3339 in UTC, whole seconds). */
-export interface LogRequest {
-  previous: boolean;
-  timestamps: boolean;
-  tail?: number;
-  sinceSeconds?: number;
-  sinceTime?: string;
-  limitBytes?: number;
-}
+/** The log request's options (the lab client's LogQuery, with sinceTime as kubectl sends it: RFC 3339 in UTC, whole seconds). */
+export type LogRequest = LogQuery & { previous: boolean; timestamps: boolean };
 
 /**
  * kubectl logs' reading of its flags (pflag's parsing, then LogsOptions.Complete and Validate):

@@ -158,7 +158,6 @@ export interface ApplyContext {
 /** kubectl apply's record of what it applied, which its next apply diffs against. */
 export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
-
 /**
  * The annotation kubectl apply writes (GetModifiedConfiguration): the object as the file wrote it,
  * with the namespace it goes to, its own last-applied annotation removed (an empty annotations map

@@ -214,7 +214,7 @@ export function goParseInt(text: string, base: 0 | 10): number | { error: string
     }
     // underscores only between digits (or after the base prefix), and only when base is 0
     if (digits.includes('_')) {
-      if (/^_|__|_$/.test(digits) && !(prefixed && /^_[^_]/.test(digits) && !/__|_$/.test(digits))) return fail('invalid syntax');
+      if (/__|_$/.test(digits) || (digits.startsWith('_') && !prefixed)) return fail('invalid syntax');
       digits = digits.replace(/_/g, '');
     }
   }
