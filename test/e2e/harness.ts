@@ -115,6 +115,21 @@ export async function startSession(name: string, extraFiles: Record<string, stri
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: `http://127.0.0.1:${port}` }).catch(() => undefined);
   const page = await context.newPage();
   page.on('pageerror', (e) => log(`page error: ${e.message}`));
+  // PODLAB_E2E_FRAMES=1: every WebSocket frame between the workbench and code-server, as the
+  // browser reported it (direction, size, the protocol header in hex, the start of the payload),
+  // written to frames.log in the session's folder: which messages share the socket with the panel's
+  // updates. The time is when this process got the browser's report, so under load it is late.
+  const frames: string[] = [];
+  if (process.env.PODLAB_E2E_FRAMES) {
+    page.on('websocket', (ws) => {
+      const record = (dir: 'in' | 'out') => (f: { payload: string | Buffer }) => {
+        const b = typeof f.payload === 'string' ? Buffer.from(f.payload) : f.payload;
+        frames.push(`${Date.now()} ${dir} ${b.length} ${b.subarray(0, 13).toString('hex')} ${b.subarray(13, 400).toString('latin1').replace(/[^\x20-\x7e]/g, '.')}`);
+      };
+      ws.on('framereceived', record('in'));
+      ws.on('framesent', record('out'));
+    });
+  }
   await page.goto(url);
   await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
   await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 60000 });
@@ -132,6 +147,7 @@ export async function startSession(name: string, extraFiles: Record<string, stri
     page,
     async close() {
       writeFileSync(path.join(dir, 'code-server.log'), serverLog.join(''));
+      if (frames.length) writeFileSync(path.join(dir, 'frames.log'), frames.join('\n'));
       if (trace) await browser.stopTracing().catch((e: unknown) => log(`the trace was not written: ${String(e)}`));
       await browser.close().catch(() => undefined);
       server.kill('SIGTERM');
