@@ -18,7 +18,7 @@ Usage:
   podlab logs NAME [-c CONTAINER] [--previous] [--tail N] [--since D|--since-time T] [--timestamps] [--limit-bytes N] [-f] [-n NAMESPACE]
   podlab delete [pod|configmap|secret] NAME...|--all [--grace-period SECONDS] [-n NAMESPACE]
   podlab exec NAME [-c CONTAINER] [-i] [-t] [-n NAMESPACE] -- COMMAND [ARG...]
-  podlab port-forward NAME [LOCAL:]REMOTE [-n NAMESPACE]
+  podlab port-forward NAME [LOCAL:]REMOTE... [--address ADDR] [-n NAMESPACE]
   podlab nodes [list] | nodes add --simulated N [--prefix P] [--cpu Q] [--memory Q] [--pods N] [--zones A,B]
                       [--taint KEY[=VALUE]:EFFECT] [--start-delay DURATION] | nodes delete NAME...|--all
   podlab validate FILE... [--json]
@@ -148,10 +148,14 @@ export const COMMANDS: readonly CommandHelp[] = [
   },
   {
     name: 'port-forward',
-    synopsis: 'NAME [LOCAL:]REMOTE [options]',
-    summary: "forward a local port to a pod's port",
-    description: "Listen on 127.0.0.1:LOCAL (a free port when LOCAL is empty or 0) and forward each connection to the pod's port REMOTE, as kubectl port-forward does, until interrupted.",
-    options: [{ flags: '-n, --namespace <ns>', description: 'the namespace (default: default)' }],
+    synopsis: 'NAME [LOCAL:]REMOTE... [options]',
+    summary: "forward local ports to a pod's ports",
+    description:
+      "Listen on LOCAL (a free port when LOCAL is empty or 0; REMOTE alone: the same number) of 127.0.0.1 and ::1 and forward each connection to the pod's port REMOTE (a number, or the name of an app container's port), as kubectl port-forward does, until interrupted. A connection the pod's port refuses ends the command with \"lost connection to pod\", as it ends kubectl's.",
+    options: [
+      { flags: '--address <addr>', description: 'the addresses to listen on, comma-separated IPs or localhost (default: localhost)' },
+      { flags: '-n, --namespace <ns>', description: 'the namespace (default: default)' },
+    ],
   },
   {
     name: 'nodes',

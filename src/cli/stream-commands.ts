@@ -1,11 +1,12 @@
 // `podlab exec` and `podlab port-forward`: kubectl's commands of the same names for users without
 // kubectl, over the lab server's streaming subresources (src/client/streams.ts).
-import type { AddressInfo } from 'node:net';
-import { execInteractive, portForward } from '../client/streams.js';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { execInteractive, forwardConnection, portForwardCheck } from '../client/streams.js';
 import type { RemoteEngine } from '../client/remote-engine.js';
 import { ApiStatusError } from '../client/connection.js';
 import { UsageError, parse, podArg } from './args.js';
 import { chooseExecContainer } from './pod-logs.js';
+import { joinHostPort, listenErrorText, listenVerdict, parseAddresses, parsePorts, portsText, resolvePodPorts, type ListenAddress } from './port-forward.js';
 
 type Io = { out: (s: string) => void; err: (s: string) => void };
 
@@ -56,36 +57,81 @@ export async function exec(argv: string[], io: Io, connect: () => Promise<Remote
   }
 }
 
-/** `podlab port-forward POD [LOCAL:]REMOTE`: forwards until SIGINT/SIGTERM. */
+/**
+ * `podlab port-forward POD PORT... [--address A,...]`: kubectl's port-forward — named ports, several
+ * ports, 127.0.0.1 and ::1 by default, `Handling connection for N` per connection — until
+ * SIGINT/SIGTERM (exit 0), or until a connection's forwarding fails: then, as kubectl does since
+ * client-go ends the session on an error from the pod's side, `error: lost connection to pod` (exit 1).
+ */
 export async function portForwardCommand(argv: string[], io: Io, connect: () => Promise<RemoteEngine>): Promise<number> {
-  const { values, positionals } = parse(argv, { namespace: { type: 'string', short: 'n' } });
-  if (positionals.length !== 2) throw new UsageError('port-forward takes a pod NAME and a port: [LOCAL:]REMOTE (LOCAL empty or 0 picks a free port)');
-  const m = /^(\d*):?(\d+)$/.exec(positionals[1]!);
-  const spec = positionals[1]!.includes(':') ? /^(\d*):(\d+)$/.exec(positionals[1]!) : m && [m[0], m[2], m[2]];
-  if (!spec) throw new UsageError(`invalid port specification "${positionals[1]}"`);
-  const local = spec[1] === '' ? 0 : Number(spec[1]);
-  const remote = Number(spec[2]);
+  const { values, positionals } = parse(argv, { namespace: { type: 'string', short: 'n' }, address: { type: 'string', multiple: true } });
+  if (positionals.length < 2) throw new UsageError('TYPE/NAME and list of ports are required for port-forward');
   const ns = values.namespace ?? 'default';
   const name = podArg(positionals[0]!);
+  const fail = (message: string) => (io.err(`error: ${message}\n`), 1);
   const engine = await connect();
-  let server;
+  const listeners: Server[] = [];
+  const sockets = new Set<Socket>();
   try {
     const pod = engine.getPod(ns, name);
-    if (!pod) throw Object.assign(new Error(`pods "${name}" not found`), { notFound: true });
+    if (!pod) {
+      io.err(`Error from server (NotFound): pods "${name}" not found\n`);
+      return 1;
+    }
+    const resolved = resolvePodPorts(positionals.slice(1), pod);
+    if ('error' in resolved) return fail(resolved.error);
     // kubectl's own check before it asks for the stream
-    if (pod.status?.phase !== 'Running') throw new Error(`unable to forward port because pod is not running. Current status=${pod.status?.phase ?? ''}`);
-    server = await portForward(engine.conn, ns, name, local, remote, (l) => io.err(`${l}\n`));
-  } catch (e) {
+    if (pod.status?.phase !== 'Running') return fail(`unable to forward port because pod is not running. Current status=${pod.status?.phase ?? ''}`);
+    const addresses = parseAddresses((values.address ?? ['localhost']).flatMap((a) => a.split(',')));
+    if ('error' in addresses) return fail(addresses.error);
+    const ports = parsePorts(resolved);
+    if ('error' in ports) return fail(ports.error);
+    try {
+      await portForwardCheck(engine.conn, ns, name, ports.map((p) => p.remote));
+    } catch (e) {
+      return fail(`error upgrading connection: ${(e as Error).message}`);
+    }
+    let lost: (message: string) => void = () => undefined;
+    const lostConnection = new Promise<string>((resolve) => (lost = resolve));
+    let listening = false;
+    for (const port of ports) {
+      const results: { addr: ListenAddress; error?: string }[] = [];
+      for (const addr of addresses) {
+        const server = createServer((sock) => {
+          sockets.add(sock);
+          sock.on('close', () => sockets.delete(sock));
+          io.out(`Handling connection for ${port.local}\n`);
+          forwardConnection(engine.conn, ns, name, port.remote, sock, (message) => lost(`an error occurred forwarding ${port.local} -> ${port.remote}: ${message}`));
+        });
+        const error = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
+          server.once('error', resolve);
+          server.listen({ host: addr.address, port: port.local, ipv6Only: addr.family === 6 }, () => resolve(undefined));
+        });
+        if (error) {
+          results.push({ addr, error: listenErrorText(addr, port.local, error) });
+          continue;
+        }
+        listeners.push(server);
+        port.local = (server.address() as AddressInfo).port;
+        io.out(`Forwarding from ${joinHostPort(addr.address, port.local)} -> ${port.remote}\n`);
+        results.push({ addr });
+      }
+      const refused = listenVerdict(results);
+      if (refused === undefined) listening = true;
+      else io.err(`Unable to listen on port ${port.local}: ${refused}\n`);
+    }
+    if (!listening) return fail(`unable to listen on any of the requested ports: ${portsText(ports)}`);
+    const interrupted = new Promise<void>((resolve) => {
+      process.once('SIGINT', () => resolve());
+      process.once('SIGTERM', () => resolve());
+    });
+    const why = await Promise.race([lostConnection, interrupted]);
+    if (why === undefined) return 0;
+    io.err(`${why}\n`);
+    return fail('lost connection to pod');
+  } finally {
+    for (const l of listeners) l.close();
+    for (const s of sockets) s.destroy();
     await engine.close();
-    io.err((e as { notFound?: boolean }).notFound ? `Error from server (NotFound): ${(e as Error).message}\n` : `error: ${(e as Error).message}\n`);
-    return 1;
   }
-  io.out(`Forwarding from 127.0.0.1:${(server.address() as AddressInfo).port} -> ${remote}\n`);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
-  server.close();
-  await engine.close();
-  return 0;
 }

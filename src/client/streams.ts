@@ -4,7 +4,7 @@
 // 255 close), and the v4 channel protocol for port-forward (channels 2i data and 2i+1 error per
 // port, each opened by the port as a little-endian uint16) — client-go's remotecommand and
 // portforward websocket clients are the upstream counterparts.
-import { createServer, type Server, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import WebSocket from 'ws';
 import { statusError, type LabConnection } from './connection.js';
@@ -103,10 +103,6 @@ export async function execInteractive(
   });
 }
 
-/**
- * Listens on 127.0.0.1:localPort (0: any) and forwards each connection to the pod's port through
- * its own WebSocket. Resolves with the listening server (its address says the port).
- */
 /** Runs a command without stdin and collects its output (the EngineApi's exec). */
 export async function execCollect(conn: LabConnection, namespace: string, pod: string, container: string, command: string[], timeoutMs = 30_000): Promise<{ exitCode: number; stdout: string; stderr: string }> {
   const out: Buffer[] = [];
@@ -116,41 +112,50 @@ export async function execCollect(conn: LabConnection, namespace: string, pod: s
   return { exitCode, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
 }
 
-export async function portForward(conn: LabConnection, namespace: string, pod: string, localPort: number, remotePort: number, log: (line: string) => void): Promise<Server> {
-  const path = `/api/v1/namespaces/${enc(namespace)}/pods/${enc(pod)}/portforward?ports=${remotePort}`;
-  // Fail early (pod not found, no IP) rather than at the first connection.
-  (await open(conn, path, ['v4.channel.k8s.io'])).close();
-  const server = createServer((sock: Socket) => {
-    void open(conn, path, ['v4.channel.k8s.io']).then(
-      (ws) => {
-        const seen = new Set<number>();
-        ws.on('message', (data: Buffer) => {
-          const ch = data[0]!;
-          let payload = data.subarray(1);
-          // The first message of each channel is the port.
-          if (!seen.has(ch)) {
-            seen.add(ch);
-            payload = payload.subarray(2);
-          }
-          if (payload.length === 0) return;
-          if (ch === 0) sock.write(payload);
-          else if (ch === 1) log(`error forwarding port ${remotePort}: ${payload.toString('utf8')}`);
-        });
-        sock.on('data', (d: Buffer) => ws.readyState === ws.OPEN && ws.send(Buffer.concat([Buffer.from([0]), d])));
-        sock.on('close', () => ws.close());
-        sock.on('error', () => ws.close());
-        ws.on('close', () => sock.end());
-        ws.on('error', () => sock.destroy());
-      },
-      (e: Error) => {
-        log(`error forwarding port ${remotePort}: ${e.message}`);
-        sock.destroy();
-      },
-    );
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(localPort, '127.0.0.1', () => resolve());
-  });
-  return server;
+const portForwardPath = (namespace: string, pod: string, ports: readonly number[]) =>
+  `/api/v1/namespaces/${enc(namespace)}/pods/${enc(pod)}/portforward?${ports.map((p) => `ports=${p}`).join('&')}`;
+
+/** Asks for the pod's port-forward stream once and closes it: the server's refusal (no such pod, no IP) before anything listens, as kubectl's dial comes first. */
+export async function portForwardCheck(conn: LabConnection, namespace: string, pod: string, ports: readonly number[]): Promise<void> {
+  (await open(conn, portForwardPath(namespace, pod, ports), ['v4.channel.k8s.io'])).close();
+}
+
+/**
+ * Joins a local connection to the pod's port through a WebSocket of its own. `failed` gets the
+ * error stream's message (`error forwarding port 80 to pod …`) or why the stream could not be
+ * opened; the local connection is closed then.
+ */
+export function forwardConnection(conn: LabConnection, namespace: string, pod: string, remotePort: number, sock: Socket, failed: (message: string) => void): void {
+  sock.pause();
+  open(conn, portForwardPath(namespace, pod, [remotePort]), ['v4.channel.k8s.io']).then(
+    (ws) => {
+      const seen = new Set<number>();
+      let error = '';
+      ws.on('message', (data: Buffer) => {
+        const ch = data[0]!;
+        let payload = data.subarray(1);
+        // The first message of each channel is the port.
+        if (!seen.has(ch)) {
+          seen.add(ch);
+          payload = payload.subarray(2);
+        }
+        if (payload.length === 0) return;
+        if (ch === 0) sock.write(payload);
+        else if (ch === 1) error += payload.toString('utf8');
+      });
+      sock.on('data', (d: Buffer) => ws.readyState === ws.OPEN && ws.send(Buffer.concat([Buffer.from([0]), d])));
+      sock.on('close', () => ws.close());
+      sock.on('error', () => ws.close());
+      ws.on('close', () => {
+        sock.end();
+        if (error) failed(error);
+      });
+      ws.on('error', () => sock.destroy());
+      sock.resume();
+    },
+    (e: Error) => {
+      sock.destroy();
+      failed(e.message);
+    },
+  );
 }

@@ -6,6 +6,7 @@ import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_pr
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect, createServer } from 'node:net';
 import { removeLabContainers, sleep, stopLabServer } from './engine-helpers.js';
 
 const root = join(__dirname, '..', '..');
@@ -555,6 +556,60 @@ describe('the command line tells the story', () => {
     assert.match(screen, /\x1b\[1A\r\x1b\[Jpod "cli-del-tty" deleting: waiting for container "app" to stop \(grace period 3s, [0-2]s left\)\n/);
     assert.match(screen, /\x1b\[1A\r\x1b\[Jpod "cli-del-tty" deleted\n$/);
     assert.deepEqual(podContainers(uids), []);
+  });
+
+  test('story: port-forward as kubectl does it: a named port, on 127.0.0.1 and ::1, a line per connection; a local port in use; an unknown port name; a port the pod refuses ends it with "lost connection to pod"', async () => {
+    const f = file('story-pf.yaml', pod('cli-pf', '  terminationGracePeriodSeconds: 0\n  containers:\n    - name: web\n      image: busybox:1.35\n      command: ["sh", "-c", "echo hi > /tmp/index.html; exec httpd -f -p 8080 -h /tmp"]\n      ports:\n        - name: http\n          containerPort: 8080\n'));
+    assert.equal(pl(['run', f, '--until', 'Running']).code, 0);
+    // kubectl listens on ::1 beside 127.0.0.1 where the machine has IPv6 loopback (and says nothing when it has not).
+    const ipv6 = await new Promise<boolean>((resolve) => {
+      const probe = createServer().once('error', () => resolve(false));
+      probe.listen({ host: '::1', port: 0, ipv6Only: true }, () => probe.close(() => resolve(true)));
+    });
+    const forward = (args: string[]) => {
+      const child = spawn(process.execPath, [cli, 'port-forward', ...args], { env: storyEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+      const o = { out: '', err: '', code: new Promise<number | null>((resolve) => child.on('close', resolve)), child };
+      child.stdout.on('data', (d: Buffer) => (o.out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (o.err += d.toString()));
+      return o;
+    };
+    const until = async (what: string, ok: () => boolean) => {
+      const end = Date.now() + 20_000;
+      while (!ok()) {
+        if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+        await sleep(50);
+      }
+    };
+    const listening = (o: { out: string }) => () => o.out.split('\n').filter((l) => l.startsWith('Forwarding from')).length === (ipv6 ? 2 : 1);
+
+    const pf = forward(['pod/cli-pf', ':http']);
+    await until('the forwarding lines', listening(pf));
+    const port = Number(/127\.0\.0\.1:(\d+)/.exec(pf.out)![1]);
+    const get = (host: string) => fetch(`http://${host}:${port}/index.html`).then((r) => r.text());
+    assert.deepEqual(await Promise.all([get('127.0.0.1'), ...(ipv6 ? [get('[::1]')] : [])]), ipv6 ? ['hi\n', 'hi\n'] : ['hi\n']);
+    await until('a line per connection', () => pf.out.split('\n').filter((l) => l.startsWith('Handling')).length === (ipv6 ? 2 : 1));
+    const inUse = (addr: string) => `unable to create listener: Error listen ${addr}:${port}: bind: address already in use`;
+    assert.deepEqual(pl(['port-forward', 'cli-pf', `${port}:8080`]), {
+      code: 1,
+      out: '',
+      err: `Unable to listen on port ${port}: Listeners failed to create with the following errors: [${[inUse('tcp4 127.0.0.1'), ...(ipv6 ? [inUse('tcp6 [::1]')] : [])].join(' ')}]\nerror: unable to listen on any of the requested ports: [{${port} 8080}]\n`,
+    });
+    assert.deepEqual(pl(['port-forward', 'cli-pf', 'nope']), { code: 1, out: '', err: "error: Pod 'cli-pf' does not have a named port 'nope'\n" });
+    pf.child.kill('SIGINT');
+    assert.deepEqual({ code: await pf.code, out: pf.out, err: pf.err }, {
+      code: 0,
+      out: [`Forwarding from 127.0.0.1:${port} -> 8080`, ...(ipv6 ? [`Forwarding from [::1]:${port} -> 8080`] : []), `Handling connection for ${port}`, ...(ipv6 ? [`Handling connection for ${port}`] : []), ''].join('\n'),
+      err: '',
+    });
+
+    // Nothing listens on 9999 in the pod: the first connection's error ends the command, as client-go's forwarder does.
+    const refused = forward(['cli-pf', ':9999']);
+    await until('the forwarding lines', listening(refused));
+    const rport = Number(/127\.0\.0\.1:(\d+)/.exec(refused.out)![1]);
+    await new Promise<void>((resolve) => connect(rport, '127.0.0.1').on('close', () => resolve()).on('error', () => undefined));
+    assert.equal(await refused.code, 1);
+    assert.match(refused.err, new RegExp(`^an error occurred forwarding ${rport} -> 9999: error forwarding port 9999 to pod [0-9a-f]{64}, uid : connect ECONNREFUSED [0-9.]+:9999\\nerror: lost connection to pod\\n$`));
+    assert.equal(pl(['delete', 'cli-pf']).code, 0);
   });
 });
 
