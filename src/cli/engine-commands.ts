@@ -605,10 +605,18 @@ async function logs(argv: string[]): Promise<number> {
     'limit-bytes': { type: 'string' },
     namespace: { type: 'string', short: 'n' },
   });
-  if (positionals.length !== 1) throw new UsageError('logs takes exactly one pod NAME');
+  if (positionals.length < 1 || positionals.length > 2) throw new UsageError('logs takes a pod NAME, and a CONTAINER after it or with -c');
   const name = podArg(positionals[0]!);
   // kubectl reads its flags before it asks the server anything.
-  const request = logRequest({ previous: values.previous, timestamps: values.timestamps, tail: values.tail, since: values.since, sinceTime: values['since-time'], limitBytes: values['limit-bytes'] });
+  const request = logRequest({
+    previous: values.previous,
+    timestamps: values.timestamps,
+    tail: values.tail,
+    since: values.since,
+    sinceTime: values['since-time'],
+    limitBytes: values['limit-bytes'],
+    containerTwice: values.container !== undefined && positionals.length === 2,
+  });
   if ('error' in request) throw new UsageError(request.error);
   const engine = await connect({});
   try {
@@ -620,7 +628,7 @@ async function logs(argv: string[]): Promise<number> {
       return 1;
     }
     // kubectl's choice: -c, the default-container annotation, else the first container (with its note).
-    const choice = chooseLogsContainer(pod, values.container);
+    const choice = chooseLogsContainer(pod, values.container ?? positionals[1]);
     if ('error' in choice) {
       io.err(`error: ${choice.error}\n`);
       return 1;

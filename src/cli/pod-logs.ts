@@ -191,6 +191,8 @@ export interface LogFlags {
   since?: string;
   sinceTime?: string;
   limitBytes?: string;
+  /** `-c` given and a CONTAINER after the pod's name too. */
+  containerTwice?: boolean;
 }
 
 /** The log request's options (the lab client's LogQuery, with sinceTime as kubectl sends it: RFC 3339 in UTC, whole seconds). */
@@ -230,6 +232,7 @@ export function logRequest(f: LogFlags): LogRequest | { error: string } {
   if (sinceMs !== 0) out.sinceSeconds = Math.sign(sinceMs) * Math.round(Math.abs(sinceMs) / 1000) || 0;
   if (tail !== undefined && tail !== -1) out.tail = tail;
   if (out.sinceTime !== undefined && sinceMs !== 0) return { error: 'at most one of `sinceTime` or `sinceSeconds` may be specified' };
+  if (f.containerTwice) return { error: 'only one of -c or an inline [CONTAINER] arg is allowed' };
   if (out.sinceSeconds !== undefined && out.sinceSeconds < 0) return { error: '--since must be greater than 0' };
   if (out.tail !== undefined && out.tail < -1) return { error: '--tail must be greater than or equal to -1' };
   if (out.limitBytes !== undefined && out.limitBytes < 0) return { error: '--limit-bytes must be greater than 0' };

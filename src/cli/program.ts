@@ -15,7 +15,7 @@ Usage:
                   [--sandbox-image IMAGE] [--backoff-initial SECONDS] [--backoff-max SECONDS] [--nodes FILE] [--step]
   podlab get [pods|configmaps|secrets] [NAME...] [-o json|wide] [-n NAMESPACE]
   podlab describe [pod|configmap|secret] NAME... [-n NAMESPACE]
-  podlab logs NAME [-c CONTAINER] [--previous] [--tail N] [--since D|--since-time T] [--timestamps] [--limit-bytes N] [-f] [-n NAMESPACE]
+  podlab logs NAME [CONTAINER | -c CONTAINER] [--previous] [--tail N] [--since D|--since-time T] [--timestamps] [--limit-bytes N] [-f] [-n NAMESPACE]
   podlab delete [pod|configmap|secret] NAME...|--all [--grace-period SECONDS] [-n NAMESPACE]
   podlab exec NAME [-c CONTAINER] [-i] [-t] [-n NAMESPACE] -- COMMAND [ARG...]
   podlab port-forward NAME [LOCAL:]REMOTE... [--address ADDR] [-n NAMESPACE]
@@ -106,10 +106,10 @@ export const COMMANDS: readonly CommandHelp[] = [
   },
   {
     name: 'logs',
-    synopsis: 'NAME [options]',
+    synopsis: 'NAME [CONTAINER] [options]',
     summary: "print the logs of a pod's container",
     description:
-      "Print the logs of a pod's container, as kubectl logs does: the one -c names, else the one the kubectl.kubernetes.io/default-container annotation names, else the first, with kubectl's note on stderr when the pod has others (Defaulted container \"app\" out of: app, sidecar, init-a (init)).",
+      "Print the logs of a pod's container, as kubectl logs does: the one -c (or CONTAINER after NAME) names, else the one the kubectl.kubernetes.io/default-container annotation names, else the first, with kubectl's note on stderr when the pod has others (Defaulted container \"app\" out of: app, sidecar, init-a (init)).",
     options: [
       { flags: '-c, --container <name>', description: 'the container (default: the first)' },
       { flags: '-p, --previous', description: "the container's previous attempt" },
@@ -347,8 +347,16 @@ export async function runCli(argv: readonly string[], io: CliIo, handlers: CliHa
       if (args[0] !== 'help') code = topLevel();
       else {
         const target = commands.get(args[1] ?? '');
-        io.out(target ? target.helpInformation() : USAGE);
-        code = 0;
+        if (args[1] === undefined) {
+          io.out(USAGE);
+          code = 0;
+        } else if (target) {
+          io.out(target.helpInformation());
+          code = 0;
+        } else {
+          io.err(`podlab: unknown command "${args[1]}"\n\n${USAGE}`);
+          code = 2;
+        }
       }
     });
   optionsOf.set(help, []);

@@ -502,6 +502,9 @@ describe('the command line tells the story', () => {
     while (r.out === '' && Date.now() < deadline) r = pl(['logs', 'cli-story-default']);
     assert.deepEqual(r, { code: 0, out: 'from-app\n', err: 'Defaulted container "app" out of: app, sidecar, init-a (init)\n' });
     assert.deepEqual(pl(['logs', 'cli-story-default', '-c', 'sidecar']), { code: 0, out: 'from-sidecar\n', err: '' });
+    // kubectl's inline CONTAINER, and its refusal beside -c
+    assert.deepEqual(pl(['logs', 'cli-story-default', 'sidecar']), { code: 0, out: 'from-sidecar\n', err: '' });
+    assert.deepEqual(pl(['logs', 'cli-story-default', 'sidecar', '-c', 'app']), { code: 2, out: '', err: 'error: only one of -c or an inline [CONTAINER] arg is allowed\n' });
     assert.deepEqual(pl(['logs', 'cli-story-default', '-c', 'bogus']), { code: 1, out: '', err: 'error: container bogus is not valid for pod cli-story-default\n' });
     // kubectl's other options, through the lab server
     const stamped = pl(['logs', 'cli-story-default', '-c', 'sidecar', '--timestamps']);

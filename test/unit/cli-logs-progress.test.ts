@@ -449,6 +449,9 @@ describe("kubectl logs' flags as the request's options (pflag, then LogsOptions.
     ['--limit-bytes=0 is unset', { limitBytes: '0' }, none],
     ['--limit-bytes=10', { limitBytes: '10' }, { ...none, limitBytes: 10 }],
     ['--limit-bytes=-1 is refused', { limitBytes: '-1' }, { error: '--limit-bytes must be greater than 0' }],
+    ['-c and an inline CONTAINER together are refused', { containerTwice: true }, { error: 'only one of -c or an inline [CONTAINER] arg is allowed' }],
+    ['that refusal comes after the since conflict and before --limit-bytes\'s', { containerTwice: true, limitBytes: '-1' }, { error: 'only one of -c or an inline [CONTAINER] arg is allowed' }],
+    ['the since conflict comes first', { containerTwice: true, since: '5s', sinceTime: '2026-01-01T00:00:00Z' }, { error: 'at most one of `sinceTime` or `sinceSeconds` may be specified' }],
   ];
   for (const [name, flags, want] of cases) test(name, () => assert.deepEqual(logRequest(flags), want));
 });

@@ -35,6 +35,7 @@ async function podlab(argv: string[], handlerCode = 0): Promise<Result> {
   return r;
 }
 
+const HELP_HELP = ['Usage: podlab help [COMMAND]', '', "Print the usage, or the help of COMMAND: its synopsis, a description and its", 'options.', ''].join('\n');
 const usage = (code: number): Result => ({ code, out: USAGE, err: '', calls: [] });
 const unknown = (cmd: string): Result => ({ code: 2, out: '', err: `podlab: unknown command "${cmd}"\n\n${USAGE}`, calls: [] });
 
@@ -44,7 +45,8 @@ describe('podlab dispatches on its first argument', () => {
     ['help prints the usage and exits 0', ['help'], usage(0)],
     ['--help prints the usage and exits 0', ['--help'], usage(0)],
     ['-h prints the usage and exits 0, whatever follows', ['-h', 'run', 'x.yaml'], usage(0)],
-    ['help of an unknown command prints the usage and exits 0', ['help', 'bogus'], usage(0)],
+    ['help of an unknown command says so, with the usage on stderr, exit 2', ['help', 'bogus'], unknown('bogus')],
+    ['help of help prints its help', ['help', 'help'], { code: 0, out: HELP_HELP, err: '', calls: [] }],
     ['an unknown command is refused with the usage on stderr, exit 2', ['bogus'], unknown('bogus')],
     ['an unknown flag in first place is an unknown command', ['--bogus'], unknown('--bogus')],
     ['a help flag after an unknown first argument does not rescue it', ['--bogus', '-h'], unknown('--bogus')],
