@@ -672,34 +672,35 @@ async function del(argv: string[]): Promise<number> {
     const targets: ResourceTarget[] = values.all
       ? (args.kind ? [args.kind] : (['Pod', 'ConfigMap', 'Secret'] as const)).flatMap((kind) => listKind(engine, kind, ns).map((o) => ({ kind, name: nameOf(o) })))
       : args.targets;
-    // Pods terminate gracefully (in parallel), their progress on stderr; ConfigMaps and Secrets go at once, in order.
+    // Pods terminate gracefully (in parallel), their progress on stderr; ConfigMaps and Secrets go at once.
+    // Each `deleted` line comes once its object is gone, in argument order as kubectl prints them (a
+    // pod gone sooner waits for the ones before it); what was not found is said at the end, as kubectl does.
     const reporter = (progress = new DeletionReporter(engine, io.err, process.stderr.isTTY ? { columns: process.stderr.columns || 80 } : undefined));
-    let code = 0;
-    const missing = (t: ResourceTarget) => {
-      reporter.above(() => io.err(notFound(t.kind, t.name)));
-      code = 1;
-    };
-    const podDeletions = targets
-      .filter((t) => t.kind === 'Pod')
-      .map(async (t) => {
-        if (!engine.getPod(ns, t.name)) return missing(t);
+    const deletions = targets.map(async (t): Promise<string | undefined> => {
+      if (t.kind === 'Pod') {
+        if (!engine.getPod(ns, t.name)) return undefined;
         reporter.track(ns, t.name);
         await engine.deletePod(ns, t.name, grace);
-        reporter.finished(ns, t.name, () => io.out(`pod "${t.name}" deleted\n`));
-      });
-    for (const t of targets) {
-      if (t.kind === 'Pod') continue;
+        // its progress line goes as soon as it is gone
+        reporter.finished(ns, t.name, () => undefined);
+        return `pod "${t.name}" deleted\n`;
+      }
       try {
         await engine.deleteObject(t.kind, ns, t.name);
-        const line = `${kindLower(t.kind)} "${t.name}" deleted\n`;
-        reporter.above(() => io.out(line));
+        return `${kindLower(t.kind)} "${t.name}" deleted\n`;
       } catch (e) {
         if ((e as Error).name !== 'NotFound') throw e;
-        missing(t);
+        return undefined;
       }
+    });
+    const missing: ResourceTarget[] = [];
+    for (const [i, deletion] of deletions.entries()) {
+      const line = await deletion;
+      if (line === undefined) missing.push(targets[i]!);
+      else reporter.above(() => io.out(line));
     }
-    await Promise.all(podDeletions);
-    return code;
+    for (const t of missing) reporter.above(() => io.err(notFound(t.kind, t.name)));
+    return missing.length ? 1 : 0;
   } finally {
     progress?.dispose();
     await engine.close();

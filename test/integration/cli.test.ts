@@ -536,21 +536,26 @@ describe('the command line tells the story', () => {
     assert.equal(pl(['delete', 'cli-story-done']).code, 0);
   });
 
-  test('story: delete shows what a terminating pod waits for (a container ignoring SIGTERM, grace period 3 s): one line off a terminal, a line updated in place on one; the final output is unchanged', async () => {
+  test('story: delete shows what a terminating pod waits for (a container ignoring SIGTERM, grace period 3 s): one line off a terminal, a line updated in place on one; the final output is unchanged, its lines in argument order as kubectl prints them (a pod gone sooner waits its turn), a missing pod said last', async () => {
     const spec = '  terminationGracePeriodSeconds: 3\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sh", "-c", "trap \'\' TERM; while true; do sleep 1; done"]\n';
-    const f = file('story-del.yaml', `${pod('cli-del', spec)}---\n${pod('cli-del-tty', spec)}`);
+    const fast = '  terminationGracePeriodSeconds: 0\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sleep", "3600"]\n';
+    const f = file('story-del.yaml', `${pod('cli-del', spec)}---\n${pod('cli-del-tty', spec)}---\n${pod('cli-del-fast', fast)}`);
     const up = pl(['run', f, '--until', 'Running']);
     assert.equal(up.code, 0, up.err);
     const uids = labPodUids(lab);
-    assert.equal(uids.length, 2);
+    assert.equal(uids.length, 3);
     const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
     const [plain, tty] = await Promise.all([
-      run(process.execPath, [cli, 'delete', 'cli-del']),
+      run(process.execPath, [cli, 'delete', 'cli-del', 'nosuch', 'cli-del-fast']),
       // A terminal for stdout and stderr (merged, with \r\n line ends) from script(1), 200 columns wide.
       run('script', ['-qec', `stty cols 200; ${q(process.execPath)} ${q(cli)} delete cli-del-tty`, '/dev/null']),
     ]);
-    assert.deepEqual([plain.code, plain.out], [0, 'pod "cli-del" deleted\n']);
-    assert.match(plain.err, /^pod "cli-del" deleting: waiting for container "app" to stop \(grace period 3s, [0-3]s left\)\n$/);
+    assert.deepEqual([plain.code, plain.out], [1, 'pod "cli-del" deleted\npod "cli-del-fast" deleted\n']);
+    // (sleep as PID 1 ignores SIGTERM too: the grace period 0 of a graceful deletion is the API server's 1 s)
+    assert.match(
+      plain.err,
+      /^pod "cli-del" deleting: waiting for container "app" to stop \(grace period 3s, [0-3]s left\)\n(pod "cli-del-fast" deleting: waiting for container "app" to stop \(grace period 1s, [01]s left\)\n)?Error from server \(NotFound\): pods "nosuch" not found\n$/,
+    );
     assert.ok(plain.ms >= 2500, `deleted after ${plain.ms} ms`);
     assert.equal(tty.code, 0, tty.out);
     const screen = tty.out.replace(/\r\n/g, '\n');
