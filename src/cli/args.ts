@@ -33,8 +33,8 @@ export interface ResourceTarget {
 }
 
 export interface ResourceArgs {
-  /** The kind named by a leading TYPE argument; undefined for bare pod names, TYPE/NAME forms or nothing. */
-  kind?: ResourceKind;
+  /** The kinds named by a leading TYPE (or TYPE,TYPE) argument, each once; undefined for bare pod names, TYPE/NAME forms or nothing. */
+  kinds?: ResourceKind[];
   /** The objects named, in argument order. */
   targets: ResourceTarget[];
 }
@@ -68,11 +68,30 @@ export function deleteGrace(v: string | undefined): number | undefined {
   return n < 0 ? undefined : n === 0 ? 1 : n;
 }
 
-/** Splits `get|describe|delete` arguments into a kind and the objects they name. */
+/**
+ * The kinds of a TYPE argument: one type, or a comma-separated list (`pods,cm`: a pod's name has
+ * no comma), each kind once; undefined when the argument is no type (a pod's name). An unknown
+ * type in a list is refused, as kubectl refuses it.
+ */
+function kindsOf(arg: string): ResourceKind[] | undefined {
+  if (!arg.includes(',')) {
+    const kind = kindOf(arg);
+    return kind ? [kind] : undefined;
+  }
+  const kinds: ResourceKind[] = [];
+  for (const type of arg.split(',')) {
+    const kind = kindOf(type);
+    if (!kind) throw new UsageError(`the server doesn't have a resource type "${type}"`);
+    if (!kinds.includes(kind)) kinds.push(kind);
+  }
+  return kinds;
+}
+
+/** Splits `get|describe|delete` arguments into kinds and the objects they name. */
 export function parseResourceArgs(positionals: readonly string[]): ResourceArgs {
   if (positionals.length === 0) return { targets: [] };
   if (positionals.some((p) => p.includes('/'))) {
-    if (kindOf(positionals[0]!) && !positionals[0]!.includes('/')) {
+    if (!positionals[0]!.includes('/') && kindsOf(positionals[0]!)) {
       throw new UsageError(
         "there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'podlab get resource/<resource_name>' instead of 'podlab get resource resource/<resource_name>'",
       );
@@ -87,8 +106,8 @@ export function parseResourceArgs(positionals: readonly string[]): ResourceArgs 
       }),
     };
   }
-  const kind = kindOf(positionals[0]!);
-  if (kind) return { kind, targets: positionals.slice(1).map((name) => ({ kind, name })) };
+  const kinds = kindsOf(positionals[0]!);
+  if (kinds) return { kinds, targets: kinds.flatMap((kind) => positionals.slice(1).map((name) => ({ kind, name }))) };
   return { targets: positionals.map((name) => ({ kind: 'Pod' as const, name })) };
 }
 

@@ -529,7 +529,9 @@ async function get(argv: string[]): Promise<number> {
     const listing = args.targets.length === 0;
     let code = 0;
     let groups: [ResourceKind, AnyObject[]][];
-    if (listing) groups = [[args.kind ?? 'Pod', listKind(engine, args.kind ?? 'Pod', ns)]];
+    // Several kinds asked for (pods,cm or TYPE/NAME of two kinds): each table names its kind in NAME, as kubectl's do.
+    const requested = new Set(args.kinds ?? args.targets.map((t) => t.kind));
+    if (listing) groups = (args.kinds ?? ['Pod']).map((kind): [ResourceKind, AnyObject[]] => [kind, listKind(engine, kind, ns)]).filter(([, os], _, all) => os.length || all.length === 1);
     else {
       const { found, missing } = resolveTargets(engine, args.targets, ns);
       if (missing) code = 1;
@@ -553,7 +555,7 @@ async function get(argv: string[]): Promise<number> {
     }
     const now = Date.now();
     const simulated = simulatedNodeNames(engine.listNodes());
-    io.out(groups.map(([kind, os]) => tableOf(kind, os, now, fmt === 'wide', groups.length > 1, simulated)).join('\n'));
+    io.out(groups.map(([kind, os]) => tableOf(kind, os, now, fmt === 'wide', requested.size > 1, simulated)).join('\n'));
     const onSimulated = groups.flatMap(([kind, os]) => (kind === 'Pod' ? os : [])).filter((p) => simulated.has((p as Pod).spec?.nodeName ?? '')).length;
     if (onSimulated && fmt !== 'wide') io.err(`note: ${onSimulated === 1 ? '1 pod runs' : `${onSimulated} pods run`} on simulated nodes (no containers); -o wide names the node\n`);
     return code;
@@ -565,14 +567,14 @@ async function get(argv: string[]): Promise<number> {
 async function describe(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, { namespace: { type: 'string', short: 'n' } });
   const args = parseResourceArgs(positionals);
-  if (args.targets.length === 0 && !args.kind) throw new UsageError('describe takes a pod NAME, or a TYPE (pod, configmap, secret) and NAMEs');
+  if (args.targets.length === 0 && !args.kinds) throw new UsageError('describe takes a pod NAME, or a TYPE (pod, configmap, secret) and NAMEs');
   const ns = values.namespace ?? 'default';
   const engine = await connect({});
   try {
     let code = 0;
     let found: [ResourceKind, AnyObject][];
     if (args.targets.length === 0) {
-      found = listKind(engine, args.kind!, ns).map((o) => [args.kind!, o]);
+      found = args.kinds!.flatMap((kind) => listKind(engine, kind, ns).map((o): [ResourceKind, AnyObject] => [kind, o]));
       if (found.length === 0) io.err(`No resources found in ${ns} namespace.\n`);
     } else {
       const r = resolveTargets(engine, args.targets, ns);
@@ -663,14 +665,14 @@ async function del(argv: string[]): Promise<number> {
   const grace = deleteGrace(values['grace-period']);
   const args = parseResourceArgs(positionals);
   if (values.all && args.targets.length) throw new UsageError('delete takes NAMEs or --all, not both');
-  if (!values.all && args.targets.length === 0) throw new UsageError(args.kind ? `delete ${RESOURCE_PLURAL[args.kind]} takes NAMEs or --all` : 'delete takes a pod NAME, a TYPE (pod, configmap, secret) and NAMEs, or --all');
+  if (!values.all && args.targets.length === 0) throw new UsageError(args.kinds ? `delete ${args.kinds.map((k) => RESOURCE_PLURAL[k]).join(',')} takes NAMEs or --all` : 'delete takes a pod NAME, a TYPE (pod, configmap, secret) and NAMEs, or --all');
   const engine = await connect({});
   let progress: DeletionReporter | undefined;
   try {
     const ns = values.namespace ?? 'default';
     // --all without a TYPE: the lab's pods, ConfigMaps and Secrets of the namespace.
     const targets: ResourceTarget[] = values.all
-      ? (args.kind ? [args.kind] : (['Pod', 'ConfigMap', 'Secret'] as const)).flatMap((kind) => listKind(engine, kind, ns).map((o) => ({ kind, name: nameOf(o) })))
+      ? (args.kinds ?? (['Pod', 'ConfigMap', 'Secret'] as const)).flatMap((kind) => listKind(engine, kind, ns).map((o) => ({ kind, name: nameOf(o) })))
       : args.targets;
     // Pods terminate gracefully (in parallel), their progress on stderr; ConfigMaps and Secrets go at once.
     // Each `deleted` line comes once its object is gone, in argument order as kubectl prints them (a

@@ -225,10 +225,15 @@ describe('ConfigMaps and Secrets through the command line', () => {
 
       const p = file('objects-pod.yaml', pod('cli-objects-pod', '  terminationGracePeriodSeconds: 0\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sleep", "3600"]\n'));
       assert.equal(pl(['run', p, '--until', 'Running']).code, 0);
+      // kubectl's TYPE,TYPE: a table per kind, in the order asked, each NAME with its kind; a kind with nothing is left out
+      const both = pl(['get', 'pods,cm,secret']);
+      assert.deepEqual([both.code, both.out.split('\n').map((l) => l.split(/\s+/)[0])], [0, ['NAME', 'pod/cli-objects-pod', '', 'NAME', 'configmap/cli-cm', '', 'NAME', 'secret/cli-secret', '']]);
+      assert.deepEqual(pl(['get', 'secrets,cm', 'nope']), { code: 1, out: '', err: 'Error from server (NotFound): secrets "nope" not found\nError from server (NotFound): configmaps "nope" not found\n' });
+      assert.deepEqual(pl(['get', 'pods,deployments']), { code: 2, out: '', err: 'error: the server doesn\'t have a resource type "deployments"\n' });
       const all = pl(['delete', '--all']);
       assert.equal(all.code, 0, all.err);
       assert.deepEqual(all.out.split('\n').filter(Boolean).sort(), ['configmap "cli-cm" deleted', 'pod "cli-objects-pod" deleted', 'secret "cli-secret" deleted']);
-      assert.deepEqual([pl(['get', 'cm']).err, pl(['get', 'secrets']).err, labSandboxes(lab)], ['No resources found in default namespace.\n', 'No resources found in default namespace.\n', []]);
+      assert.deepEqual([pl(['get', 'cm']).err, pl(['get', 'secrets']).err, pl(['get', 'pods,cm,secrets']).err, labSandboxes(lab)], ['No resources found in default namespace.\n', 'No resources found in default namespace.\n', 'No resources found in default namespace.\n', []]);
     } finally {
       await stopLabServer(lab);
       removeLabContainers(lab);

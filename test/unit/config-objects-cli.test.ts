@@ -10,10 +10,24 @@ describe('parseResourceArgs reads kubectl\'s resource arguments', () => {
     ['nothing names nothing (pods by default)', [], { targets: [] }],
     ['a bare NAME is a pod (today\'s podlab get NAME)', ['web'], { targets: [{ kind: 'Pod', name: 'web' }] }],
     ['several bare names are pods', ['a', 'b'], { targets: [{ kind: 'Pod', name: 'a' }, { kind: 'Pod', name: 'b' }] }],
-    ['a plural TYPE alone lists the kind', ['configmaps'], { kind: 'ConfigMap', targets: [] }],
-    ['cm is short for configmap and takes names', ['cm', 'x', 'y'], { kind: 'ConfigMap', targets: [{ kind: 'ConfigMap', name: 'x' }, { kind: 'ConfigMap', name: 'y' }] }],
-    ['secret and Secrets are the Secret kind', ['Secrets', 's'], { kind: 'Secret', targets: [{ kind: 'Secret', name: 's' }] }],
-    ['pod, pods and po are pods', ['po', 'p'], { kind: 'Pod', targets: [{ kind: 'Pod', name: 'p' }] }],
+    ['a plural TYPE alone lists the kind', ['configmaps'], { kinds: ['ConfigMap'], targets: [] }],
+    ['cm is short for configmap and takes names', ['cm', 'x', 'y'], { kinds: ['ConfigMap'], targets: [{ kind: 'ConfigMap', name: 'x' }, { kind: 'ConfigMap', name: 'y' }] }],
+    ['secret and Secrets are the Secret kind', ['Secrets', 's'], { kinds: ['Secret'], targets: [{ kind: 'Secret', name: 's' }] }],
+    ['pod, pods and po are pods', ['po', 'p'], { kinds: ['Pod'], targets: [{ kind: 'Pod', name: 'p' }] }],
+    ['TYPE,TYPE lists each kind, in the order given, once', ['pods,cm,po'], { kinds: ['Pod', 'ConfigMap'], targets: [] }],
+    [
+      'TYPE,TYPE with names looks each name up in each kind, kind by kind',
+      ['cm,pods', 'a', 'b'],
+      {
+        kinds: ['ConfigMap', 'Pod'],
+        targets: [
+          { kind: 'ConfigMap', name: 'a' },
+          { kind: 'ConfigMap', name: 'b' },
+          { kind: 'Pod', name: 'a' },
+          { kind: 'Pod', name: 'b' },
+        ],
+      },
+    ],
     ['TYPE/NAME forms may mix kinds', ['configmap/a', 'secret/b', 'pod/c'], { targets: [{ kind: 'ConfigMap', name: 'a' }, { kind: 'Secret', name: 'b' }, { kind: 'Pod', name: 'c' }] }],
   ];
   for (const [name, args, want] of ok) test(name, () => assert.deepEqual(parseResourceArgs(args), want));
@@ -23,6 +37,8 @@ describe('parseResourceArgs reads kubectl\'s resource arguments', () => {
     ['TYPE/NAME mixed with a bare name is refused', ['cm/a', 'b'], 'arguments in resource/name form must have a single resource and name'],
     ['an unknown TYPE in TYPE/NAME is refused', ['deployments/a'], 'the server doesn\'t have a resource type "deployments"'],
     ['TYPE/ without a name is refused', ['cm/'], 'arguments in resource/name form must have a single resource and name'],
+    ['an unknown TYPE in a TYPE,TYPE list is refused (a pod\'s name has no comma)', ['pods,foo', 'x'], 'the server doesn\'t have a resource type "foo"'],
+    ['a TYPE,TYPE list before TYPE/NAME arguments is refused', ['pods,cm', 'cm/a'], "there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'podlab get resource/<resource_name>' instead of 'podlab get resource resource/<resource_name>'"],
   ];
   for (const [name, args, want] of bad) {
     test(name, () => {
