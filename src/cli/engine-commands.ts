@@ -22,6 +22,7 @@ import { RuntimeError } from '../runtime/cri.js';
 import { RunLogs } from './log-streams.js';
 import { chooseLogsContainer, logRequest } from './pod-logs.js';
 import { DeletionReporter } from './delete-reporter.js';
+import { runningPodDifference, runningPodHint } from './reattach.js';
 import { nodes } from './nodes-command.js';
 import { simulatedNodeNames } from '../shared/labels.js';
 import { UsageError, cannotRead, deleteGrace, isUsageError, parse, podArg, seconds, kubectlJson, kubectlList, parseResourceArgs, type ResourceKind, type ResourceTarget } from './args.js';
@@ -342,6 +343,8 @@ async function runAttached(
       const sig = [...cells.slice(0, 3), cells[3]!.split(' ')[0]].join('|');
       if (lastLine.get(key) === sig) return;
       lastLine.set(key, sig);
+      if (!headerShown) io.out(`${table.line([...POD_COLUMNS])}\n`);
+      headerShown = true;
       io.out(`${table.line(cells)}\n`);
     } else if (e.kind === 'Event' && e.type !== 'DELETED') {
       const obj = e.object.involvedObject;
@@ -350,11 +353,12 @@ async function runAttached(
     }
   };
 
+  // The header comes with the first pod line (not before an error that creates nothing), its columns
+  // widened for what is to come, so it lines up with every later row.
+  let headerShown = false;
   if (!json && pods.length) {
-    // Widen the columns for what is to come, so the header lines up with every later row.
     const longest = pods.reduce((n, p) => Math.max(n, (p.metadata?.name ?? '').length), 4);
     table.line(['x'.repeat(longest), '10/10', 'Init:CrashLoopBackOff', '10 (59m ago)', '59m']);
-    io.out(`${table.line([...POD_COLUMNS])}\n`);
   }
   const sub = engine.watch(onWatch);
   // Step mode (a Pod Lab feature, not kubelet behaviour): Enter on stdin lets the next init container start.
@@ -395,9 +399,9 @@ async function runAttached(
       const existing = engine.getPod(ns, name);
       if (existing) {
         // Re-attach to a pod left running by an earlier `podlab run` of the same manifest.
-        const same = JSON.stringify(existing.spec?.containers?.map((c) => [c.name, c.image, c.command, c.args])) === JSON.stringify(p.spec?.containers?.map((c) => [c.name, c.image, c.command, c.args]));
-        if (!same) {
-          io.err(`Error from server (AlreadyExists): pods "${name}" already exists\n`);
+        const difference = runningPodDifference(existing, p);
+        if (difference !== undefined) {
+          io.err(`Error from server (AlreadyExists): pods "${name}" already exists\n${runningPodHint(ns, name, difference)}\n`);
           code = 1;
           break;
         }

@@ -318,6 +318,13 @@ describe('the lab server keeps managing what the commands started', () => {
     // A new `podlab run` of the same manifest attaches instead of failing.
     const again = spawn(process.execPath, [cli, 'run', f, '--until', 'Running', '--json'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
     assert.equal(await exitCode(again), 0);
+    // A changed manifest does not: the API server's AlreadyExists, then what differs and what to do (and no table header before it).
+    const changed = file('adopt-changed.yaml', readFileSync(f, 'utf8').replace('echo hello-adopt', 'echo changed'));
+    assert.deepEqual(podlab(['run', changed]), {
+      code: 1,
+      out: '',
+      err: 'Error from server (AlreadyExists): pods "cli-adopt" already exists\npodlab: pod "cli-adopt" runs from another spec (container "app" has another command in the file): delete it first (podlab delete cli-adopt) to run the file\'s\n',
+    });
 
     const del = podlab(['delete', 'cli-adopt', '--grace-period', '1']);
     assert.equal(del.code, 0, del.err);
