@@ -143,7 +143,7 @@ export const COMMANDS: readonly CommandHelp[] = [
       { flags: '-c, --container <name>', description: 'the container' },
       { flags: '-i, --stdin', description: "pass this terminal's stdin to the command" },
       { flags: '-t, --tty', description: 'allocate a terminal (with -i, an interactive shell)' },
-      { flags: '-n, --namespace <ns>', description: 'the namespace (default: default)' },
+      NAMESPACE,
     ],
   },
   {
@@ -154,7 +154,7 @@ export const COMMANDS: readonly CommandHelp[] = [
       "Listen on LOCAL (a free port when LOCAL is empty or 0; REMOTE alone: the same number) of 127.0.0.1 and ::1 and forward each connection to the pod's port REMOTE (a number, or the name of an app container's port), as kubectl port-forward does, until interrupted. A connection the pod's port refuses ends the command with \"lost connection to pod\", as it ends kubectl's.",
     options: [
       { flags: '--address <addr>', description: 'the addresses to listen on, comma-separated IPs or localhost (default: localhost)' },
-      { flags: '-n, --namespace <ns>', description: 'the namespace (default: default)' },
+      NAMESPACE,
     ],
   },
   {
