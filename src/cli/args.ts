@@ -2,7 +2,8 @@
 // resource.Builder ResourceTypeOrNameArgs and the JSON printer of k8s.io/cli-runtime/pkg/printers),
 // pure, so the command line's grammar is tested without Docker. A first argument that names a
 // resource type (`pods`, `configmaps`/`cm`, `secrets`, singular or plural) selects that kind;
-// `TYPE/NAME` arguments name objects of several kinds; a bare NAME is a pod (Pod Lab's shorthand).
+// `TYPE/NAME` arguments name objects of several kinds; a bare NAME is a pod (Pod Lab's shorthand),
+// unless it is the name of another resource type (`deployments`, `nodes`), which is refused.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { goJsonMarshal } from '../shared/go.js';
 
@@ -41,6 +42,44 @@ export interface ResourceArgs {
 
 const kindOf = (type: string): ResourceKind | undefined => RESOURCE_ALIASES[type.toLowerCase()];
 
+/**
+ * The lab server's other kinds, which these commands leave to others: where to find them instead.
+ * A first argument naming one is refused, not taken for a pod's name.
+ */
+const LAB_ELSEWHERE: Readonly<Record<string, string>> = {
+  nodes: "nodes are not listed here: podlab nodes lists the lab's nodes (kubectl get nodes too)",
+  events: "events are not listed here: podlab describe pod NAME shows a pod's events (kubectl get events lists them all)",
+  namespaces: 'namespaces are not listed here: kubectl get namespaces lists them',
+};
+const LAB_ELSEWHERE_ALIASES: Readonly<Record<string, string>> = { node: 'nodes', no: 'nodes', nodes: 'nodes', event: 'events', ev: 'events', events: 'events', namespace: 'namespaces', ns: 'namespaces', namespaces: 'namespaces' };
+
+/**
+ * The resource types of a cluster (plural, singular and short names, as kubectl api-resources lists
+ * them) that the lab does not serve: kubectl, asking the lab server, says it has no such type.
+ */
+const CLUSTER_ONLY_TYPES = new Set(
+  (
+    'all bindings binding componentstatuses componentstatus cs endpoints ep limitranges limitrange limits persistentvolumeclaims persistentvolumeclaim pvc ' +
+    'persistentvolumes persistentvolume pv podtemplates podtemplate replicationcontrollers replicationcontroller rc resourcequotas resourcequota quota ' +
+    'serviceaccounts serviceaccount sa services service svc controllerrevisions controllerrevision daemonsets daemonset ds deployments deployment deploy ' +
+    'replicasets replicaset rs statefulsets statefulset sts cronjobs cronjob cj jobs job horizontalpodautoscalers horizontalpodautoscaler hpa ' +
+    'ingresses ingress ing ingressclasses ingressclass networkpolicies networkpolicy netpol poddisruptionbudgets poddisruptionbudget pdb roles role ' +
+    'rolebindings rolebinding clusterroles clusterrole clusterrolebindings clusterrolebinding storageclasses storageclass sc csidrivers csidriver csinodes ' +
+    'csinode csistoragecapacities csistoragecapacity volumeattachments volumeattachment priorityclasses priorityclass pc leases lease endpointslices ' +
+    'endpointslice customresourcedefinitions customresourcedefinition crd crds mutatingwebhookconfigurations mutatingwebhookconfiguration ' +
+    'validatingwebhookconfigurations validatingwebhookconfiguration runtimeclasses runtimeclass certificatesigningrequests certificatesigningrequest csr ' +
+    'apiservices apiservice flowschemas flowschema prioritylevelconfigurations prioritylevelconfiguration'
+  ).split(' '),
+);
+
+/** Why a type argument these commands do not take is refused; undefined when it is no resource type (a pod's name). */
+function otherTypeRefusal(type: string): string | undefined {
+  const elsewhere = LAB_ELSEWHERE_ALIASES[type.toLowerCase()];
+  if (elsewhere) return LAB_ELSEWHERE[elsewhere];
+  if (CLUSTER_ONLY_TYPES.has(type.toLowerCase())) return `the server doesn't have a resource type "${type}"`;
+  return undefined;
+}
+
 /** Why FILE could not be read, in words (the reason the system gives for the common cases). */
 export function cannotRead(file: string, e: unknown): string {
   const code = (e as NodeJS.ErrnoException).code;
@@ -76,12 +115,15 @@ export function deleteGrace(v: string | undefined): number | undefined {
 function kindsOf(arg: string): ResourceKind[] | undefined {
   if (!arg.includes(',')) {
     const kind = kindOf(arg);
-    return kind ? [kind] : undefined;
+    if (kind) return [kind];
+    const refusal = otherTypeRefusal(arg);
+    if (refusal) throw new UsageError(refusal);
+    return undefined;
   }
   const kinds: ResourceKind[] = [];
   for (const type of arg.split(',')) {
     const kind = kindOf(type);
-    if (!kind) throw new UsageError(`the server doesn't have a resource type "${type}"`);
+    if (!kind) throw new UsageError(otherTypeRefusal(type) ?? `the server doesn't have a resource type "${type}"`);
     if (!kinds.includes(kind)) kinds.push(kind);
   }
   return kinds;
@@ -101,7 +143,7 @@ export function parseResourceArgs(positionals: readonly string[]): ResourceArgs 
         const [type, name, ...rest] = p.split('/');
         if (!p.includes('/') || !name || rest.length) throw new UsageError('arguments in resource/name form must have a single resource and name');
         const kind = kindOf(type!);
-        if (!kind) throw new UsageError(`the server doesn't have a resource type "${type}"`);
+        if (!kind) throw new UsageError(otherTypeRefusal(type!) ?? `the server doesn't have a resource type "${type}"`);
         return { kind, name };
       }),
     };

@@ -156,10 +156,11 @@ function verdict(pod: Pod | undefined, until: Until): 'reached' | 'unreachable' 
   }
 }
 
-function eventLine(e: KEvent, now: number): string {
+/** `podlab run`'s line for an event; the message trimmed as kubectl describe trims it (a probe's output ends with a newline). */
+export function eventLine(e: KEvent, now: number): string {
   const obj = `pod/${e.involvedObject.name}`;
   const count = (e.count ?? 1) > 1 ? ` (x${e.count})` : '';
-  return `  ${translateTimestampSince(e.lastTimestamp, now).padEnd(5)} ${String(e.type).padEnd(8)} ${String(e.reason).padEnd(22)} ${obj}  ${e.message}${count}\n`;
+  return `  ${translateTimestampSince(e.lastTimestamp, now).padEnd(5)} ${String(e.type).padEnd(8)} ${String(e.reason).padEnd(22)} ${obj}  ${(e.message ?? '').trim()}${count}\n`;
 }
 
 /**
@@ -499,16 +500,20 @@ function listKind(engine: Engine, kind: ResourceKind, ns: string): AnyObject[] {
 }
 
 /** The objects the arguments name, in order; a NotFound line for each missing one. */
-function resolveTargets(engine: Engine, targets: ResourceTarget[], ns: string): { found: [ResourceKind, AnyObject][]; missing: number } {
+/** Says what was not found (after the output, as kubectl does): exit 1 if anything was missing. */
+function missingAfter(missing: readonly string[]): number {
+  for (const line of missing) io.err(line);
+  return missing.length ? 1 : 0;
+}
+
+/** The objects named, and the NotFound lines of those missing (kubectl prints them after what it found). */
+function resolveTargets(engine: Engine, targets: ResourceTarget[], ns: string): { found: [ResourceKind, AnyObject][]; missing: string[] } {
   const found: [ResourceKind, AnyObject][] = [];
-  let missing = 0;
+  const missing: string[] = [];
   for (const t of targets) {
     const o = lookup(engine, t.kind, ns, t.name);
     if (o) found.push([t.kind, o]);
-    else {
-      io.err(notFound(t.kind, t.name));
-      missing++;
-    }
+    else missing.push(notFound(t.kind, t.name));
   }
   return { found, missing };
 }
@@ -531,14 +536,15 @@ async function get(argv: string[]): Promise<number> {
   const engine = await connect({});
   try {
     const listing = args.targets.length === 0;
-    let code = 0;
+    let missing: string[] = [];
     let groups: [ResourceKind, AnyObject[]][];
     // Several kinds asked for (pods,cm or TYPE/NAME of two kinds): each table names its kind in NAME, as kubectl's do.
     const requested = new Set(args.kinds ?? args.targets.map((t) => t.kind));
     if (listing) groups = (args.kinds ?? ['Pod']).map((kind): [ResourceKind, AnyObject[]] => [kind, listKind(engine, kind, ns)]).filter(([, os], _, all) => os.length || all.length === 1);
     else {
-      const { found, missing } = resolveTargets(engine, args.targets, ns);
-      if (missing) code = 1;
+      const r = resolveTargets(engine, args.targets, ns);
+      missing = r.missing;
+      const found = r.found;
       groups = [];
       for (const [kind, o] of found) {
         const g = groups.find(([k]) => k === kind);
@@ -551,18 +557,18 @@ async function get(argv: string[]): Promise<number> {
       if (!listing && args.targets.length === 1) {
         if (objects[0]) io.out(kubectlJson(objects[0]));
       } else if (objects.length || listing) io.out(kubectlJson(kubectlList(objects)));
-      return code;
+      return missingAfter(missing);
     }
     if (listing && objects.length === 0) {
       io.err(`No resources found in ${ns} namespace.\n`);
-      return code;
+      return 0;
     }
     const now = Date.now();
     const simulated = simulatedNodeNames(engine.listNodes());
     io.out(groups.map(([kind, os]) => tableOf(kind, os, now, fmt === 'wide', requested.size > 1, simulated)).join('\n'));
     const onSimulated = groups.flatMap(([kind, os]) => (kind === 'Pod' ? os : [])).filter((p) => simulated.has((p as Pod).spec?.nodeName ?? '')).length;
     if (onSimulated && fmt !== 'wide') io.err(`note: ${onSimulated === 1 ? '1 pod runs' : `${onSimulated} pods run`} on simulated nodes (no containers); -o wide names the node\n`);
-    return code;
+    return missingAfter(missing);
   } finally {
     await engine.close();
   }
@@ -575,7 +581,7 @@ async function describe(argv: string[]): Promise<number> {
   const ns = values.namespace ?? 'default';
   const engine = await connect({});
   try {
-    let code = 0;
+    let missing: string[] = [];
     let found: [ResourceKind, AnyObject][];
     if (args.targets.length === 0) {
       found = args.kinds!.flatMap((kind) => listKind(engine, kind, ns).map((o): [ResourceKind, AnyObject] => [kind, o]));
@@ -583,7 +589,7 @@ async function describe(argv: string[]): Promise<number> {
     } else {
       const r = resolveTargets(engine, args.targets, ns);
       found = r.found;
-      if (r.missing) code = 1;
+      missing = r.missing;
     }
     const now = Date.now();
     const simulated = simulatedNodeNames(engine.listNodes());
@@ -593,7 +599,7 @@ async function describe(argv: string[]): Promise<number> {
       return describeSecret(o as Secret);
     });
     io.out(texts.join('\n\n'));
-    return code;
+    return missingAfter(missing);
   } finally {
     await engine.close();
   }
@@ -678,6 +684,10 @@ async function del(argv: string[]): Promise<number> {
     const targets: ResourceTarget[] = values.all
       ? (args.kinds ?? (['Pod', 'ConfigMap', 'Secret'] as const)).flatMap((kind) => listKind(engine, kind, ns).map((o) => ({ kind, name: nameOf(o) })))
       : args.targets;
+    if (values.all && targets.length === 0) {
+      io.out('No resources found\n');
+      return 0;
+    }
     // Pods terminate gracefully (in parallel), their progress on stderr; ConfigMaps and Secrets go at once.
     // Each `deleted` line comes once its object is gone, in argument order as kubectl prints them (a
     // pod gone sooner waits for the ones before it); what was not found is said at the end, as kubectl does.

@@ -29,9 +29,11 @@ Usage:
   podlab COMMAND --help | podlab help [COMMAND] | podlab --version
 
 run creates a file's ConfigMaps, Secrets and Pods in file order (ConfigMaps and Secrets as
-kubectl apply does: created, configured or unchanged). A bare NAME is a pod; TYPE/NAME works too
-(cm is short for configmap). delete --all removes the lab's pods, ConfigMaps and Secrets.
-Exit codes: 0 done, 1 failed or not found, 2 usage or invalid manifest, 124 timeout, 130 interrupted.
+kubectl apply does: created, configured or unchanged). A bare NAME is a pod (pod/NAME when the name
+is a resource type's); TYPE/NAME works too (cm is short for configmap). delete --all removes the
+lab's pods, ConfigMaps and Secrets.
+Exit codes: 0 done, 1 failed or not found, 2 usage or invalid manifest, 3 no lab server (status),
+124 timeout, 130 interrupted.
 
 One lab server per state directory owns the pods and serves the Kubernetes API on 127.0.0.1; every
 other command (and the VS Code extension) is its client and starts it in the background when none

@@ -230,9 +230,14 @@ describe('ConfigMaps and Secrets through the command line', () => {
       assert.deepEqual([both.code, both.out.split('\n').map((l) => l.split(/\s+/)[0])], [0, ['NAME', 'pod/cli-objects-pod', '', 'NAME', 'configmap/cli-cm', '', 'NAME', 'secret/cli-secret', '']]);
       assert.deepEqual(pl(['get', 'secrets,cm', 'nope']), { code: 1, out: '', err: 'Error from server (NotFound): secrets "nope" not found\nError from server (NotFound): configmaps "nope" not found\n' });
       assert.deepEqual(pl(['get', 'pods,deployments']), { code: 2, out: '', err: 'error: the server doesn\'t have a resource type "deployments"\n' });
+      assert.deepEqual(pl(['get', 'deployments']), { code: 2, out: '', err: 'error: the server doesn\'t have a resource type "deployments"\n' });
+      // what was not found comes after what was (stdout and stderr merged, as on a terminal)
+      const merged = spawnSync('sh', ['-c', `"${process.execPath}" "${cli}" get cli-objects-pod nope 2>&1`], { env: { ...env(), PODLAB_STATE_DIR: lab }, encoding: 'utf8' });
+      assert.deepEqual([merged.status, merged.stdout.split('\n').map((l) => l.split(/\s+/)[0])], [1, ['NAME', 'cli-objects-pod', 'Error', '']]);
       const all = pl(['delete', '--all']);
       assert.equal(all.code, 0, all.err);
       assert.deepEqual(all.out.split('\n').filter(Boolean).sort(), ['configmap "cli-cm" deleted', 'pod "cli-objects-pod" deleted', 'secret "cli-secret" deleted']);
+      assert.deepEqual(pl(['delete', '--all']), { code: 0, out: 'No resources found\n', err: '' });
       assert.deepEqual([pl(['get', 'cm']).err, pl(['get', 'secrets']).err, pl(['get', 'pods,cm,secrets']).err, labSandboxes(lab)], ['No resources found in default namespace.\n', 'No resources found in default namespace.\n', 'No resources found in default namespace.\n', []]);
     } finally {
       await stopLabServer(lab);

@@ -10,7 +10,7 @@ import ts from 'typescript';
 import { Option } from 'commander';
 import { COMMANDS, ENGINE_COMMANDS, USAGE, helpRequested, runCli } from '../../src/cli/program.js';
 import { cannotRead, deleteGrace, pflagArgv, podArg } from '../../src/cli/args.js';
-import { unreachableNote, type Until } from '../../src/cli/engine-commands.js';
+import { eventLine, unreachableNote, type Until } from '../../src/cli/engine-commands.js';
 import type { Pod } from 'kubernetes-types/core/v1';
 
 interface Result {
@@ -310,4 +310,22 @@ describe('the pod argument of logs, exec and port-forward, as kubectl takes it',
     ['pod/ without a name', 'pod/', { error: 'only pods have containers: give NAME or pod/NAME, not pod/' }],
   ];
   for (const [name, arg, want] of cases) test(name, () => assert.deepEqual(read(arg), want));
+});
+
+describe("podlab run's event lines", () => {
+  const now = Date.parse('2026-11-24T09:00:10Z');
+  const ev = (message: string, count: number) => ({
+    metadata: { name: 'e' },
+    involvedObject: { kind: 'Pod', name: 'web' },
+    type: 'Warning',
+    reason: 'Unhealthy',
+    message,
+    count,
+    lastTimestamp: '2026-11-24T09:00:00Z',
+  });
+  test("a probe's output ends with a newline: the count stays on the line, as kubectl describe trims the message", () =>
+    assert.deepEqual(
+      [eventLine(ev("Readiness probe failed: cat: can't open '/tmp/nope'\n", 2), now), eventLine(ev('Started container app', 1), now)],
+      ["  10s   Warning  Unhealthy              pod/web  Readiness probe failed: cat: can't open '/tmp/nope' (x2)\n", '  10s   Warning  Unhealthy              pod/web  Started container app\n'],
+    ));
 });

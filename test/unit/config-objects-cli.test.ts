@@ -10,6 +10,7 @@ describe('parseResourceArgs reads kubectl\'s resource arguments', () => {
     ['nothing names nothing (pods by default)', [], { targets: [] }],
     ['a bare NAME is a pod (today\'s podlab get NAME)', ['web'], { targets: [{ kind: 'Pod', name: 'web' }] }],
     ['several bare names are pods', ['a', 'b'], { targets: [{ kind: 'Pod', name: 'a' }, { kind: 'Pod', name: 'b' }] }],
+    ['a name that only resembles a type is a pod', ['deployer'], { targets: [{ kind: 'Pod', name: 'deployer' }] }],
     ['a plural TYPE alone lists the kind', ['configmaps'], { kinds: ['ConfigMap'], targets: [] }],
     ['cm is short for configmap and takes names', ['cm', 'x', 'y'], { kinds: ['ConfigMap'], targets: [{ kind: 'ConfigMap', name: 'x' }, { kind: 'ConfigMap', name: 'y' }] }],
     ['secret and Secrets are the Secret kind', ['Secrets', 's'], { kinds: ['Secret'], targets: [{ kind: 'Secret', name: 's' }] }],
@@ -38,6 +39,11 @@ describe('parseResourceArgs reads kubectl\'s resource arguments', () => {
     ['an unknown TYPE in TYPE/NAME is refused', ['deployments/a'], 'the server doesn\'t have a resource type "deployments"'],
     ['TYPE/ without a name is refused', ['cm/'], 'arguments in resource/name form must have a single resource and name'],
     ['an unknown TYPE in a TYPE,TYPE list is refused (a pod\'s name has no comma)', ['pods,foo', 'x'], 'the server doesn\'t have a resource type "foo"'],
+    ['a cluster\'s type the lab does not serve is refused, not taken for a pod\'s name', ['deployments'], 'the server doesn\'t have a resource type "deployments"'],
+    ['a short name too, with names after it', ['svc', 'web'], 'the server doesn\'t have a resource type "svc"'],
+    ['the lab\'s nodes are shown elsewhere', ['nodes'], "nodes are not listed here: podlab nodes lists the lab's nodes (kubectl get nodes too)"],
+    ['the lab\'s events are shown elsewhere (ev is short for events)', ['ev'], 'events are not listed here: podlab describe pod NAME shows a pod\'s events (kubectl get events lists them all)'],
+    ['node/NAME is refused as nodes are', ['node/podlab-node'], "nodes are not listed here: podlab nodes lists the lab's nodes (kubectl get nodes too)"],
     ['a TYPE,TYPE list before TYPE/NAME arguments is refused', ['pods,cm', 'cm/a'], "there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'podlab get resource/<resource_name>' instead of 'podlab get resource resource/<resource_name>'"],
   ];
   for (const [name, args, want] of bad) {
