@@ -106,7 +106,6 @@ function describeBasicInfo(w: Out, c: Container, s: ContainerStatus | undefined)
   w.write(2, ports.includes(',') ? `Ports:\t${ports}\n` : `Port:\t${ports || '<none>'}\n`);
   const hostPorts = portsText(c, true);
   w.write(2, hostPorts.includes(',') ? `Host Ports:\t${hostPorts}\n` : `Host Port:\t${hostPorts || '<none>'}\n`);
-  if (c.restartPolicy) w.write(2, `Restart Policy:\t${c.restartPolicy}\n`);
 }
 
 function describeCommand(w: Out, c: Container): void {
@@ -287,11 +286,11 @@ function describeVolume(w: Out, v: Volume): void {
     }
   } else if (v.projected) {
     w.write(2, 'Type:\tProjected (a volume that contains injected data from multiple sources)\n');
-    const optional = (o: boolean | undefined) => (o === undefined ? '<nil>' : String(o));
+    // (kubectl 1.33's words: `Optional: false` when unset; older ones printed SecretOptionalName/ConfigMapOptional: <nil>)
     for (const s of v.projected.sources ?? []) {
-      if (s.secret) w.write(2, `SecretName:\t${s.secret.name ?? ''}\n    SecretOptionalName:\t${optional(s.secret.optional)}\n`);
+      if (s.secret) w.write(2, `SecretName:\t${s.secret.name ?? ''}\n    Optional:\t${s.secret.optional ?? false}\n`);
       else if (s.downwardAPI) w.write(2, 'DownwardAPI:\ttrue\n');
-      else if (s.configMap) w.write(2, `ConfigMapName:\t${s.configMap.name ?? ''}\n    ConfigMapOptional:\t${optional(s.configMap.optional)}\n`);
+      else if (s.configMap) w.write(2, `ConfigMapName:\t${s.configMap.name ?? ''}\n    Optional:\t${s.configMap.optional ?? false}\n`);
       else if (s.serviceAccountToken) w.write(2, `TokenExpirationSeconds:\t${s.serviceAccountToken.expirationSeconds ?? 3607}\n`);
     }
   } else {
@@ -343,8 +342,8 @@ function describeStatusLines(w: Out, pod: Pod, now: number): void {
   const status = pod.status ?? {};
   const deleting = pod.metadata?.deletionTimestamp;
   if (deleting && status.phase !== 'Failed' && status.phase !== 'Succeeded') {
-    const lasts = humanDuration(timeMs(deleting) - now);
-    w.write(0, `Status:\tTerminating (lasts ${lasts})\n`);
+    // kubectl's age of the deletion timestamp, which lies ahead during the grace period: `<invalid>` then, as kubectl prints it
+    w.write(0, `Status:\tTerminating (lasts ${humanDuration(now - timeMs(deleting))})\n`);
     const grace = pod.metadata?.deletionGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30;
     w.write(0, `Termination Grace Period:\t${grace}s\n`);
   } else w.write(0, `Status:\t${status.phase ?? ''}\n`);

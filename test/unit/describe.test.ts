@@ -249,7 +249,7 @@ Service Account:           default
 Node:                      <none>
 Labels:                    <none>
 Annotations:               example.com/note: hello
-Status:                    Terminating (lasts 30s)
+Status:                    Terminating (lasts <invalid>)
 Termination Grace Period:  30s
 IP:                        
 IPs:                       <none>
@@ -382,4 +382,73 @@ describe('describe helpers', () => {
   test('times are printed in the RFC 1123 layout with a numeric zone', () => {
     assert.equal(rfc1123z('2024-02-29T23:05:09Z'), 'Thu, 29 Feb 2024 23:05:09 +0000');
   });
+});
+
+describe('describe pod in kubectl 1.33\'s words (as kubectl 1.33 printed them against the lab)', () => {
+  const section = (text: string, from: string, to: string) => text.slice(text.indexOf(from), text.indexOf(to, text.indexOf(from)));
+  const pod: Pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'dsc', namespace: 'default', uid: 'u1', creationTimestamp: iso(0) },
+    spec: {
+      initContainers: [{ name: 'side', image: 'busybox:1.35', restartPolicy: 'Always', command: ['sleep', '3600'] }],
+      containers: [{ name: 'app', image: 'busybox:1.35' }],
+      volumes: [
+        {
+          name: 'p',
+          projected: {
+            sources: [
+              { configMap: { name: 'app-cfg' } },
+              { configMap: { name: 'app-cfg', optional: true } },
+              { secret: { name: 'app-sec' } },
+              { downwardAPI: { items: [{ path: 'name', fieldRef: { fieldPath: 'metadata.name' } }] } },
+            ],
+          },
+        },
+      ],
+    },
+    status: {
+      phase: 'Running',
+      initContainerStatuses: [
+        { name: 'side', image: 'busybox:1.35', imageID: 'docker://sha256:c6fc', containerID: 'docker://f973', ready: true, restartCount: 0, started: true, state: { running: { startedAt: iso(1) } } },
+      ],
+    },
+  };
+  const text = describePod(pod, [], at(60));
+  test('a sidecar init container has no Restart Policy line (kubectl 1.33 prints none)', () =>
+    assert.equal(
+      section(text, 'Init Containers:', 'Containers:\n  app'),
+      `Init Containers:
+  side:
+    Container ID:  docker://f973
+    Image:         busybox:1.35
+    Image ID:      docker://sha256:c6fc
+    Port:          <none>
+    Host Port:     <none>
+    Command:
+      sleep
+      3600
+    State:          Running
+      Started:      Mon, 01 Jan 2024 10:00:01 +0000
+    Ready:          True
+    Restart Count:  0
+    Environment:    <none>
+    Mounts:         <none>
+`,
+    ));
+  test('a projected volume\'s ConfigMaps and Secrets say Optional, false when unset', () =>
+    assert.equal(
+      section(text, 'Volumes:', 'QoS Class:'),
+      `Volumes:
+  p:
+    Type:           Projected (a volume that contains injected data from multiple sources)
+    ConfigMapName:  app-cfg
+    Optional:       false
+    ConfigMapName:  app-cfg
+    Optional:       true
+    SecretName:     app-sec
+    Optional:       false
+    DownwardAPI:    true
+`,
+    ));
 });
