@@ -5,7 +5,7 @@
 // `TYPE/NAME` arguments name objects of several kinds; a bare NAME is a pod (Pod Lab's shorthand),
 // unless it is the name of another resource type (`deployments`, `nodes`), which is refused.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { goJsonMarshal } from '../shared/go.js';
+import { goJsonMarshal, goParseInt, goQuote } from '../shared/go.js';
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -102,8 +102,9 @@ export function seconds(v: string | undefined, flag: string): number | undefined
  */
 export function deleteGrace(v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
-  const n = Number(v);
-  if (v.trim() === '' || !Number.isInteger(n)) throw new UsageError(`--grace-period must be a whole number of seconds, got "${v}"`);
+  // an int flag: strconv.ParseInt(v, 0, 64), pflag's message when it fails
+  const n = goParseInt(v, 0);
+  if (typeof n !== 'number') throw new UsageError(`invalid argument ${goQuote(v)} for "--grace-period" flag: ${n.error}`);
   return n < 0 ? undefined : n === 0 ? 1 : n;
 }
 

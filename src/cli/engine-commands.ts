@@ -91,7 +91,7 @@ export async function runCommand(cmd: string, argv: string[]): Promise<number> {
       case 'serve':
         return await loadServerBundle().serve(argv, io, readNodes);
       case 'stop':
-        return await stop(io);
+        return await stop(argv, io);
       case 'status':
         return await status(argv, io);
       case 'kubeconfig':

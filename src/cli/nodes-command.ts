@@ -3,10 +3,9 @@
 // lab server like the other commands: nodes are v1 Node objects created and deleted through the
 // API, so `kubectl get nodes` shows the same. No kubectl counterpart for `add` (kubectl creates
 // nodes from manifests); `list` prints what `kubectl get nodes` would, with the node's kind.
-import { parseArgs } from 'node:util';
 import type { Node, Pod, Taint } from 'kubernetes-types/core/v1';
 import type { RemoteEngine } from '../client/remote-engine.js';
-import { UsageError } from './args.js';
+import { UsageError, parse } from './args.js';
 import { formatTable, translateTimestampSince } from '../engine/printer.js';
 import { parseQuantity } from '../validation/quantity.js';
 import { isSimulatedNode, SimulatedNodeAnnotation, SimulatedStartDelayAnnotation } from '../shared/labels.js';
@@ -74,27 +73,17 @@ function quantity(flag: string, v: string): string {
 }
 
 export async function nodes(argv: string[], io: Io, connect: () => Promise<RemoteEngine>): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        simulated: { type: 'string' },
-        prefix: { type: 'string' },
-        cpu: { type: 'string' },
-        memory: { type: 'string' },
-        pods: { type: 'string' },
-        zones: { type: 'string' },
-        taint: { type: 'string', multiple: true },
-        'start-delay': { type: 'string' },
-        all: { type: 'boolean' },
-      },
-    });
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
+  const parsed = parse(argv, {
+    simulated: { type: 'string' },
+    prefix: { type: 'string' },
+    cpu: { type: 'string' },
+    memory: { type: 'string' },
+    pods: { type: 'string' },
+    zones: { type: 'string' },
+    taint: { type: 'string', multiple: true },
+    'start-delay': { type: 'string' },
+    all: { type: 'boolean' },
+  });
   const { values, positionals } = parsed;
   const [sub = 'list', ...names] = positionals;
   if (sub !== 'list' && sub !== 'add' && sub !== 'delete') throw new UsageError(`unknown nodes command "${sub}": use list, add or delete`);

@@ -1,14 +1,13 @@
 // `podlab serve` (the lab server in the foreground) and the kubeconfig merge: the server side of
 // the CLI, bundled apart (dist/podlab-server.js) so that client commands never load the engine,
 // the Docker client or the certificate code.
-import { parseArgs } from 'node:util';
 import type { EngineSettings } from '../engine/api.js';
 import { defaultStateDir } from '../shared/state-dir.js';
 import { connectDocker } from '../runtime/docker/docker-runtime.js';
 import { traceRuntime } from '../runtime/trace.js';
 import { LockedError } from '../server/lock.js';
 import { startLabServer } from '../server/serve.js';
-import { UsageError, seconds } from './args.js';
+import { UsageError, parse, seconds } from './args.js';
 import { PODLAB_VERSION } from './server-commands.js';
 
 export { mergeKubeconfig } from '../server/credentials.js';
@@ -17,11 +16,8 @@ type Io = { out: (s: string) => void; err: (s: string) => void };
 
 /** `podlab serve`: the lab server in the foreground until SIGINT/SIGTERM. */
 export async function serve(argv: string[], io: Io, readNodes: (file: string) => EngineSettings['nodes']): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { port: { type: 'string' }, 'sandbox-image': { type: 'string' }, 'backoff-initial': { type: 'string' }, 'backoff-max': { type: 'string' }, nodes: { type: 'string' } },
-    strict: true,
-  });
+  const { values, positionals } = parse(argv, { port: { type: 'string' }, 'sandbox-image': { type: 'string' }, 'backoff-initial': { type: 'string' }, 'backoff-max': { type: 'string' }, nodes: { type: 'string' } });
+  if (positionals.length) throw new UsageError('serve takes no arguments');
   const settings: Partial<EngineSettings> = {};
   if (values['sandbox-image']) settings.sandboxImage = values['sandbox-image'];
   const bi = seconds(values['backoff-initial'], '--backoff-initial');

@@ -1,13 +1,13 @@
 // `podlab serve | stop | status | kubeconfig`, and how the other commands reach the lab server:
 // `connectLab` finds the state directory's server, or starts one in the background, and returns
 // the engine API over it (src/client/remote-engine.ts).
-import { parseArgs } from 'node:util';
 import type { EngineSettings } from '../engine/api.js';
 import { defaultStateDir } from '../shared/state-dir.js';
 import { ensureServer, runningServer, serverLog, stopServer, type ServerCommand } from '../client/launch.js';
 import { LabConnection, readLabKubeconfig } from '../client/connection.js';
 import { RemoteEngine } from '../client/remote-engine.js';
 import { humanDuration } from '../engine/printer.js';
+import { UsageError, parse } from './args.js';
 
 type Io = { out: (s: string) => void; err: (s: string) => void };
 
@@ -63,16 +63,22 @@ export async function connectLab(io: Io, flags: ServerFlags = {}, wantNodes?: st
 }
 
 /** `podlab stop` */
-export async function stop(io: Io): Promise<number> {
+export async function stop(argv: string[], io: Io): Promise<number> {
+  noArguments('stop', parse(argv, {}).positionals);
   const stateDir = defaultStateDir();
   const stopped = await stopServer(stateDir);
   io.out(stopped ? `lab server for ${stateDir} stopped (containers left as they are)\n` : `no lab server runs for ${stateDir}\n`);
   return 0;
 }
 
+function noArguments(command: string, positionals: readonly string[]): void {
+  if (positionals.length) throw new UsageError(`${command} takes no arguments`);
+}
+
 /** `podlab status`: whether the server runs, where, since when, and how many pods it manages. */
 export async function status(argv: string[], io: Io): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean' } }, strict: true });
+  const { values, positionals } = parse(argv, { json: { type: 'boolean' } });
+  noArguments('status', positionals);
   const stateDir = defaultStateDir();
   const ep = await runningServer(stateDir);
   if (!ep) {
@@ -105,7 +111,8 @@ export async function status(argv: string[], io: Io): Promise<number> {
 
 /** `podlab kubeconfig [--merge [FILE]]`: the lab kubeconfig's path, or the podlab context merged into ~/.kube/config. */
 export async function kubeconfig(argv: string[], io: Io, server: () => ServerBundle): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { merge: { type: 'boolean' }, file: { type: 'string' } }, strict: true });
+  const { values, positionals } = parse(argv, { merge: { type: 'boolean' }, file: { type: 'string' } });
+  noArguments('kubeconfig', positionals);
   const stateDir = defaultStateDir();
   const ep = await ensureServer(stateDir, serverCommand({}), { onStart: () => io.err(`podlab: starting the lab server for ${stateDir}\n`) });
   if (!values.merge) {

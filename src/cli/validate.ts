@@ -2,7 +2,7 @@
 // every Pod is valid, 1 when any error, 2 when a file cannot be read. Loads no Docker code.
 import { readFileSync } from 'node:fs';
 import { validateText, type Problem } from '../validation/index.js';
-import { cannotRead } from './args.js';
+import { cannotRead, parse } from './args.js';
 
 interface JsonProblem {
   file: string;
@@ -36,15 +36,17 @@ const toJson = (file: string, p: Problem): JsonProblem => ({
 });
 
 export async function runValidate(argv: string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
-  const json = argv.includes('--json');
-  const unknown = argv.filter((a) => a.startsWith('-') && a !== '--json');
-  if (unknown.length) {
-    err.write(`error: unknown flag: ${unknown[0]}\nUsage: podlab validate FILE... [--json]\n`);
+  let parsed;
+  try {
+    parsed = parse(argv, { json: { type: 'boolean' } });
+  } catch (e) {
+    err.write(`error: ${(e as Error).message}\n`);
     return 2;
   }
-  const files = argv.filter((a) => !a.startsWith('-'));
+  const json = !!parsed.values.json;
+  const files = parsed.positionals;
   if (files.length === 0) {
-    err.write('error: podlab validate needs at least one FILE\nUsage: podlab validate FILE... [--json]\n');
+    err.write('error: validate takes at least one FILE\n');
     return 2;
   }
   const all: JsonProblem[] = [];

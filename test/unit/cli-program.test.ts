@@ -11,6 +11,10 @@ import { Option } from 'commander';
 import { COMMANDS, ENGINE_COMMANDS, USAGE, helpRequested, runCli } from '../../src/cli/program.js';
 import { cannotRead, deleteGrace, pflagArgv, podArg } from '../../src/cli/args.js';
 import { eventLine, unreachableNote, type Until } from '../../src/cli/engine-commands.js';
+import { kubeconfig, status, stop } from '../../src/cli/server-commands.js';
+import { serve } from '../../src/cli/serve-command.js';
+import { nodes } from '../../src/cli/nodes-command.js';
+import { runValidate } from '../../src/cli/validate.js';
 import type { Pod } from 'kubernetes-types/core/v1';
 
 interface Result {
@@ -208,11 +212,10 @@ describe('the help agrees with the commands and their parsers', () => {
       'port-forward': streams.get('portForwardCommand'),
       nodes: parserOptions('nodes-command.ts').get('nodes'),
       serve: parserOptions('serve-command.ts').get('serve'),
-      stop: server.get('stop') ?? [],
+      stop: server.get('stop') ?? [], // (stop takes no flag: its parser's options are empty)
       status: server.get('status'),
       kubeconfig: server.get('kubeconfig'),
-      // validate.ts reads its arguments by hand: --json is its one flag.
-      validate: ['--json'],
+      validate: parserOptions('validate.ts').get('runValidate'),
     };
     const key = (flags: string[] | undefined) => [...(flags ?? ['(no parser found)'])].sort();
     const listed = Object.fromEntries(
@@ -257,9 +260,23 @@ describe("delete's --grace-period as kubectl reads it: negative is ignored, 0 is
     ['-1 (kubectl\'s default): the pod\'s own', '-1', undefined],
     ['0: one second', '0', 1],
     ['5: five seconds', '5', 5],
+    ['0x10: an int as pflag reads it, 16 seconds', '0x10', 16],
   ];
   for (const [name, given, want] of cases) test(name, () => assert.equal(deleteGrace(given), want));
-  test('a value that is not a whole number is a usage error', () => assert.throws(() => deleteGrace('soon'), /--grace-period must be a whole number of seconds, got "soon"/));
+  test("a value that is not a whole number is pflag's usage error", () =>
+    assert.deepEqual(
+      ['soon', '1.5'].map((v) => {
+        try {
+          return deleteGrace(v);
+        } catch (e) {
+          return [(e as Error).name, (e as Error).message];
+        }
+      }),
+      [
+        ['UsageError', 'invalid argument "soon" for "--grace-period" flag: strconv.ParseInt: parsing "soon": invalid syntax'],
+        ['UsageError', 'invalid argument "1.5" for "--grace-period" flag: strconv.ParseInt: parsing "1.5": invalid syntax'],
+      ],
+    ));
 });
 
 describe("the command line as kubectl's flag parser (pflag) reads it", () => {
@@ -328,4 +345,38 @@ describe("podlab run's event lines", () => {
       [eventLine(ev("Readiness probe failed: cat: can't open '/tmp/nope'\n", 2), now), eventLine(ev('Started container app', 1), now)],
       ["  10s   Warning  Unhealthy              pod/web  Readiness probe failed: cat: can't open '/tmp/nope' (x2)\n", '  10s   Warning  Unhealthy              pod/web  Started container app\n'],
     ));
+});
+
+describe('every command reads its flags as kubectl does, with the same errors (none parses before failing)', () => {
+  const io = { out: () => undefined, err: () => undefined };
+  const refusal = async (f: () => Promise<unknown>) => {
+    try {
+      await f();
+      return 'no error';
+    } catch (e) {
+      return [(e as Error).name, (e as Error).message];
+    }
+  };
+  const cases: [string, () => Promise<unknown>, unknown][] = [
+    ['status --foo', () => status(['--foo'], io), ['UsageError', 'unknown flag: --foo']],
+    ['status with an argument', () => status(['x'], io), ['UsageError', 'status takes no arguments']],
+    ['stop --x', () => stop(['--x'], io), ['UsageError', 'unknown flag: --x']],
+    ['kubeconfig --bad', () => kubeconfig(['--bad'], io, () => { throw new Error('not reached'); }), ['UsageError', 'unknown flag: --bad']],
+    ['kubeconfig --file without a value', () => kubeconfig(['--merge', '--file'], io, () => { throw new Error('not reached'); }), ['UsageError', 'flag needs an argument: --file']],
+    ['nodes --x', () => nodes(['--x'], io, () => { throw new Error('not reached'); }), ['UsageError', 'unknown flag: --x']],
+    ['serve -z', () => serve(['-z'], io, () => []), ['UsageError', "unknown shorthand flag: 'z' in -z"]],
+  ];
+  for (const [name, f, want] of cases) test(name, async () => assert.deepEqual(await refusal(f), want));
+  test('validate -o json and validate without FILE: the same one-line errors as every other command', async () => {
+    const run = async (argv: string[]) => {
+      let err = '';
+      const sink = { write: (s: string) => ((err += s), true) } as unknown as NodeJS.WritableStream;
+      return { code: await runValidate(argv, sink, sink), err };
+    };
+    assert.deepEqual([await run(['-o', 'json']), await run([]), await run(['--json=false', '--bogus'])], [
+      { code: 2, err: "error: unknown shorthand flag: 'o' in -o\n" },
+      { code: 2, err: 'error: validate takes at least one FILE\n' },
+      { code: 2, err: 'error: unknown flag: --bogus\n' },
+    ]);
+  });
 });
