@@ -156,6 +156,16 @@ function verdict(pod: Pod | undefined, until: Until): 'reached' | 'unreachable' 
   }
 }
 
+/**
+ * kubectl's client-side words for a document it cannot send (`error validating data: ...`): not a
+ * mapping, or without apiVersion or kind; undefined for any other document.
+ */
+export function kindlessMessage(doc: Pick<ValidatedDocument, 'skipReason'>, errors: readonly { field: string; type: string }[]): string | undefined {
+  if (doc.skipReason?.startsWith('not a Kubernetes object (the document is not a mapping)')) return 'invalid object to validate';
+  const unset = ['apiVersion', 'kind'].filter((f) => errors.some((p) => p.field === f && p.type === 'Required value'));
+  return unset.length ? `[${unset.map((f) => `${f} not set`).join(', ')}]` : undefined;
+}
+
 /** `podlab run`'s line for an event; the message trimmed as kubectl describe trims it (a probe's output ends with a newline). */
 export function eventLine(e: KEvent, now: number): string {
   const obj = `pod/${e.involvedObject.name}`;
@@ -239,7 +249,10 @@ async function run(argv: string[]): Promise<number> {
     for (const w of doc.problems.filter((p) => p.severity === 'warning')) io.err(`${w.source === 'podlab' ? 'Pod Lab warning' : 'Warning'}: ${w.message}\n`);
     if (errors.length) {
       invalid = true;
-      if (doc.kind === 'Pod' || doc.kind === 'ConfigMap' || doc.kind === 'Secret' || !doc.kind) io.err(`${invalidObjectMessage(doc.kind ?? 'Pod', doc.name ?? '', errors, file, documentFirstLine(text, doc.offset))}\n`);
+      const unset = !doc.kind && !errors.some((p) => p.type === 'YAML syntax') ? kindlessMessage(doc, errors) : undefined;
+      // A document that is no object, or names no kind: kubectl's own check refuses it before any request.
+      if (unset) io.err(`error: error validating ${JSON.stringify(file)}: error validating data: ${unset}\n`);
+      else if (doc.kind === 'Pod' || doc.kind === 'ConfigMap' || doc.kind === 'Secret' || !doc.kind) io.err(`${invalidObjectMessage(doc.kind ?? 'Pod', doc.name ?? '', errors, file, documentFirstLine(text, doc.offset))}\n`);
       else io.err(`${file}: document ${doc.index + 1}: ${errors.map((p) => p.message).join('; ')}\n`);
       continue;
     }

@@ -60,7 +60,16 @@ export async function runValidate(argv: string[], out: NodeJS.WritableStream, er
       unreadable = true;
       continue;
     }
-    for (const p of validateText(text).problems) all.push(toJson(file, p));
+    const result = validateText(text);
+    for (const p of result.problems) all.push(toJson(file, p));
+    // What was not checked is said (on stderr), as run says what it skips: silence would read as "valid".
+    const objects = result.documents.filter((d) => d.skipReason !== 'empty document');
+    if (objects.length === 0) err.write(`${file}: no Kubernetes object in it: nothing checked\n`);
+    for (const d of objects) {
+      if (d.kind && d.kind !== 'Pod' && d.kind !== 'ConfigMap' && d.kind !== 'Secret' && !d.problems.some((p) => p.severity === 'error')) {
+        err.write(`${file}: document ${d.index + 1} (${d.kind}) not checked: Pod Lab checks Pods, ConfigMaps and Secrets only\n`);
+      }
+    }
   }
   if (json) out.write(`${JSON.stringify(all)}\n`);
   else for (const p of all) out.write(`${p.file}:${p.line}:${p.column}: ${p.source === 'podlab' ? 'lab warning' : p.severity}: ${p.message}\n`);

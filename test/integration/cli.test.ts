@@ -81,6 +81,9 @@ describe('podlab run', () => {
     assert.equal(r.code, 2);
     assert.match(r.err, /^The Pod "cli-bad" is invalid: spec\.containers\[0\]\.name: Invalid value: "Web": a lowercase RFC 1123 label must consist of/m);
     assert.equal(execFileSync('docker', ['ps', '-aq', '--filter', 'label=io.kubernetes.pod.name=cli-bad'], { encoding: 'utf8' }).trim(), '');
+    // a document that is no object is no Pod: kubectl's client-side words
+    const words = file('words.yaml', 'hello world\n');
+    assert.deepEqual(podlab(['run', words]), { code: 2, out: '', err: `error: error validating "${words}": error validating data: invalid object to validate\n` });
   });
 
   test('a condition not reached in time exits 124', () => {

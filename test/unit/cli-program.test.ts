@@ -4,13 +4,14 @@
 // (engine-commands.ts, server-commands.ts), read from their source with the TypeScript compiler.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { Option } from 'commander';
 import { COMMANDS, ENGINE_COMMANDS, USAGE, helpRequested, runCli } from '../../src/cli/program.js';
 import { cannotRead, deleteGrace, pflagArgv, podArg } from '../../src/cli/args.js';
-import { eventLine, unreachableNote, type Until } from '../../src/cli/engine-commands.js';
+import { eventLine, kindlessMessage, unreachableNote, type Until } from '../../src/cli/engine-commands.js';
 import { kubeconfig, status, stop } from '../../src/cli/server-commands.js';
 import { serve } from '../../src/cli/serve-command.js';
 import { nodes } from '../../src/cli/nodes-command.js';
@@ -378,5 +379,41 @@ describe('every command reads its flags as kubectl does, with the same errors (n
       { code: 2, err: 'error: validate takes at least one FILE\n' },
       { code: 2, err: 'error: unknown flag: --bogus\n' },
     ]);
+  });
+});
+
+describe("run's refusal of a document that is no object or names no kind, in kubectl's client-side words", () => {
+  const cases: [string, Parameters<typeof kindlessMessage>, string | undefined][] = [
+    ['a string or a list is no object', [{ skipReason: 'not a Kubernetes object (the document is not a mapping)' }, [{ field: '', type: 'Type mismatch' }]], 'invalid object to validate'],
+    [
+      'a mapping without apiVersion and kind',
+      [{ skipReason: 'not a Kubernetes object (kind is not set)' }, [{ field: 'kind', type: 'Required value' }, { field: 'apiVersion', type: 'Required value' }]],
+      '[apiVersion not set, kind not set]',
+    ],
+    ['without kind only', [{ skipReason: 'not a Kubernetes object (kind is not set)' }, [{ field: 'kind', type: 'Required value' }]], '[kind not set]'],
+    ['any other refusal is the API server\'s', [{}, [{ field: 'spec.containers', type: 'Required value' }]], undefined],
+  ];
+  for (const [name, args, want] of cases) test(name, () => assert.equal(kindlessMessage(...args), want));
+});
+
+describe('validate says what it did not check (on stderr), as run says what it skips', () => {
+  test('an empty file, a Deployment, and a Pod beside a Service', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'podlab-validate-'));
+    try {
+      const f = (name: string, text: string) => (writeFileSync(join(dir, name), text), join(dir, name));
+      const empty = f('empty.yaml', '');
+      const dep = f('dep.yaml', 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n');
+      const mixed = f('mixed.yaml', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n    - name: app\n      image: busybox\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: s\n');
+      let out = '';
+      let err = '';
+      const code = await runValidate([empty, dep, mixed], { write: (s: string) => ((out += s), true) } as unknown as NodeJS.WritableStream, { write: (s: string) => ((err += s), true) } as unknown as NodeJS.WritableStream);
+      assert.deepEqual({ code, out, err }, {
+        code: 0,
+        out: '',
+        err: `${empty}: no Kubernetes object in it: nothing checked\n${dep}: document 1 (Deployment) not checked: Pod Lab checks Pods, ConfigMaps and Secrets only\n${mixed}: document 2 (Service) not checked: Pod Lab checks Pods, ConfigMaps and Secrets only\n`,
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
