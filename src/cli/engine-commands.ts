@@ -507,12 +507,14 @@ function lookup(engine: Engine, kind: ResourceKind, ns: string, name: string): A
   return kind === 'Pod' ? engine.getPod(ns, name) : engine.getObject(kind, ns, name);
 }
 
-function listKind(engine: Engine, kind: ResourceKind, ns: string): AnyObject[] {
+/** The objects of a kind in a namespace by name; with no namespace (`-A`), of every namespace, by namespace then name. */
+function listKind(engine: Engine, kind: ResourceKind, ns: string | undefined): AnyObject[] {
   const all: AnyObject[] = kind === 'Pod' ? engine.listPods() : engine.listObjects(kind);
-  return all.filter((o) => (o.metadata?.namespace ?? 'default') === ns).sort(byName);
+  const nsOf = (o: AnyObject) => o.metadata?.namespace ?? 'default';
+  if (ns === undefined) return [...all].sort((a, b) => (nsOf(a) < nsOf(b) ? -1 : nsOf(a) > nsOf(b) ? 1 : byName(a, b)));
+  return all.filter((o) => nsOf(o) === ns).sort(byName);
 }
 
-/** The objects the arguments name, in order; a NotFound line for each missing one. */
 /** Says what was not found (after the output, as kubectl does): exit 1 if anything was missing. */
 function missingAfter(missing: readonly string[]): number {
   for (const line of missing) io.err(line);
@@ -531,21 +533,30 @@ function resolveTargets(engine: Engine, targets: ResourceTarget[], ns: string): 
   return { found, missing };
 }
 
-function tableOf(kind: ResourceKind, objects: AnyObject[], now: number, wide: boolean, withKind: boolean, simulated: ReadonlySet<string> = new Set()): string {
+function tableOf(kind: ResourceKind, objects: AnyObject[], now: number, wide: boolean, withKind: boolean, simulated: ReadonlySet<string> = new Set(), withNamespace = false): string {
+  const table = tableRows(kind, objects, now, wide, withKind, simulated);
+  if (!withNamespace) return formatTable(table);
+  return formatTable(table.map((row, i) => [i === 0 ? 'NAMESPACE' : (objects[i - 1]!.metadata?.namespace ?? 'default'), ...row]));
+}
+
+/** The header and a row per object, in kubectl's columns. */
+function tableRows(kind: ResourceKind, objects: AnyObject[], now: number, wide: boolean, withKind: boolean, simulated: ReadonlySet<string>): string[][] {
   const prefix = (cells: string[]) => (withKind ? [`${kind.toLowerCase()}/${cells[0]}`, ...cells.slice(1)] : cells);
   // -o wide: the NODE cell (the 7th) names a simulated node as such.
   const mark = (p: Pod, cells: string[]) => (wide && simulated.has(p.spec?.nodeName ?? '') ? cells.map((c, i) => (i === 6 ? `${c} (simulated)` : c)) : cells);
-  if (kind === 'Pod') return formatTable([[...(wide ? POD_WIDE_COLUMNS : POD_COLUMNS)], ...objects.map((o) => prefix(mark(o as Pod, podCells(o as Pod, now, wide))))]);
-  if (kind === 'ConfigMap') return formatTable([[...CONFIGMAP_COLUMNS], ...objects.map((o) => prefix(configMapCells(o as ConfigObject, now)))]);
-  return formatTable([[...SECRET_COLUMNS], ...objects.map((o) => prefix(secretCells(o as ConfigObject, now)))]);
+  if (kind === 'Pod') return [[...(wide ? POD_WIDE_COLUMNS : POD_COLUMNS)], ...objects.map((o) => prefix(mark(o as Pod, podCells(o as Pod, now, wide))))];
+  if (kind === 'ConfigMap') return [[...CONFIGMAP_COLUMNS], ...objects.map((o) => prefix(configMapCells(o as ConfigObject, now)))];
+  return [[...SECRET_COLUMNS], ...objects.map((o) => prefix(secretCells(o as ConfigObject, now)))];
 }
 
 async function get(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, { output: { type: 'string', short: 'o' }, namespace: { type: 'string', short: 'n' } });
+  const { values, positionals } = parse(argv, { output: { type: 'string', short: 'o' }, namespace: { type: 'string', short: 'n' }, 'all-namespaces': { type: 'boolean', short: 'A' } });
   const ns = values.namespace ?? 'default';
+  const allNamespaces = !!values['all-namespaces'];
   const fmt = values.output;
-  if (fmt !== undefined && fmt !== 'json' && fmt !== 'wide') throw new UsageError(`unable to match a printer suitable for the output format "${fmt}", allowed formats are: json,wide`);
+  if (fmt !== undefined && fmt !== 'json' && fmt !== 'wide' && fmt !== 'name') throw new UsageError(`unable to match a printer suitable for the output format "${fmt}", allowed formats are: json,name,wide`);
   const args = parseResourceArgs(positionals);
+  if (allNamespaces && args.targets.length) throw new UsageError('a resource cannot be retrieved by name across all namespaces');
   const engine = await connect({});
   try {
     const listing = args.targets.length === 0;
@@ -553,7 +564,7 @@ async function get(argv: string[]): Promise<number> {
     let groups: [ResourceKind, AnyObject[]][];
     // Several kinds asked for (pods,cm or TYPE/NAME of two kinds): each table names its kind in NAME, as kubectl's do.
     const requested = new Set(args.kinds ?? args.targets.map((t) => t.kind));
-    if (listing) groups = (args.kinds ?? ['Pod']).map((kind): [ResourceKind, AnyObject[]] => [kind, listKind(engine, kind, ns)]).filter(([, os], _, all) => os.length || all.length === 1);
+    if (listing) groups = (args.kinds ?? ['Pod']).map((kind): [ResourceKind, AnyObject[]] => [kind, listKind(engine, kind, allNamespaces ? undefined : ns)]).filter(([, os], _, all) => os.length || all.length === 1);
     else {
       const r = resolveTargets(engine, args.targets, ns);
       missing = r.missing;
@@ -572,13 +583,17 @@ async function get(argv: string[]): Promise<number> {
       } else if (objects.length || listing) io.out(kubectlJson(kubectlList(objects)));
       return missingAfter(missing);
     }
+    if (fmt === 'name') {
+      for (const [kind, os] of groups) for (const o of os) io.out(`${kind.toLowerCase()}/${nameOf(o)}\n`);
+      return missingAfter(missing);
+    }
     if (listing && objects.length === 0) {
-      io.err(`No resources found in ${ns} namespace.\n`);
+      io.err(allNamespaces ? 'No resources found\n' : `No resources found in ${ns} namespace.\n`);
       return 0;
     }
     const now = Date.now();
     const simulated = simulatedNodeNames(engine.listNodes());
-    io.out(groups.map(([kind, os]) => tableOf(kind, os, now, fmt === 'wide', requested.size > 1, simulated)).join('\n'));
+    io.out(groups.map(([kind, os]) => tableOf(kind, os, now, fmt === 'wide', requested.size > 1, simulated, allNamespaces)).join('\n'));
     const onSimulated = groups.flatMap(([kind, os]) => (kind === 'Pod' ? os : [])).filter((p) => simulated.has((p as Pod).spec?.nodeName ?? '')).length;
     if (onSimulated && fmt !== 'wide') io.err(`note: ${onSimulated === 1 ? '1 pod runs' : `${onSimulated} pods run`} on simulated nodes (no containers); -o wide names the node\n`);
     return missingAfter(missing);

@@ -13,7 +13,7 @@ export const USAGE = `podlab: run and inspect Kubernetes pods on the local Docke
 Usage:
   podlab run FILE [--json] [--logs] [--until Running|Ready|Succeeded|Failed|Terminal] [--timeout SECONDS] [--rm]
                   [--sandbox-image IMAGE] [--backoff-initial SECONDS] [--backoff-max SECONDS] [--nodes FILE] [--step]
-  podlab get [pods|configmaps|secrets[,...]] [NAME...] [-o json|wide] [-n NAMESPACE]
+  podlab get [pods|configmaps|secrets[,...]] [NAME...] [-o json|name|wide] [-n NAMESPACE | -A]
   podlab describe [pod|configmap|secret] NAME... [-n NAMESPACE]
   podlab logs NAME [CONTAINER | -c CONTAINER] [--previous] [--tail N] [--since D|--since-time T] [--timestamps] [--limit-bytes N] [-f] [-n NAMESPACE]
   podlab delete [pod|configmap|secret] NAME...|--all [--grace-period SECONDS] [-n NAMESPACE]
@@ -96,7 +96,11 @@ export const COMMANDS: readonly CommandHelp[] = [
     summary: "list pods, ConfigMaps or Secrets in kubectl's columns",
     description:
       "List the lab's pods (or ConfigMaps, or Secrets) in kubectl's columns, or the objects named. A bare NAME is a pod; TYPE/NAME works too (cm is short for configmap, po for pod), and so do several types at once (pods,cm: a table per type, as kubectl prints them). Exit 1 when a named object is not found.",
-    options: [{ flags: '-o, --output <format>', description: "kubectl's JSON, or the wide table", choices: ['json', 'wide'] }, NAMESPACE],
+    options: [
+      { flags: '-o, --output <format>', description: "kubectl's JSON, TYPE/NAME lines, or the wide table", choices: ['json', 'name', 'wide'] },
+      NAMESPACE,
+      { flags: '-A, --all-namespaces', description: 'every namespace (a NAMESPACE column)' },
+    ],
   },
   {
     name: 'describe',

@@ -234,6 +234,12 @@ describe('ConfigMaps and Secrets through the command line', () => {
       assert.deepEqual(pl(['get', 'secrets,cm', 'nope']), { code: 1, out: '', err: 'Error from server (NotFound): secrets "nope" not found\nError from server (NotFound): configmaps "nope" not found\n' });
       assert.deepEqual(pl(['get', 'pods,deployments']), { code: 2, out: '', err: 'error: the server doesn\'t have a resource type "deployments"\n' });
       assert.deepEqual(pl(['get', 'deployments']), { code: 2, out: '', err: 'error: the server doesn\'t have a resource type "deployments"\n' });
+      // -o name and -A, as kubectl prints them
+      assert.deepEqual(pl(['get', 'pods,cm', '-o', 'name']), { code: 0, out: 'pod/cli-objects-pod\nconfigmap/cli-cm\n', err: '' });
+      const every = pl(['get', 'pods', '-A']);
+      assert.deepEqual([every.code, every.out.split('\n').map((l) => l.split(/\s+/).slice(0, 2).join(' '))], [0, ['NAMESPACE NAME', 'default cli-objects-pod', '']]);
+      assert.deepEqual(pl(['get', 'pods', '-A', 'cli-objects-pod']), { code: 2, out: '', err: 'error: a resource cannot be retrieved by name across all namespaces\n' });
+      assert.deepEqual(pl(['get', 'secrets', '-A', '-o', 'name']), { code: 0, out: 'secret/cli-secret\n', err: '' });
       // what was not found comes after what was (stdout and stderr merged, as on a terminal)
       const merged = spawnSync('sh', ['-c', `"${process.execPath}" "${cli}" get cli-objects-pod nope 2>&1`], { env: { ...env(), PODLAB_STATE_DIR: lab }, encoding: 'utf8' });
       assert.deepEqual([merged.status, merged.stdout.split('\n').map((l) => l.split(/\s+/)[0])], [1, ['NAME', 'cli-objects-pod', 'Error', '']]);
@@ -241,6 +247,7 @@ describe('ConfigMaps and Secrets through the command line', () => {
       assert.equal(all.code, 0, all.err);
       assert.deepEqual(all.out.split('\n').filter(Boolean).sort(), ['configmap "cli-cm" deleted', 'pod "cli-objects-pod" deleted', 'secret "cli-secret" deleted']);
       assert.deepEqual(pl(['delete', '--all']), { code: 0, out: 'No resources found\n', err: '' });
+      assert.deepEqual(pl(['get', 'pods', '--all-namespaces']), { code: 0, out: '', err: 'No resources found\n' });
       assert.deepEqual([pl(['get', 'cm']).err, pl(['get', 'secrets']).err, pl(['get', 'pods,cm,secrets']).err, labSandboxes(lab)], ['No resources found in default namespace.\n', 'No resources found in default namespace.\n', 'No resources found in default namespace.\n', []]);
     } finally {
       await stopLabServer(lab);
