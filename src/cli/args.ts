@@ -59,7 +59,7 @@ const LAB_ELSEWHERE_ALIASES: Readonly<Record<string, string>> = { node: 'nodes',
  */
 const CLUSTER_ONLY_TYPES = new Set(
   (
-    'all bindings binding componentstatuses componentstatus cs endpoints ep limitranges limitrange limits persistentvolumeclaims persistentvolumeclaim pvc ' +
+    'bindings binding componentstatuses componentstatus cs endpoints ep limitranges limitrange limits persistentvolumeclaims persistentvolumeclaim pvc ' +
     'persistentvolumes persistentvolume pv podtemplates podtemplate replicationcontrollers replicationcontroller rc resourcequotas resourcequota quota ' +
     'serviceaccounts serviceaccount sa services service svc controllerrevisions controllerrevision daemonsets daemonset ds deployments deployment deploy ' +
     'replicasets replicaset rs statefulsets statefulset sts cronjobs cronjob cj jobs job horizontalpodautoscalers horizontalpodautoscaler hpa ' +
@@ -68,7 +68,9 @@ const CLUSTER_ONLY_TYPES = new Set(
     'csinode csistoragecapacities csistoragecapacity volumeattachments volumeattachment priorityclasses priorityclass pc leases lease endpointslices ' +
     'endpointslice customresourcedefinitions customresourcedefinition crd crds mutatingwebhookconfigurations mutatingwebhookconfiguration ' +
     'validatingwebhookconfigurations validatingwebhookconfiguration runtimeclasses runtimeclass certificatesigningrequests certificatesigningrequest csr ' +
-    'apiservices apiservice flowschemas flowschema prioritylevelconfigurations prioritylevelconfiguration'
+    'apiservices apiservice flowschemas flowschema prioritylevelconfigurations prioritylevelconfiguration validatingadmissionpolicies ' +
+    'validatingadmissionpolicy validatingadmissionpolicybindings validatingadmissionpolicybinding resourceclaims resourceclaim ' +
+    'resourceclaimtemplates resourceclaimtemplate resourceslices resourceslice deviceclasses deviceclass ipaddresses ipaddress servicecidrs servicecidr'
   ).split(' '),
 );
 
@@ -117,6 +119,8 @@ function kindsOf(arg: string): ResourceKind[] | undefined {
   if (!arg.includes(',')) {
     const kind = kindOf(arg);
     if (kind) return [kind];
+    // the category `all`: of the lab's kinds, pods (as the lab server's discovery says to kubectl)
+    if (arg.toLowerCase() === 'all') return ['Pod'];
     const refusal = otherTypeRefusal(arg);
     if (refusal) throw new UsageError(refusal);
     return undefined;

@@ -46,10 +46,10 @@ export class DeletionReporter {
     this.show();
   }
 
-  /** The pod is gone: its progress line goes away, then `print` writes the final line. */
-  finished(namespace: string, name: string, print: () => void): void {
+  /** The pod is gone (or its deletion failed): its progress line goes away. */
+  finished(namespace: string, name: string): void {
     this.pods.delete(`${namespace}/${name}`);
-    this.above(print);
+    this.show();
   }
 
   /** Output of the command's own (stdout) while lines may be shown: written above them, never overwritten. */

@@ -21,6 +21,7 @@ import { PARSE_OPTIONS } from '../validation/documents.js';
 import { RuntimeError } from '../runtime/cri.js';
 import { RunLogs } from './log-streams.js';
 import { chooseLogsContainer, logRequest } from './pod-logs.js';
+import { goQuote } from '../shared/go.js';
 import { DeletionReporter } from './delete-reporter.js';
 import { runningPodDifference, runningPodHint } from './reattach.js';
 import { nodes } from './nodes-command.js';
@@ -118,10 +119,6 @@ export async function runCommand(cmd: string, argv: string[]): Promise<number> {
       io.err(`error: ${e.message}\n`);
       return 1;
     }
-    if (e instanceof Error && /^Unknown option|^Option|argument/i.test(e.message) && (e as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
-      io.err(`error: ${e.message}\n`);
-      return 2;
-    }
     io.err(`error: ${e instanceof Error ? e.message : String(e)}\n`);
     return 1;
   }
@@ -162,8 +159,9 @@ function verdict(pod: Pod | undefined, until: Until): 'reached' | 'unreachable' 
  */
 export function kindlessMessage(doc: Pick<ValidatedDocument, 'skipReason'>, errors: readonly { field: string; type: string }[]): string | undefined {
   if (doc.skipReason?.startsWith('not a Kubernetes object (the document is not a mapping)')) return 'invalid object to validate';
-  const unset = ['apiVersion', 'kind'].filter((f) => errors.some((p) => p.field === f && p.type === 'Required value'));
-  return unset.length ? `[${unset.map((f) => `${f} not set`).join(', ')}]` : undefined;
+  const unset = ['apiVersion', 'kind'].filter((f) => errors.some((p) => p.field === f && p.type === 'Required value')).map((f) => `${f} not set`);
+  // (an aggregate of one error is that error's text; of several, in brackets)
+  return unset.length > 1 ? `[${unset.join(', ')}]` : unset[0];
 }
 
 /** `podlab run`'s line for an event; the message trimmed as kubectl describe trims it (a probe's output ends with a newline). */
@@ -249,9 +247,9 @@ async function run(argv: string[]): Promise<number> {
     for (const w of doc.problems.filter((p) => p.severity === 'warning')) io.err(`${w.source === 'podlab' ? 'Pod Lab warning' : 'Warning'}: ${w.message}\n`);
     if (errors.length) {
       invalid = true;
-      const unset = !doc.kind && !errors.some((p) => p.type === 'YAML syntax') ? kindlessMessage(doc, errors) : undefined;
+      const unset = !errors.some((p) => p.type === 'YAML syntax') ? kindlessMessage(doc, errors) : undefined;
       // A document that is no object, or names no kind: kubectl's own check refuses it before any request.
-      if (unset) io.err(`error: error validating ${JSON.stringify(file)}: error validating data: ${unset}\n`);
+      if (unset) io.err(`error: error validating ${goQuote(file)}: error validating data: ${unset}\n`);
       else if (doc.kind === 'Pod' || doc.kind === 'ConfigMap' || doc.kind === 'Secret' || !doc.kind) io.err(`${invalidObjectMessage(doc.kind ?? 'Pod', doc.name ?? '', errors, file, documentFirstLine(text, doc.offset))}\n`);
       else io.err(`${file}: document ${doc.index + 1}: ${errors.map((p) => p.message).join('; ')}\n`);
       continue;
@@ -562,8 +560,6 @@ async function get(argv: string[]): Promise<number> {
     const listing = args.targets.length === 0;
     let missing: string[] = [];
     let groups: [ResourceKind, AnyObject[]][];
-    // Several kinds asked for (pods,cm or TYPE/NAME of two kinds): each table names its kind in NAME, as kubectl's do.
-    const requested = new Set(args.kinds ?? args.targets.map((t) => t.kind));
     if (listing) groups = (args.kinds ?? ['Pod']).map((kind): [ResourceKind, AnyObject[]] => [kind, listKind(engine, kind, allNamespaces ? undefined : ns)]).filter(([, os], _, all) => os.length || all.length === 1);
     else {
       const r = resolveTargets(engine, args.targets, ns);
@@ -593,7 +589,9 @@ async function get(argv: string[]): Promise<number> {
     }
     const now = Date.now();
     const simulated = simulatedNodeNames(engine.listNodes());
-    io.out(groups.map(([kind, os]) => tableOf(kind, os, now, fmt === 'wide', requested.size > 1, simulated, allNamespaces)).join('\n'));
+    // Several kinds (pods,cm listed, or named objects found of two kinds): each table names its kind in NAME, as kubectl's do.
+    const withKind = listing ? (args.kinds?.length ?? 1) > 1 : groups.length > 1;
+    io.out(groups.map(([kind, os]) => tableOf(kind, os, now, fmt === 'wide', withKind, simulated, allNamespaces)).join('\n'));
     const onSimulated = groups.flatMap(([kind, os]) => (kind === 'Pod' ? os : [])).filter((p) => simulated.has((p as Pod).spec?.nodeName ?? '')).length;
     if (onSimulated && fmt !== 'wide') io.err(`note: ${onSimulated === 1 ? '1 pod runs' : `${onSimulated} pods run`} on simulated nodes (no containers); -o wide names the node\n`);
     return missingAfter(missing);
@@ -647,7 +645,7 @@ async function logs(argv: string[]): Promise<number> {
   });
   if (positionals.length < 1 || positionals.length > 2) throw new UsageError('logs takes a pod NAME, and a CONTAINER after it or with -c');
   const name = podArg(positionals[0]!);
-  // kubectl reads its flags before it asks the server anything.
+  // kubectl reads its flags before it asks the server anything (and validates them once it found the pod).
   const request = logRequest({
     previous: values.previous,
     timestamps: values.timestamps,
@@ -657,7 +655,7 @@ async function logs(argv: string[]): Promise<number> {
     limitBytes: values['limit-bytes'],
     containerTwice: values.container !== undefined && positionals.length === 2,
   });
-  if ('error' in request) throw new UsageError(request.error);
+  if ('error' in request && !request.validate) throw new UsageError(request.error);
   const engine = await connect({});
   try {
     const ns = values.namespace ?? 'default';
@@ -666,6 +664,10 @@ async function logs(argv: string[]): Promise<number> {
       // kubectl logs' own wording (it looks the pod up through its resource builder)
       io.err(`error: error from server (NotFound): pods "${name}" not found in namespace "${ns}"\n`);
       return 1;
+    }
+    if ('error' in request) {
+      io.err(`error: ${request.error}\n`);
+      return 2;
     }
     // kubectl's choice: -c, the default-container annotation, else the first container (with its note).
     const choice = chooseLogsContainer(pod, values.container ?? positionals[1]);
@@ -720,30 +722,34 @@ async function del(argv: string[]): Promise<number> {
     // Each `deleted` line comes once its object is gone, in argument order as kubectl prints them (a
     // pod gone sooner waits for the ones before it); what was not found is said at the end, as kubectl does.
     const reporter = (progress = new DeletionReporter(engine, io.err, process.stderr.isTTY ? { columns: process.stderr.columns || 80 } : undefined));
-    const deletions = targets.map(async (t): Promise<string | undefined> => {
-      if (t.kind === 'Pod') {
-        if (!engine.getPod(ns, t.name)) return undefined;
-        reporter.track(ns, t.name);
-        await engine.deletePod(ns, t.name, grace);
-        // its progress line goes as soon as it is gone
-        reporter.finished(ns, t.name, () => undefined);
-        return `pod "${t.name}" deleted\n`;
-      }
+    // Every deletion settles (none is left running, none rejects unheard); the first failure is thrown once all are done.
+    const deletions = targets.map(async (t): Promise<{ line?: string; failure?: unknown }> => {
       try {
+        if (t.kind === 'Pod') {
+          if (!engine.getPod(ns, t.name)) return {};
+          reporter.track(ns, t.name);
+          await engine.deletePod(ns, t.name, grace);
+          return { line: `pod "${t.name}" deleted\n` };
+        }
         await engine.deleteObject(t.kind, ns, t.name);
-        return `${kindLower(t.kind)} "${t.name}" deleted\n`;
+        return { line: `${kindLower(t.kind)} "${t.name}" deleted\n` };
       } catch (e) {
-        if ((e as Error).name !== 'NotFound') throw e;
-        return undefined;
+        return (e as Error).name === 'NotFound' ? {} : { failure: e };
+      } finally {
+        // its progress line goes as soon as it is gone (or failed)
+        if (t.kind === 'Pod') reporter.finished(ns, t.name);
       }
     });
     const missing: ResourceTarget[] = [];
+    let failure: unknown;
     for (const [i, deletion] of deletions.entries()) {
-      const line = await deletion;
-      if (line === undefined) missing.push(targets[i]!);
-      else reporter.above(() => io.out(line));
+      const r = await deletion;
+      if (r.failure !== undefined) failure ??= r.failure;
+      else if (r.line === undefined) missing.push(targets[i]!);
+      else reporter.above(() => io.out(r.line!));
     }
     for (const t of missing) reporter.above(() => io.err(notFound(t.kind, t.name)));
+    if (failure !== undefined) throw failure;
     return missing.length ? 1 : 0;
   } finally {
     progress?.dispose();

@@ -73,7 +73,7 @@ function quantity(flag: string, v: string): string {
 }
 
 export async function nodes(argv: string[], io: Io, connect: () => Promise<RemoteEngine>): Promise<number> {
-  const parsed = parse(argv, {
+  const { values, positionals } = parse(argv, {
     simulated: { type: 'string' },
     prefix: { type: 'string' },
     cpu: { type: 'string' },
@@ -84,7 +84,6 @@ export async function nodes(argv: string[], io: Io, connect: () => Promise<Remot
     'start-delay': { type: 'string' },
     all: { type: 'boolean' },
   });
-  const { values, positionals } = parsed;
   const [sub = 'list', ...names] = positionals;
   if (sub !== 'list' && sub !== 'add' && sub !== 'delete') throw new UsageError(`unknown nodes command "${sub}": use list, add or delete`);
   if (sub === 'add') {

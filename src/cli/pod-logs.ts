@@ -205,7 +205,7 @@ export type LogRequest = LogQuery & { previous: boolean; timestamps: boolean };
  * refuses), `--since-time` an RFC 3339 time; `--tail=-1` and `--limit-bytes=0` and `--since=0s`
  * mean unset. The error is kubectl's text.
  */
-export function logRequest(f: LogFlags): LogRequest | { error: string } {
+export function logRequest(f: LogFlags): LogRequest | { error: string; validate?: true } {
   const out: LogRequest = { previous: !!f.previous, timestamps: !!f.timestamps };
   const int = (v: string | undefined, flag: string): number | { error: string } | undefined => {
     if (v === undefined) return undefined;
@@ -231,10 +231,12 @@ export function logRequest(f: LogFlags): LogRequest | { error: string } {
   // time.Duration.Round(time.Second): halfway values away from zero
   if (sinceMs !== 0) out.sinceSeconds = Math.sign(sinceMs) * Math.round(Math.abs(sinceMs) / 1000) || 0;
   if (tail !== undefined && tail !== -1) out.tail = tail;
-  if (out.sinceTime !== undefined && sinceMs !== 0) return { error: 'at most one of `sinceTime` or `sinceSeconds` may be specified' };
-  if (f.containerTwice) return { error: 'only one of -c or an inline [CONTAINER] arg is allowed' };
-  if (out.sinceSeconds !== undefined && out.sinceSeconds < 0) return { error: '--since must be greater than 0' };
-  if (out.tail !== undefined && out.tail < -1) return { error: '--tail must be greater than or equal to -1' };
-  if (out.limitBytes !== undefined && out.limitBytes < 0) return { error: '--limit-bytes must be greater than 0' };
+  // Validate's checks, in its order: kubectl makes them after it found the pod (a missing pod is said first).
+  const invalid = (error: string) => ({ error, validate: true as const });
+  if (out.sinceTime !== undefined && sinceMs !== 0) return invalid('at most one of `sinceTime` or `sinceSeconds` may be specified');
+  if (f.containerTwice) return invalid('only one of -c or an inline [CONTAINER] arg is allowed');
+  if (out.limitBytes !== undefined && out.limitBytes < 0) return invalid('--limit-bytes must be greater than 0');
+  if (out.sinceSeconds !== undefined && out.sinceSeconds < 0) return invalid('--since must be greater than 0');
+  if (out.tail !== undefined && out.tail < -1) return invalid('--tail must be greater than or equal to -1');
   return out;
 }

@@ -14,9 +14,9 @@ Usage:
   podlab run FILE [--json] [--logs] [--until Running|Ready|Succeeded|Failed|Terminal] [--timeout SECONDS] [--rm]
                   [--sandbox-image IMAGE] [--backoff-initial SECONDS] [--backoff-max SECONDS] [--nodes FILE] [--step]
   podlab get [pods|configmaps|secrets[,...]] [NAME...] [-o json|name|wide] [-n NAMESPACE | -A]
-  podlab describe [pod|configmap|secret] NAME... [-n NAMESPACE]
+  podlab describe [pod|configmap|secret[,...]] NAME... [-n NAMESPACE]
   podlab logs NAME [CONTAINER | -c CONTAINER] [--previous] [--tail N] [--since D|--since-time T] [--timestamps] [--limit-bytes N] [-f] [-n NAMESPACE]
-  podlab delete [pod|configmap|secret] NAME...|--all [--grace-period SECONDS] [-n NAMESPACE]
+  podlab delete [pod|configmap|secret[,...]] NAME...|--all [--grace-period SECONDS] [-n NAMESPACE]
   podlab exec NAME [-c CONTAINER] [-i] [-t] [-n NAMESPACE] -- COMMAND [ARG...]
   podlab port-forward NAME [LOCAL:]REMOTE... [--address ADDR] [-n NAMESPACE]
   podlab nodes [list] | nodes add --simulated N [--prefix P] [--cpu Q] [--memory Q] [--pods N] [--zones A,B]
@@ -104,7 +104,7 @@ export const COMMANDS: readonly CommandHelp[] = [
   },
   {
     name: 'describe',
-    synopsis: '[pod|configmap|secret] NAME... [options]',
+    synopsis: '[pod|configmap|secret[,...]] NAME... [options]',
     summary: 'show objects in detail with their events, as kubectl describe',
     description:
       "Show the objects named in detail with their events, as kubectl describe does (a Secret's sizes, never its values). A TYPE without NAMEs describes every object of that kind. Exit 1 when an object is not found.",
@@ -130,7 +130,7 @@ export const COMMANDS: readonly CommandHelp[] = [
   },
   {
     name: 'delete',
-    synopsis: '[pod|configmap|secret] NAME...|--all [options]',
+    synopsis: '[pod|configmap|secret[,...]] NAME...|--all [options]',
     summary: 'delete pods, ConfigMaps or Secrets',
     description:
       'Delete the objects named (pods terminate gracefully, in parallel), or with --all every lab pod, ConfigMap and Secret of the namespace (of TYPE only, when given). While a pod terminates, stderr says which containers it waits for and how much of the grace period is left (updated in place on a terminal; elsewhere one line when the wait starts). Exit 1 when an object is not found.',

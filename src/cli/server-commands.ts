@@ -109,7 +109,7 @@ export async function status(argv: string[], io: Io): Promise<number> {
   return 0;
 }
 
-/** `podlab kubeconfig [--merge [FILE]]`: the lab kubeconfig's path, or the podlab context merged into ~/.kube/config. */
+/** `podlab kubeconfig [--merge [--file FILE]]`: the lab kubeconfig's path, or the podlab context merged into ~/.kube/config. */
 export async function kubeconfig(argv: string[], io: Io, server: () => ServerBundle): Promise<number> {
   const { values, positionals } = parse(argv, { merge: { type: 'boolean' }, file: { type: 'string' } });
   noArguments('kubeconfig', positionals);

@@ -72,6 +72,7 @@ export async function portForwardCommand(argv: string[], io: Io, connect: () => 
   const engine = await connect();
   const listeners: Server[] = [];
   const sockets = new Set<Socket>();
+  let onSignal: (() => void) | undefined;
   try {
     const pod = engine.getPod(ns, name);
     if (!pod) {
@@ -86,8 +87,18 @@ export async function portForwardCommand(argv: string[], io: Io, connect: () => 
     if ('error' in addresses) return fail(addresses.error);
     const ports = parsePorts(resolved);
     if ('error' in ports) return fail(ports.error);
+    // SIGINT/SIGTERM from here on end it cleanly (exit 0), also while it is still setting up.
+    let interrupt: () => void = () => undefined;
+    const interrupted = new Promise<void>((resolve) => (interrupt = resolve));
+    let stopping = false;
+    onSignal = () => {
+      stopping = true;
+      interrupt();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
     try {
-      await portForwardCheck(engine.conn, ns, name, ports.map((p) => p.remote));
+      await portForwardCheck(engine.conn, ns, name);
     } catch (e) {
       return fail(`error upgrading connection: ${(e as Error).message}`);
     }
@@ -111,6 +122,8 @@ export async function portForwardCommand(argv: string[], io: Io, connect: () => 
           results.push({ addr, error: listenErrorText(addr, port.local, error) });
           continue;
         }
+        // (an error of the listening socket later, such as too many open files, is said and the others go on)
+        server.on('error', (e: Error) => io.err(`error accepting connection on port ${port.local}: ${e.message}\n`));
         listeners.push(server);
         port.local = (server.address() as AddressInfo).port;
         io.out(`Forwarding from ${joinHostPort(addr.address, port.local)} -> ${port.remote}\n`);
@@ -120,16 +133,17 @@ export async function portForwardCommand(argv: string[], io: Io, connect: () => 
       if (refused === undefined) listening = true;
       else io.err(`Unable to listen on port ${port.local}: ${refused}\n`);
     }
+    if (stopping) return 0;
     if (!listening) return fail(`unable to listen on any of the requested ports: ${portsText(ports)}`);
-    const interrupted = new Promise<void>((resolve) => {
-      process.once('SIGINT', () => resolve());
-      process.once('SIGTERM', () => resolve());
-    });
     const why = await Promise.race([lostConnection, interrupted]);
     if (why === undefined) return 0;
     io.err(`${why}\n`);
     return fail('lost connection to pod');
   } finally {
+    if (onSignal) {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
     for (const l of listeners) l.close();
     for (const s of sockets) s.destroy();
     await engine.close();

@@ -4,6 +4,7 @@
 // 255 close), and the v4 channel protocol for port-forward (channels 2i data and 2i+1 error per
 // port, each opened by the port as a little-endian uint16) — client-go's remotecommand and
 // portforward websocket clients are the upstream counterparts.
+import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import WebSocket from 'ws';
@@ -112,12 +113,35 @@ export async function execCollect(conn: LabConnection, namespace: string, pod: s
   return { exitCode, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
 }
 
-const portForwardPath = (namespace: string, pod: string, ports: readonly number[]) =>
-  `/api/v1/namespaces/${enc(namespace)}/pods/${enc(pod)}/portforward?${ports.map((p) => `ports=${p}`).join('&')}`;
+const portForwardPath = (namespace: string, pod: string, port?: number) =>
+  `/api/v1/namespaces/${enc(namespace)}/pods/${enc(pod)}/portforward${port === undefined ? '' : `?ports=${port}`}`;
 
-/** Asks for the pod's port-forward stream once and closes it: the server's refusal (no such pod, no IP) before anything listens, as kubectl's dial comes first. */
-export async function portForwardCheck(conn: LabConnection, namespace: string, pod: string, ports: readonly number[]): Promise<void> {
-  (await open(conn, portForwardPath(namespace, pod, ports), ['v4.channel.k8s.io'])).close();
+/**
+ * Upgrades the pod's port-forward connection once and closes it: the server's refusal (no such
+ * pod, no IP) comes before anything listens, as kubectl's dial comes first. It asks for SPDY (the
+ * upgrade kubectl made before its WebSocket tunnel), where the pod's ports are dialled only for the
+ * streams a connection opens — none here, so the app sees no connection (the v4 channel protocol
+ * would dial every port named at once).
+ */
+export function portForwardCheck(conn: LabConnection, namespace: string, pod: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(new URL(portForwardPath(namespace, pod), conn.creds.server), {
+      method: 'POST',
+      ca: conn.creds.ca,
+      headers: { Authorization: `Bearer ${conn.creds.token}`, Connection: 'Upgrade', Upgrade: 'SPDY/3.1', 'X-Stream-Protocol-Version': 'portforward.k8s.io' },
+    });
+    req.on('upgrade', (_res, socket) => {
+      socket.destroy();
+      resolve();
+    });
+    req.on('response', (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => reject(statusError({ status: res.statusCode ?? 0, headers: res.headers, body })));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 /**
@@ -127,8 +151,10 @@ export async function portForwardCheck(conn: LabConnection, namespace: string, p
  */
 export function forwardConnection(conn: LabConnection, namespace: string, pod: string, remotePort: number, sock: Socket, failed: (message: string) => void): void {
   sock.pause();
-  open(conn, portForwardPath(namespace, pod, [remotePort]), ['v4.channel.k8s.io']).then(
+  open(conn, portForwardPath(namespace, pod, remotePort), ['v4.channel.k8s.io']).then(
     (ws) => {
+      // (the local side went away while the stream was opening: nothing to join)
+      if (sock.destroyed) return ws.close();
       const seen = new Set<number>();
       let error = '';
       ws.on('message', (data: Buffer) => {

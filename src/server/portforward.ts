@@ -46,8 +46,11 @@ export const PortForwardWebSocketProtocols: Record<string, WebSocketProtocol> = 
 export interface PortForwardOptions {
   /** A TCP connection to `port` of the pod. */
   connect(port: number): Promise<Duplex>;
-  /** For the error text "error forwarding port P to pod <pod>, uid <uid>: …" (the CRI server passes the sandbox id and no uid). */
-  pod?: string;
+  /**
+   * For the error text "error forwarding port P to pod <pod>, uid <uid>: …" (the CRI streaming
+   * server passes the sandbox id and no uid): asked for only when a connection fails.
+   */
+  pod?: () => Promise<string>;
   uid?: string;
   log?(line: string): void;
 }
@@ -99,6 +102,11 @@ export function parseWebSocketPorts(url: URL): number[] | string {
     }
   }
   return ports;
+}
+
+/** The pod's name for an error text; '' when it cannot be had. */
+async function podName(opts: PortForwardOptions): Promise<string> {
+  return (await opts.pod?.().catch(() => '')) ?? '';
 }
 
 export function forwardErrorMessage(port: number, pod: string, uid: string, err: string): string {
@@ -234,7 +242,7 @@ async function forward(error: SpdyStream, data: SpdyStream, opts: PortForwardOpt
   try {
     pod = await opts.connect(port);
   } catch (e) {
-    const msg = forwardErrorMessage(port, opts.pod ?? '', opts.uid ?? '', (e as Error).message);
+    const msg = forwardErrorMessage(port, await podName(opts), opts.uid ?? '', (e as Error).message);
     log(msg);
     error.end(msg);
     data.end();
@@ -326,8 +334,8 @@ function serveWebSocketPortForward(ws: WebSocket, p: WebSocketProtocol, ports: n
           end();
         });
       },
-      (e: Error) => {
-        const msg = forwardErrorMessage(port, opts.pod ?? '', opts.uid ?? '', e.message);
+      async (e: Error) => {
+        const msg = forwardErrorMessage(port, await podName(opts), opts.uid ?? '', e.message);
         log(msg);
         send(2 * i + 1, Buffer.from(msg));
         done();

@@ -763,10 +763,9 @@ export class LabServer {
           if (simulated) return fail(400, 'BadRequest', simulatedPodRefusal(name, simulated, 'listen on no port'));
           const ip = pod.status?.podIP;
           if (!ip) return fail(400, 'BadRequest', `pod ${name} does not have a host assigned`);
-          // The CRI streaming server names the pod by its sandbox's id, and passes no uid.
-          const sandbox = (await this.opts.engine.debugInfo(ns, name).catch(() => undefined))?.sandboxes.find((s) => s.state === 'ready');
           return handlePortForward(req, socket, head, {
-            pod: sandbox?.id ?? '',
+            // The CRI streaming server names the pod by its sandbox's id (and passes no uid): looked up when an error needs it.
+            pod: async () => (await this.opts.engine.debugInfo(ns, name))?.sandboxes.find((s) => s.state === 'ready')?.id ?? '',
             log: this.log,
             connect: (port: number) =>
               new Promise<Duplex>((resolve, reject) => {

@@ -120,7 +120,7 @@ export async function startSession(name: string, extraFiles: Record<string, stri
   // written to frames.log in the session's folder: which messages share the socket with the panel's
   // updates. The time is when this process got the browser's report, so under load it is late.
   const frames: string[] = [];
-  if (process.env.PODLAB_E2E_FRAMES) {
+  if (process.env.PODLAB_E2E_FRAMES === '1') {
     page.on('websocket', (ws) => {
       const record = (dir: 'in' | 'out') => (f: { payload: string | Buffer }) => {
         const b = typeof f.payload === 'string' ? Buffer.from(f.payload) : f.payload;

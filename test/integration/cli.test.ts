@@ -234,6 +234,9 @@ describe('ConfigMaps and Secrets through the command line', () => {
       assert.deepEqual(pl(['get', 'secrets,cm', 'nope']), { code: 1, out: '', err: 'Error from server (NotFound): secrets "nope" not found\nError from server (NotFound): configmaps "nope" not found\n' });
       assert.deepEqual(pl(['get', 'pods,deployments']), { code: 2, out: '', err: 'error: the server doesn\'t have a resource type "deployments"\n' });
       assert.deepEqual(pl(['get', 'deployments']), { code: 2, out: '', err: 'error: the server doesn\'t have a resource type "deployments"\n' });
+      // named objects found of one kind: no kind in NAME (kubectl decides from what it found)
+      const oneKind = pl(['get', 'pod/cli-objects-pod', 'cm/nope']);
+      assert.deepEqual([oneKind.code, oneKind.out.split('\n').map((l) => l.split(/\s+/)[0]), oneKind.err], [1, ['NAME', 'cli-objects-pod', ''], 'Error from server (NotFound): configmaps "nope" not found\n']);
       // -o name and -A, as kubectl prints them
       assert.deepEqual(pl(['get', 'pods,cm', '-o', 'name']), { code: 0, out: 'pod/cli-objects-pod\nconfigmap/cli-cm\n', err: '' });
       const every = pl(['get', 'pods', '-A']);
@@ -555,6 +558,8 @@ describe('the command line tells the story', () => {
     // pod/NAME as kubectl takes it; a missing pod in kubectl logs' words; a command's exit code said on stderr; no port-forward to a pod that is not running
     assert.deepEqual(pl(['logs', 'pod/cli-story-default', '-c', 'sidecar']), { code: 0, out: 'from-sidecar\n', err: '' });
     assert.deepEqual(pl(['logs', 'nosuch']), { code: 1, out: '', err: 'error: error from server (NotFound): pods "nosuch" not found in namespace "default"\n' });
+    // kubectl validates its flags once it found the pod: a missing pod is said first
+    assert.deepEqual(pl(['logs', 'nosuch', 'app', '-c', 'app', '--tail=-2']), { code: 1, out: '', err: 'error: error from server (NotFound): pods "nosuch" not found in namespace "default"\n' });
     assert.deepEqual(pl(['exec', 'po/cli-story-default', '-c', 'app', '--', 'sh', '-c', 'echo hi; exit 3']), { code: 3, out: 'hi\n', err: 'command terminated with exit code 3\n' });
     assert.equal(pl(['delete', 'cli-story-default']).code, 0);
     const done = file('story-done.yaml', pod('cli-story-done', '  restartPolicy: Never\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["true"]\n'));
@@ -594,7 +599,15 @@ describe('the command line tells the story', () => {
   });
 
   test('story: port-forward as kubectl does it: a named port, on 127.0.0.1 and ::1, a line per connection; a local port in use; an unknown port name; a port the pod refuses ends it with "lost connection to pod"', async () => {
-    const f = file('story-pf.yaml', pod('cli-pf', '  terminationGracePeriodSeconds: 0\n  containers:\n    - name: web\n      image: busybox:1.35\n      command: ["sh", "-c", "echo hi > /tmp/index.html; exec httpd -f -p 8080 -h /tmp"]\n      ports:\n        - name: http\n          containerPort: 8080\n'));
+    const f = file(
+      'story-pf.yaml',
+      pod(
+        'cli-pf',
+        '  terminationGracePeriodSeconds: 0\n  containers:\n    - name: web\n      image: busybox:1.35\n      command: ["sh", "-c", "echo hi > /tmp/index.html; exec httpd -f -p 8080 -h /tmp"]\n      ports:\n        - name: http\n          containerPort: 8080\n' +
+          // a server that answers one connection only: port-forward's own check before it listens must not use it up
+          '    - name: once\n      image: busybox:1.35\n      command: ["sh", "-c", "echo once | nc -l -p 9000; sleep 3600"]\n      ports:\n        - name: once\n          containerPort: 9000\n',
+      ),
+    );
     assert.equal(pl(['run', f, '--until', 'Running']).code, 0);
     // kubectl listens on ::1 beside 127.0.0.1 where the machine has IPv6 loopback (and says nothing when it has not).
     const ipv6 = await new Promise<boolean>((resolve) => {
@@ -636,6 +649,22 @@ describe('the command line tells the story', () => {
       out: [`Forwarding from 127.0.0.1:${port} -> 8080`, ...(ipv6 ? [`Forwarding from [::1]:${port} -> 8080`] : []), `Handling connection for ${port}`, ...(ipv6 ? [`Handling connection for ${port}`] : []), ''].join('\n'),
       err: '',
     });
+
+    const single = forward(['cli-pf', ':once']);
+    await until('the forwarding lines', listening(single));
+    const sport = Number(/127\.0\.0\.1:(\d+)/.exec(single.out)![1]);
+    const answer = await new Promise<string>((resolve) => {
+      let got = '';
+      const c = connect(sport, '127.0.0.1');
+      c.on('data', (d: Buffer) => {
+        got += d.toString();
+        if (got.includes('\n')) (c.destroy(), resolve(got));
+      });
+      c.on('close', () => resolve(got));
+      c.on('error', () => resolve(got));
+    });
+    single.child.kill('SIGINT');
+    assert.deepEqual([answer, await single.code], ['once\n', 0]);
 
     // Nothing listens on 9999 in the pod: the first connection's error ends the command, as client-go's forwarder does.
     const refused = forward(['cli-pf', ':9999']);

@@ -400,7 +400,8 @@ describe('the delete progress reporter (fake engine and clock)', () => {
     engine.set(deletingAt(running('app', 'a1')));
     now += 2500;
     engine.set(deletingAt(exited('app', 'a1', 137)));
-    r.finished('default', 'web', () => writes.push('out "pod \\"web\\" deleted\\n"'));
+    r.finished('default', 'web');
+    r.above(() => writes.push('out "pod \\"web\\" deleted\\n"'));
     engine.set(deletingAt(exited('app', 'a1', 137)));
     r.dispose();
     return writes;
@@ -426,7 +427,7 @@ describe('the delete progress reporter (fake engine and clock)', () => {
     ]));
 });
 
-describe("kubectl logs' flags as the request's options (pflag, then LogsOptions.Complete and Validate)", () => {
+describe("kubectl logs' flags as the request's options (pflag, then LogsOptions.Complete and Validate; Validate's refusals marked, as kubectl makes them after finding the pod)", () => {
   const none = { previous: false, timestamps: false };
   const cases: [string, LogFlags, ReturnType<typeof logRequest>][] = [
     ['no flags: no options', {}, none],
@@ -435,23 +436,24 @@ describe("kubectl logs' flags as the request's options (pflag, then LogsOptions.
     ['--tail=0 asks for no lines', { tail: '0' }, { ...none, tail: 0 }],
     ['--tail takes an int64 as pflag reads it (0x10 is 16)', { tail: '0x10' }, { ...none, tail: 16 }],
     ['--tail=3.5 is pflag\'s error', { tail: '3.5' }, { error: 'invalid argument "3.5" for "--tail" flag: strconv.ParseInt: parsing "3.5": invalid syntax' }],
-    ['--tail=-2 is refused', { tail: '-2' }, { error: '--tail must be greater than or equal to -1' }],
+    ['--tail=-2 is refused', { tail: '-2' }, { error: '--tail must be greater than or equal to -1', validate: true }],
     ['--since=1h30m is 5400 seconds', { since: '1h30m' }, { ...none, sinceSeconds: 5400 }],
     ['--since=1.5s rounds half away from zero: 2', { since: '1.5s' }, { ...none, sinceSeconds: 2 }],
     ['--since=1.4s rounds to 1', { since: '1.4s' }, { ...none, sinceSeconds: 1 }],
     ['--since=400ms rounds to 0, which is sent (the API server refuses it)', { since: '400ms' }, { ...none, sinceSeconds: 0 }],
     ['--since=0s is unset', { since: '0s' }, none],
-    ['--since=-5s is refused', { since: '-5s' }, { error: '--since must be greater than 0' }],
+    ['--since=-5s is refused', { since: '-5s' }, { error: '--since must be greater than 0', validate: true }],
     ['--since=5 has no unit', { since: '5' }, { error: 'invalid argument "5" for "--since" flag: time: missing unit in duration "5"' }],
     ['--since-time is sent in UTC, in whole seconds', { sinceTime: '2026-11-24T05:07:00.5+01:00' }, { ...none, sinceTime: '2026-11-24T04:07:00Z' }],
     ['--since-time that is no RFC 3339 time is Go\'s parse error', { sinceTime: '2026-11-24' }, { error: 'parsing time "2026-11-24" as "2006-01-02T15:04:05Z07:00": cannot parse "" as "T"' }],
-    ['--since and --since-time together are refused', { since: '5s', sinceTime: '2026-01-01T00:00:00Z' }, { error: 'at most one of `sinceTime` or `sinceSeconds` may be specified' }],
+    ['--since and --since-time together are refused', { since: '5s', sinceTime: '2026-01-01T00:00:00Z' }, { error: 'at most one of `sinceTime` or `sinceSeconds` may be specified', validate: true }],
     ['--limit-bytes=0 is unset', { limitBytes: '0' }, none],
     ['--limit-bytes=10', { limitBytes: '10' }, { ...none, limitBytes: 10 }],
-    ['--limit-bytes=-1 is refused', { limitBytes: '-1' }, { error: '--limit-bytes must be greater than 0' }],
-    ['-c and an inline CONTAINER together are refused', { containerTwice: true }, { error: 'only one of -c or an inline [CONTAINER] arg is allowed' }],
-    ['that refusal comes after the since conflict and before --limit-bytes\'s', { containerTwice: true, limitBytes: '-1' }, { error: 'only one of -c or an inline [CONTAINER] arg is allowed' }],
-    ['the since conflict comes first', { containerTwice: true, since: '5s', sinceTime: '2026-01-01T00:00:00Z' }, { error: 'at most one of `sinceTime` or `sinceSeconds` may be specified' }],
+    ['--limit-bytes=-1 is refused', { limitBytes: '-1' }, { error: '--limit-bytes must be greater than 0', validate: true }],
+    ['-c and an inline CONTAINER together are refused', { containerTwice: true }, { error: 'only one of -c or an inline [CONTAINER] arg is allowed', validate: true }],
+    ['that refusal comes after the since conflict and before --limit-bytes\'s', { containerTwice: true, limitBytes: '-1' }, { error: 'only one of -c or an inline [CONTAINER] arg is allowed', validate: true }],
+    ['--limit-bytes is checked before --since and --tail, as Validate does', { limitBytes: '-1', since: '-5s', tail: '-2' }, { error: '--limit-bytes must be greater than 0', validate: true }],
+    ['the since conflict comes first', { containerTwice: true, since: '5s', sinceTime: '2026-01-01T00:00:00Z' }, { error: 'at most one of `sinceTime` or `sinceSeconds` may be specified', validate: true }],
   ];
   for (const [name, flags, want] of cases) test(name, () => assert.deepEqual(logRequest(flags), want));
 });

@@ -181,6 +181,8 @@ describe('the help agrees with the commands and their parsers', () => {
       if (ts.isFunctionDeclaration(node) && node.name) fn = node.name.text;
       if (fn && ts.isCallExpression(node)) {
         const lit = optionsLiteral(node);
+        // (a parser without options counts: it takes no flag)
+        if (lit && !byFunction.has(fn)) byFunction.set(fn, []);
         for (const p of lit?.properties ?? []) {
           if (!ts.isPropertyAssignment(p) || !ts.isObjectLiteralExpression(p.initializer)) continue;
           const config = p.initializer;
@@ -213,7 +215,7 @@ describe('the help agrees with the commands and their parsers', () => {
       'port-forward': streams.get('portForwardCommand'),
       nodes: parserOptions('nodes-command.ts').get('nodes'),
       serve: parserOptions('serve-command.ts').get('serve'),
-      stop: server.get('stop') ?? [], // (stop takes no flag: its parser's options are empty)
+      stop: server.get('stop'),
       status: server.get('status'),
       kubeconfig: server.get('kubeconfig'),
       validate: parserOptions('validate.ts').get('runValidate'),
@@ -390,7 +392,8 @@ describe("run's refusal of a document that is no object or names no kind, in kub
       [{ skipReason: 'not a Kubernetes object (kind is not set)' }, [{ field: 'kind', type: 'Required value' }, { field: 'apiVersion', type: 'Required value' }]],
       '[apiVersion not set, kind not set]',
     ],
-    ['without kind only', [{ skipReason: 'not a Kubernetes object (kind is not set)' }, [{ field: 'kind', type: 'Required value' }]], '[kind not set]'],
+    ['without kind only: one error, no brackets', [{ skipReason: 'not a Kubernetes object (kind is not set)' }, [{ field: 'kind', type: 'Required value' }]], 'kind not set'],
+    ['a Pod without apiVersion', [{ skipReason: 'not a v1 Pod' }, [{ field: 'apiVersion', type: 'Required value' }]], 'apiVersion not set'],
     ['any other refusal is the API server\'s', [{}, [{ field: 'spec.containers', type: 'Required value' }]], undefined],
   ];
   for (const [name, args, want] of cases) test(name, () => assert.equal(kindlessMessage(...args), want));

@@ -72,7 +72,7 @@ async function portForwardServer(podPort: number): Promise<{ server: Server; por
   const server = createHttpServer();
   server.on('upgrade', (req, socket: Duplex, head: Buffer) =>
     handlePortForward(req, socket, head, {
-      pod: 'sandbox1',
+      pod: async () => 'sandbox1',
       connect: (port) =>
         new Promise<Duplex>((resolve, reject) => {
           const s = connect({ host: '127.0.0.1', port: port === 8080 ? podPort : 1, allowHalfOpen: true }, () => resolve(s));
