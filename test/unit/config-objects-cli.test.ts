@@ -11,6 +11,7 @@ describe('parseResourceArgs reads kubectl\'s resource arguments', () => {
     ['a bare NAME is a pod (today\'s podlab get NAME)', ['web'], { targets: [{ kind: 'Pod', name: 'web' }] }],
     ['several bare names are pods', ['a', 'b'], { targets: [{ kind: 'Pod', name: 'a' }, { kind: 'Pod', name: 'b' }] }],
     ['a name that only resembles a type is a pod', ['deployer'], { targets: [{ kind: 'Pod', name: 'deployer' }] }],
+    ['the category all is the lab\'s pods (its discovery puts pods in it)', ['all'], { kinds: ['Pod'], targets: [] }],
     ['a plural TYPE alone lists the kind', ['configmaps'], { kinds: ['ConfigMap'], targets: [] }],
     ['cm is short for configmap and takes names', ['cm', 'x', 'y'], { kinds: ['ConfigMap'], targets: [{ kind: 'ConfigMap', name: 'x' }, { kind: 'ConfigMap', name: 'y' }] }],
     ['secret and Secrets are the Secret kind', ['Secrets', 's'], { kinds: ['Secret'], targets: [{ kind: 'Secret', name: 's' }] }],
