@@ -537,6 +537,50 @@ function tableOf(kind: ResourceKind, objects: AnyObject[], now: number, wide: bo
   return formatTable(table.map((row, i) => [i === 0 ? 'NAMESPACE' : (objects[i - 1]!.metadata?.namespace ?? 'default'), ...row]));
 }
 
+/**
+ * `get -w`, as kubectl's: what is there now (a table with its header), then a row (a name, a JSON
+ * document) per change of a selected object, its deletion included, in the widths the table had;
+ * until SIGINT/SIGTERM (exit 0).
+ */
+async function watchObjects(engine: Engine, kind: ResourceKind, initial: AnyObject[], opts: { namespace?: string; names?: ReadonlySet<string>; fmt?: string }): Promise<number> {
+  const table = new StreamingTable();
+  const simulated = simulatedNodeNames(engine.listNodes());
+  const withNamespace = opts.namespace === undefined;
+  let headerShown = false;
+  const print = (o: AnyObject) => {
+    if (opts.fmt === 'name') return io.out(`${kind.toLowerCase()}/${nameOf(o)}\n`);
+    if (opts.fmt === 'json') return io.out(kubectlJson(o));
+    const [header, row] = tableRows(kind, [o], Date.now(), opts.fmt === 'wide', false, simulated);
+    const cells = (r: string[], ns: string) => (withNamespace ? [ns, ...r] : r);
+    if (!headerShown) io.out(`${table.line(cells(header!, 'NAMESPACE'))}\n`);
+    headerShown = true;
+    io.out(`${table.line(cells(row!, o.metadata?.namespace ?? 'default'))}\n`);
+  };
+  if (initial.length === 0 && !opts.names) io.err(opts.namespace === undefined ? 'No resources found\n' : `No resources found in ${opts.namespace} namespace.\n`);
+  // What is there now is one table, aligned as a whole (the widths then only grow, as kubectl's do).
+  if (initial.length && opts.fmt !== 'name' && opts.fmt !== 'json') {
+    const rows = tableRows(kind, initial, Date.now(), opts.fmt === 'wide', false, simulated);
+    for (const [i, r] of rows.entries()) table.line(withNamespace ? [i === 0 ? 'NAMESPACE' : (initial[i - 1]!.metadata?.namespace ?? 'default'), ...r] : r);
+  }
+  for (const o of initial) print(o);
+  const sub = engine.watch((e) => {
+    if (e.kind !== kind) return;
+    const o = e.object as AnyObject;
+    if (opts.namespace !== undefined && (o.metadata?.namespace ?? 'default') !== opts.namespace) return;
+    if (opts.names && !opts.names.has(nameOf(o))) return;
+    print(o);
+  });
+  try {
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', () => resolve());
+      process.once('SIGTERM', () => resolve());
+    });
+    return 0;
+  } finally {
+    sub.dispose();
+  }
+}
+
 /** The header and a row per object, in kubectl's columns. */
 function tableRows(kind: ResourceKind, objects: AnyObject[], now: number, wide: boolean, withKind: boolean, simulated: ReadonlySet<string>): string[][] {
   const prefix = (cells: string[]) => (withKind ? [`${kind.toLowerCase()}/${cells[0]}`, ...cells.slice(1)] : cells);
@@ -548,13 +592,19 @@ function tableRows(kind: ResourceKind, objects: AnyObject[], now: number, wide: 
 }
 
 async function get(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, { output: { type: 'string', short: 'o' }, namespace: { type: 'string', short: 'n' }, 'all-namespaces': { type: 'boolean', short: 'A' } });
+  const { values, positionals } = parse(argv, {
+    output: { type: 'string', short: 'o' },
+    namespace: { type: 'string', short: 'n' },
+    'all-namespaces': { type: 'boolean', short: 'A' },
+    watch: { type: 'boolean', short: 'w' },
+  });
   const ns = values.namespace ?? 'default';
   const allNamespaces = !!values['all-namespaces'];
   const fmt = values.output;
   if (fmt !== undefined && fmt !== 'json' && fmt !== 'wide' && fmt !== 'name') throw new UsageError(`unable to match a printer suitable for the output format "${fmt}", allowed formats are: json,name,wide`);
   const args = parseResourceArgs(positionals);
   if (allNamespaces && args.targets.length) throw new UsageError('a resource cannot be retrieved by name across all namespaces');
+  if (values.watch && new Set(args.kinds ?? args.targets.map((t) => t.kind)).size > 1) throw new UsageError('you may only specify a single resource type');
   const engine = await connect({});
   try {
     const listing = args.targets.length === 0;
@@ -573,6 +623,14 @@ async function get(argv: string[]): Promise<number> {
       }
     }
     const objects = groups.flatMap(([, os]) => os);
+    if (values.watch) {
+      if (missing.length) return missingAfter(missing);
+      return await watchObjects(engine, args.kinds?.[0] ?? args.targets[0]?.kind ?? 'Pod', objects, {
+        namespace: allNamespaces ? undefined : ns,
+        names: listing ? undefined : new Set(args.targets.map((t) => t.name)),
+        fmt,
+      });
+    }
     if (fmt === 'json') {
       if (!listing && args.targets.length === 1) {
         if (objects[0]) io.out(kubectlJson(objects[0]));

@@ -598,7 +598,7 @@ describe('the command line tells the story', () => {
     assert.deepEqual(podContainers(uids), []);
   });
 
-  test('story: port-forward as kubectl does it: a named port, on 127.0.0.1 and ::1, a line per connection; a local port in use; an unknown port name; a port the pod refuses ends it with "lost connection to pod"', async () => {
+  test('story: port-forward as kubectl does it: a named port, on 127.0.0.1 and ::1, a line per connection; a local port in use; an unknown port name; a port the pod refuses ends it with "lost connection to pod"; then get -w follows the pod to its deletion', async () => {
     const f = file(
       'story-pf.yaml',
       pod(
@@ -673,7 +673,24 @@ describe('the command line tells the story', () => {
     await new Promise<void>((resolve) => connect(rport, '127.0.0.1').on('close', () => resolve()).on('error', () => undefined));
     assert.equal(await refused.code, 1);
     assert.match(refused.err, new RegExp(`^an error occurred forwarding ${rport} -> 9999: error forwarding port 9999 to pod [0-9a-f]{64}, uid : connect ECONNREFUSED [0-9.]+:9999\\nerror: lost connection to pod\\n$`));
+
+    // get -w as kubectl's: the table now, then a row per change (the deletion's too), until interrupted
+    assert.deepEqual(pl(['get', 'pods,cm', '-w']), { code: 2, out: '', err: 'error: you may only specify a single resource type\n' });
+    const watching = spawn(process.execPath, [cli, 'get', 'pods', 'cli-pf', '-w'], { env: storyEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let watched = '';
+    watching.stdout.on('data', (d: Buffer) => (watched += d.toString()));
+    const watchEnd = new Promise<number | null>((resolve) => watching.on('close', resolve));
+    await until('the table', () => watched.split('\n').length >= 3);
     assert.equal(pl(['delete', 'cli-pf']).code, 0);
+    await until('a row for the deletion', () => watched.split('\n').length >= 4);
+    watching.kill('SIGINT');
+    assert.equal(await watchEnd, 0);
+    const rows = watched.trimEnd().split('\n');
+    assert.match(rows[0]!, /^NAME +READY +STATUS +RESTARTS +AGE$/);
+    assert.match(rows[1]!, /^cli-pf +2\/2 +Running +0 +\d+s$/);
+    // the table now is aligned as a whole
+    assert.deepEqual(['READY', 'STATUS', 'RESTARTS', 'AGE'].map((h) => rows[0]!.indexOf(h)), ['2/2', 'Running', ' 0 ', /\d+s$/].map((c) => (typeof c === 'string' ? rows[1]!.indexOf(c) + (c === ' 0 ' ? 1 : 0) : rows[1]!.search(c))));
+    assert.ok(rows.slice(2).every((r) => /^cli-pf\s/.test(r)), watched);
   });
 });
 
