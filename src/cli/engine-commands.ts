@@ -532,9 +532,7 @@ function resolveTargets(engine: Engine, targets: ResourceTarget[], ns: string): 
 }
 
 function tableOf(kind: ResourceKind, objects: AnyObject[], now: number, wide: boolean, withKind: boolean, simulated: ReadonlySet<string> = new Set(), withNamespace = false): string {
-  const table = tableRows(kind, objects, now, wide, withKind, simulated);
-  if (!withNamespace) return formatTable(table);
-  return formatTable(table.map((row, i) => [i === 0 ? 'NAMESPACE' : (objects[i - 1]!.metadata?.namespace ?? 'default'), ...row]));
+  return formatTable(tableRows(kind, objects, now, wide, withKind, simulated, withNamespace));
 }
 
 /**
@@ -550,17 +548,15 @@ async function watchObjects(engine: Engine, kind: ResourceKind, initial: AnyObje
   const print = (o: AnyObject) => {
     if (opts.fmt === 'name') return io.out(`${kind.toLowerCase()}/${nameOf(o)}\n`);
     if (opts.fmt === 'json') return io.out(kubectlJson(o));
-    const [header, row] = tableRows(kind, [o], Date.now(), opts.fmt === 'wide', false, simulated);
-    const cells = (r: string[], ns: string) => (withNamespace ? [ns, ...r] : r);
-    if (!headerShown) io.out(`${table.line(cells(header!, 'NAMESPACE'))}\n`);
+    const [header, row] = tableRows(kind, [o], Date.now(), opts.fmt === 'wide', false, simulated, withNamespace);
+    if (!headerShown) io.out(`${table.line(header!)}\n`);
     headerShown = true;
-    io.out(`${table.line(cells(row!, o.metadata?.namespace ?? 'default'))}\n`);
+    io.out(`${table.line(row!)}\n`);
   };
   if (initial.length === 0 && !opts.names) io.err(opts.namespace === undefined ? 'No resources found\n' : `No resources found in ${opts.namespace} namespace.\n`);
   // What is there now is one table, aligned as a whole (the widths then only grow, as kubectl's do).
   if (initial.length && opts.fmt !== 'name' && opts.fmt !== 'json') {
-    const rows = tableRows(kind, initial, Date.now(), opts.fmt === 'wide', false, simulated);
-    for (const [i, r] of rows.entries()) table.line(withNamespace ? [i === 0 ? 'NAMESPACE' : (initial[i - 1]!.metadata?.namespace ?? 'default'), ...r] : r);
+    for (const r of tableRows(kind, initial, Date.now(), opts.fmt === 'wide', false, simulated, withNamespace)) table.line(r);
   }
   for (const o of initial) print(o);
   const sub = engine.watch((e) => {
@@ -581,8 +577,13 @@ async function watchObjects(engine: Engine, kind: ResourceKind, initial: AnyObje
   }
 }
 
-/** The header and a row per object, in kubectl's columns. */
-function tableRows(kind: ResourceKind, objects: AnyObject[], now: number, wide: boolean, withKind: boolean, simulated: ReadonlySet<string>): string[][] {
+/** The header and a row per object, in kubectl's columns (after a NAMESPACE column, with `-A`). */
+function tableRows(kind: ResourceKind, objects: AnyObject[], now: number, wide: boolean, withKind: boolean, simulated: ReadonlySet<string>, withNamespace = false): string[][] {
+  const rows = kindRows(kind, objects, now, wide, withKind, simulated);
+  return withNamespace ? rows.map((row, i) => [i === 0 ? 'NAMESPACE' : (objects[i - 1]!.metadata?.namespace ?? 'default'), ...row]) : rows;
+}
+
+function kindRows(kind: ResourceKind, objects: AnyObject[], now: number, wide: boolean, withKind: boolean, simulated: ReadonlySet<string>): string[][] {
   const prefix = (cells: string[]) => (withKind ? [`${kind.toLowerCase()}/${cells[0]}`, ...cells.slice(1)] : cells);
   // -o wide: the NODE cell (the 7th) names a simulated node as such.
   const mark = (p: Pod, cells: string[]) => (wide && simulated.has(p.spec?.nodeName ?? '') ? cells.map((c, i) => (i === 6 ? `${c} (simulated)` : c)) : cells);
