@@ -24,6 +24,7 @@ import { chooseLogsContainer, logRequest } from './pod-logs.js';
 import { goQuote } from '../shared/go.js';
 import { DeletionReporter } from './delete-reporter.js';
 import { runningPodDifference, runningPodHint } from './reattach.js';
+import { listenForInterrupt } from './interrupt.js';
 import { nodes } from './nodes-command.js';
 import { simulatedNodeNames } from '../shared/labels.js';
 import { UsageError, cannotRead, deleteGrace, isUsageError, parse, podArg, seconds, kubectlJson, kubectlList, parseResourceArgs, type ResourceKind, type ResourceTarget } from './args.js';
@@ -513,6 +514,9 @@ function listKind(engine: Engine, kind: ResourceKind, ns: string | undefined): A
   return all.filter((o) => nsOf(o) === ns).sort(byName);
 }
 
+/** `pod/web`, as `-o name` prints an object. */
+const typeName = (kind: ResourceKind, o: AnyObject) => `${kind.toLowerCase()}/${nameOf(o)}`;
+
 /** Says what was not found (after the output, as kubectl does): exit 1 if anything was missing. */
 function missingAfter(missing: readonly string[]): number {
   for (const line of missing) io.err(line);
@@ -546,7 +550,7 @@ async function watchObjects(engine: Engine, kind: ResourceKind, initial: AnyObje
   const withNamespace = opts.namespace === undefined;
   let headerShown = false;
   const print = (o: AnyObject) => {
-    if (opts.fmt === 'name') return io.out(`${kind.toLowerCase()}/${nameOf(o)}\n`);
+    if (opts.fmt === 'name') return io.out(`${typeName(kind, o)}\n`);
     if (opts.fmt === 'json') return io.out(kubectlJson(o));
     const [header, row] = tableRows(kind, [o], Date.now(), opts.fmt === 'wide', false, simulated, withNamespace);
     if (!headerShown) io.out(`${table.line(header!)}\n`);
@@ -566,13 +570,12 @@ async function watchObjects(engine: Engine, kind: ResourceKind, initial: AnyObje
     if (opts.names && !opts.names.has(nameOf(o))) return;
     print(o);
   });
+  const interrupt = listenForInterrupt();
   try {
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', () => resolve());
-      process.once('SIGTERM', () => resolve());
-    });
+    await interrupt.signalled;
     return 0;
   } finally {
+    interrupt.dispose();
     sub.dispose();
   }
 }
@@ -615,9 +618,8 @@ async function get(argv: string[]): Promise<number> {
     else {
       const r = resolveTargets(engine, args.targets, ns);
       missing = r.missing;
-      const found = r.found;
       groups = [];
-      for (const [kind, o] of found) {
+      for (const [kind, o] of r.found) {
         const g = groups.find(([k]) => k === kind);
         if (g) g[1].push(o);
         else groups.push([kind, [o]]);
@@ -639,7 +641,7 @@ async function get(argv: string[]): Promise<number> {
       return missingAfter(missing);
     }
     if (fmt === 'name') {
-      for (const [kind, os] of groups) for (const o of os) io.out(`${kind.toLowerCase()}/${nameOf(o)}\n`);
+      for (const [kind, os] of groups) for (const o of os) io.out(`${typeName(kind, o)}\n`);
       return missingAfter(missing);
     }
     if (listing && objects.length === 0) {
@@ -738,12 +740,15 @@ async function logs(argv: string[]): Promise<number> {
     const container = choice.container;
     if (values.follow) {
       // Streams until the container stops, or until SIGINT/SIGTERM (exit 0 either way, as kubectl).
-      await new Promise<void>((resolve, reject) => {
-        const stop = () => resolve();
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-        engine.followLogs(ns, name, container, (l) => io.out(`${l}\n`), { ...request, onEnd: stop }).catch(reject);
-      });
+      const interrupt = listenForInterrupt();
+      try {
+        await new Promise<void>((resolve, reject) => {
+          void interrupt.signalled.then(resolve);
+          engine.followLogs(ns, name, container, (l) => io.out(`${l}\n`), { ...request, onEnd: resolve }).catch(reject);
+        });
+      } finally {
+        interrupt.dispose();
+      }
       return 0;
     }
     // As sent: a line --limit-bytes cut short ends without a newline, as kubectl prints it.

@@ -6,6 +6,7 @@ import type { RemoteEngine } from '../client/remote-engine.js';
 import { ApiStatusError } from '../client/connection.js';
 import { UsageError, parse, podArg } from './args.js';
 import { chooseExecContainer } from './pod-logs.js';
+import { listenForInterrupt, type Interrupt } from './interrupt.js';
 import { joinHostPort, listenErrorText, listenVerdict, parseAddresses, parsePorts, portsText, resolvePodPorts, type ListenAddress } from './port-forward.js';
 
 type Io = { out: (s: string) => void; err: (s: string) => void };
@@ -72,7 +73,7 @@ export async function portForwardCommand(argv: string[], io: Io, connect: () => 
   const engine = await connect();
   const listeners: Server[] = [];
   const sockets = new Set<Socket>();
-  let onSignal: (() => void) | undefined;
+  let interrupt: Interrupt | undefined;
   try {
     const pod = engine.getPod(ns, name);
     if (!pod) {
@@ -88,15 +89,7 @@ export async function portForwardCommand(argv: string[], io: Io, connect: () => 
     const ports = parsePorts(resolved);
     if ('error' in ports) return fail(ports.error);
     // SIGINT/SIGTERM from here on end it cleanly (exit 0), also while it is still setting up.
-    let interrupt: () => void = () => undefined;
-    const interrupted = new Promise<void>((resolve) => (interrupt = resolve));
-    let stopping = false;
-    onSignal = () => {
-      stopping = true;
-      interrupt();
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
+    interrupt = listenForInterrupt();
     try {
       await portForwardCheck(engine.conn, ns, name);
     } catch (e) {
@@ -133,17 +126,14 @@ export async function portForwardCommand(argv: string[], io: Io, connect: () => 
       if (refused === undefined) listening = true;
       else io.err(`Unable to listen on port ${port.local}: ${refused}\n`);
     }
-    if (stopping) return 0;
+    if (interrupt.fired) return 0;
     if (!listening) return fail(`unable to listen on any of the requested ports: ${portsText(ports)}`);
-    const why = await Promise.race([lostConnection, interrupted]);
+    const why = await Promise.race([lostConnection, interrupt.signalled]);
     if (why === undefined) return 0;
     io.err(`${why}\n`);
     return fail('lost connection to pod');
   } finally {
-    if (onSignal) {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    }
+    interrupt?.dispose();
     for (const l of listeners) l.close();
     for (const s of sockets) s.destroy();
     await engine.close();

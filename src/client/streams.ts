@@ -1,9 +1,11 @@
 // The client side of exec and port-forward for `podlab exec` and `podlab port-forward` (for users
 // without kubectl), over the lab server's WebSocket protocols: v5.channel.k8s.io for exec (one
 // byte of channel before each message: 0 stdin, 1 stdout, 2 stderr, 3 the final Status, 4 resize,
-// 255 close), and the v4 channel protocol for port-forward (channels 2i data and 2i+1 error per
-// port, each opened by the port as a little-endian uint16) — client-go's remotecommand and
-// portforward websocket clients are the upstream counterparts.
+// 255 close), and the v4 channel protocol for port-forward's connections (channels 2i data and
+// 2i+1 error per port, each opened by the port as a little-endian uint16), with a SPDY upgrade that
+// opens no stream as its check before listening — client-go's remotecommand and portforward
+// clients are the upstream counterparts.
+import type { IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 import { Writable } from 'node:stream';
@@ -16,16 +18,18 @@ function socketUrl(conn: LabConnection, path: string): string {
   return `wss://${new URL(conn.creds.server).host}${path}`;
 }
 
+/** The refusal of an upgrade: a Status (`container x is not valid for pod y`, 400 BadRequest), kept as one. */
+function rejectWithRefusal(res: IncomingMessage, reject: (e: Error) => void): void {
+  let body = '';
+  res.on('data', (c: Buffer) => (body += c.toString()));
+  res.on('end', () => reject(statusError({ status: res.statusCode ?? 0, headers: res.headers, body })));
+}
+
 function open(conn: LabConnection, path: string, protocols: string[]): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(socketUrl(conn, path), protocols, { ca: conn.creds.ca, headers: { Authorization: `Bearer ${conn.creds.token}` } });
     ws.once('open', () => resolve(ws));
-    ws.once('unexpected-response', (_req, res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      // The refusal of the upgrade: a Status (`container x is not valid for pod y`, 400 BadRequest), kept as one.
-      res.on('end', () => reject(statusError({ status: res.statusCode ?? 0, headers: res.headers, body })));
-    });
+    ws.once('unexpected-response', (_req, res) => rejectWithRefusal(res, reject));
     ws.once('error', reject);
   });
 }
@@ -134,11 +138,7 @@ export function portForwardCheck(conn: LabConnection, namespace: string, pod: st
       socket.destroy();
       resolve();
     });
-    req.on('response', (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => reject(statusError({ status: res.statusCode ?? 0, headers: res.headers, body })));
-    });
+    req.on('response', (res) => rejectWithRefusal(res, reject));
     req.on('error', reject);
     req.end();
   });

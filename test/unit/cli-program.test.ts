@@ -16,6 +16,7 @@ import { kubeconfig, status, stop } from '../../src/cli/server-commands.js';
 import { serve } from '../../src/cli/serve-command.js';
 import { nodes } from '../../src/cli/nodes-command.js';
 import { runValidate } from '../../src/cli/validate.js';
+import { listenForInterrupt } from '../../src/cli/interrupt.js';
 import type { Pod } from 'kubernetes-types/core/v1';
 
 interface Result {
@@ -418,5 +419,18 @@ describe('validate says what it did not check (on stderr), as run says what it s
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the commands that run until stopped end at the first SIGINT or SIGTERM, and let go of signals after', () => {
+  test('fired once signalled; no listener left after dispose', async () => {
+    const before = [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')];
+    const i = listenForInterrupt();
+    const states: unknown[] = [i.fired, [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')]];
+    process.emit('SIGTERM');
+    await i.signalled;
+    i.dispose();
+    states.push(i.fired, [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')]);
+    assert.deepEqual(states, [false, [before[0]! + 1, before[1]! + 1], true, before]);
   });
 });
