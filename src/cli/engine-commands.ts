@@ -27,6 +27,7 @@ import { runningPodDifference, runningPodHint } from './reattach.js';
 import { listenForInterrupt } from './interrupt.js';
 import { nodes } from './nodes-command.js';
 import { simulatedNodeNames } from '../shared/labels.js';
+import { kubectlYaml } from '../shared/go-yaml.js';
 import { UsageError, cannotRead, deleteGrace, isUsageError, parse, podArg, seconds, kubectlJson, kubectlList, parseResourceArgs, type ResourceKind, type ResourceTarget } from './args.js';
 
 type Out = { out: (s: string) => void; err: (s: string) => void };
@@ -549,9 +550,12 @@ async function watchObjects(engine: Engine, kind: ResourceKind, initial: AnyObje
   const simulated = simulatedNodeNames(engine.listNodes());
   const withNamespace = opts.namespace === undefined;
   let headerShown = false;
+  let printed = 0;
   const print = (o: AnyObject) => {
     if (opts.fmt === 'name') return io.out(`${typeName(kind, o)}\n`);
     if (opts.fmt === 'json') return io.out(kubectlJson(o));
+    // kubectl's YAML printer puts `---` before every object after the first
+    if (opts.fmt === 'yaml') return io.out(`${printed++ ? '---\n' : ''}${kubectlYaml(o)}`);
     const [header, row] = tableRows(kind, [o], Date.now(), opts.fmt === 'wide', false, simulated, withNamespace);
     if (!headerShown) io.out(`${table.line(header!)}\n`);
     headerShown = true;
@@ -559,7 +563,7 @@ async function watchObjects(engine: Engine, kind: ResourceKind, initial: AnyObje
   };
   if (initial.length === 0 && !opts.names) io.err(opts.namespace === undefined ? 'No resources found\n' : `No resources found in ${opts.namespace} namespace.\n`);
   // What is there now is one table, aligned as a whole (the widths then only grow, as kubectl's do).
-  if (initial.length && opts.fmt !== 'name' && opts.fmt !== 'json') {
+  if (initial.length && opts.fmt !== 'name' && opts.fmt !== 'json' && opts.fmt !== 'yaml') {
     for (const r of tableRows(kind, initial, Date.now(), opts.fmt === 'wide', false, simulated, withNamespace)) table.line(r);
   }
   for (const o of initial) print(o);
@@ -605,7 +609,7 @@ async function get(argv: string[]): Promise<number> {
   const ns = values.namespace ?? 'default';
   const allNamespaces = !!values['all-namespaces'];
   const fmt = values.output;
-  if (fmt !== undefined && fmt !== 'json' && fmt !== 'wide' && fmt !== 'name') throw new UsageError(`unable to match a printer suitable for the output format "${fmt}", allowed formats are: json,name,wide`);
+  if (fmt !== undefined && fmt !== 'json' && fmt !== 'yaml' && fmt !== 'wide' && fmt !== 'name') throw new UsageError(`unable to match a printer suitable for the output format "${fmt}", allowed formats are: json,name,wide,yaml`);
   const args = parseResourceArgs(positionals);
   if (allNamespaces && args.targets.length) throw new UsageError('a resource cannot be retrieved by name across all namespaces');
   if (values.watch && new Set(args.kinds ?? args.targets.map((t) => t.kind)).size > 1) throw new UsageError('you may only specify a single resource type');
@@ -634,10 +638,11 @@ async function get(argv: string[]): Promise<number> {
         fmt,
       });
     }
-    if (fmt === 'json') {
+    if (fmt === 'json' || fmt === 'yaml') {
+      const print = fmt === 'json' ? kubectlJson : kubectlYaml;
       if (!listing && args.targets.length === 1) {
-        if (objects[0]) io.out(kubectlJson(objects[0]));
-      } else if (objects.length || listing) io.out(kubectlJson(kubectlList(objects)));
+        if (objects[0]) io.out(print(objects[0]));
+      } else if (objects.length || listing) io.out(print(kubectlList(objects)));
       return missingAfter(missing);
     }
     if (fmt === 'name') {

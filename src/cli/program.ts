@@ -97,7 +97,7 @@ export const COMMANDS: readonly CommandHelp[] = [
     description:
       "List the lab's pods (or ConfigMaps, or Secrets) in kubectl's columns, or the objects named. A bare NAME is a pod; TYPE/NAME works too (cm is short for configmap, po for pod), and so do several types at once (pods,cm: a table per type, as kubectl prints them). Exit 1 when a named object is not found.",
     options: [
-      { flags: '-o, --output <format>', description: "kubectl's JSON, TYPE/NAME lines, or the wide table", choices: ['json', 'name', 'wide'] },
+      { flags: '-o, --output <format>', description: "kubectl's JSON or YAML, TYPE/NAME lines, or the wide table", choices: ['json', 'name', 'wide', 'yaml'] },
       NAMESPACE,
       { flags: '-A, --all-namespaces', description: 'every namespace (a NAMESPACE column)' },
       { flags: '-w, --watch', description: 'then a row per change, until interrupted (one type)' },

@@ -239,6 +239,11 @@ describe('ConfigMaps and Secrets through the command line', () => {
       assert.deepEqual([oneKind.code, oneKind.out.split('\n').map((l) => l.split(/\s+/)[0]), oneKind.err], [1, ['NAME', 'cli-objects-pod', ''], 'Error from server (NotFound): configmaps "nope" not found\n']);
       // -o name and -A, as kubectl prints them
       assert.deepEqual(pl(['get', 'pods,cm', '-o', 'name']), { code: 0, out: 'pod/cli-objects-pod\nconfigmap/cli-cm\n', err: '' });
+      // -o yaml, byte for byte as kubectl 1.33 prints the same objects (a List, and one object)
+      for (const args of [['get', 'pods,cm,secret', '-o', 'yaml'], ['get', 'pod', 'cli-objects-pod', '-o', 'yaml'], ['get', 'cm', 'cli-cm', 'nope', '-o', 'yaml']]) {
+        const want = kubectl(args);
+        assert.deepEqual(pl(args), { code: want.status, out: want.stdout, err: want.stderr }, args.join(' '));
+      }
       const every = pl(['get', 'pods', '-A']);
       assert.deepEqual([every.code, every.out.split('\n').map((l) => l.split(/\s+/).slice(0, 2).join(' '))], [0, ['NAMESPACE NAME', 'default cli-objects-pod', '']]);
       assert.deepEqual(pl(['get', 'pods', '-A', 'cli-objects-pod']), { code: 2, out: '', err: 'error: a resource cannot be retrieved by name across all namespaces\n' });
