@@ -38,6 +38,7 @@ export const commandTable: Record<string, Handler> = {
   'podlab.showLifecycle': (s, arg) => showLifecycle(s, arg),
   'podlab.showLogs': (s, arg) => showLogs(s, arg),
   'podlab.describePod': (s, arg) => describe(s, arg),
+  'podlab.showYaml': (s, arg) => showYaml(s, arg),
   'podlab.openShell': (s, arg) => openShell(s, arg),
   'podlab.restartNow': (s, arg) => restartNow(s, arg),
   'podlab.continueStep': (s, arg) => continueStep(s, arg),
@@ -273,6 +274,14 @@ async function describe(s: Services, arg: unknown): Promise<void> {
   const engine = await engineOf(s, ref);
   if (!engine) return;
   await s.docs.openDescribe(ref.namespace, ref.name, ref.context);
+}
+
+async function showYaml(s: Services, arg: unknown): Promise<void> {
+  const ref = await pickPod(s.lab, arg, 'Pod whose live YAML to show', () => podAtCursor(s));
+  if (!ref) return;
+  const engine = await engineOf(s, ref);
+  if (!engine) return;
+  await s.docs.openYaml(ref.namespace, ref.name, ref.context);
 }
 
 interface ContainerChoice extends vscode.QuickPickItem {

@@ -1,16 +1,23 @@
 // Read-only virtual documents: `kubectl describe pod` (scheme podlab-describe, coloured by
-// syntaxes/podlab-describe.tmLanguage.json) and container logs per attempt (scheme podlab-logs).
-// Both refresh when the pod changes.
+// syntaxes/podlab-describe.tmLanguage.json), the pod's live object as `kubectl get -o yaml`
+// prints it (scheme podlab-yaml, YAML that the manifest tools leave alone) and container logs per
+// attempt (scheme podlab-logs). All refresh when the pod changes.
 import * as vscode from 'vscode';
 import type { Lab } from './lab.js';
 import type { EngineApi } from '../engine/api.js';
 
 export const DESCRIBE_SCHEME = 'podlab-describe';
 export const LOGS_SCHEME = 'podlab-logs';
+export const YAML_SCHEME = 'podlab-yaml';
 
 /** `context`: a kubeconfig context (a real cluster's pod), kept in the query; absent for the lab. */
 export function describeUri(namespace: string, name: string, context?: string): vscode.Uri {
   return vscode.Uri.from({ scheme: DESCRIBE_SCHEME, path: `/${namespace}/${name}.podlab-describe`, query: context !== undefined ? new URLSearchParams({ context }).toString() : '' });
+}
+
+/** The live YAML of a pod: its tab reads `NAME (live).yaml`. */
+export function yamlUri(namespace: string, name: string, context?: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: YAML_SCHEME, path: `/${namespace}/${name} (live).yaml`, query: new URLSearchParams({ ns: namespace, pod: name, ...(context !== undefined ? { context } : {}) }).toString() });
 }
 
 /** attempt: 'current' | 'previous' | a container id (one attempt of the debug info). */
@@ -50,6 +57,26 @@ class DescribeProvider implements vscode.TextDocumentContentProvider {
   }
 }
 
+class YamlProvider implements vscode.TextDocumentContentProvider {
+  readonly emitter = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.emitter.event;
+  constructor(private readonly engineFor: EngineFor) {}
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const q = new URLSearchParams(uri.query);
+    const name = q.get('pod') ?? '';
+    try {
+      const engine = await this.engineFor(q.get('context') ?? undefined);
+      const pod = engine.getPod(q.get('ns') ?? 'default', name);
+      if (!pod) return `# Error from server (NotFound): pods "${name}" not found\n`;
+      const { livePodYaml } = await import('./podModel.js');
+      return livePodYaml(pod);
+    } catch (e) {
+      return `# ${e instanceof Error ? e.message : String(e)}\n`;
+    }
+  }
+}
+
 class LogsProvider implements vscode.TextDocumentContentProvider {
   readonly emitter = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.emitter.event;
@@ -76,6 +103,7 @@ class LogsProvider implements vscode.TextDocumentContentProvider {
 
 export class LabDocuments {
   private readonly describe: DescribeProvider;
+  private readonly yaml: YamlProvider;
   private readonly logs: LogsProvider;
 
   constructor(
@@ -85,12 +113,15 @@ export class LabDocuments {
     clustersChanged: vscode.Event<void>,
   ) {
     this.describe = new DescribeProvider(engineFor);
+    this.yaml = new YamlProvider(engineFor);
     this.logs = new LogsProvider(engineFor);
     lab.push(
       clustersChanged(() => this.refreshOpen()),
       this.describe.emitter,
+      this.yaml.emitter,
       this.logs.emitter,
       vscode.workspace.registerTextDocumentContentProvider(DESCRIBE_SCHEME, this.describe),
+      vscode.workspace.registerTextDocumentContentProvider(YAML_SCHEME, this.yaml),
       vscode.workspace.registerTextDocumentContentProvider(LOGS_SCHEME, this.logs),
       lab.onDidChangePods(() => this.refreshOpen()),
     );
@@ -100,6 +131,7 @@ export class LabDocuments {
     for (const d of vscode.workspace.textDocuments) {
       if (d.isClosed) continue;
       if (d.uri.scheme === DESCRIBE_SCHEME) this.describe.emitter.fire(d.uri);
+      else if (d.uri.scheme === YAML_SCHEME) this.yaml.emitter.fire(d.uri);
       else if (d.uri.scheme === LOGS_SCHEME && /attempt=(current|previous)/.test(d.uri.query)) this.logs.emitter.fire(d.uri);
     }
   }
@@ -108,6 +140,12 @@ export class LabDocuments {
     const uri = describeUri(namespace, name, context);
     let doc = await vscode.workspace.openTextDocument(uri);
     if (doc.languageId !== 'podlab-describe') doc = await vscode.languages.setTextDocumentLanguage(doc, 'podlab-describe');
+    await vscode.window.showTextDocument(doc, { preview: false, viewColumn: outputColumn() });
+  }
+
+  async openYaml(namespace: string, name: string, context?: string): Promise<void> {
+    let doc = await vscode.workspace.openTextDocument(yamlUri(namespace, name, context));
+    if (doc.languageId !== 'yaml') doc = await vscode.languages.setTextDocumentLanguage(doc, 'yaml');
     await vscode.window.showTextDocument(doc, { preview: false, viewColumn: outputColumn() });
   }
 
@@ -120,10 +158,10 @@ export class LabDocuments {
 }
 
 /**
- * Where describe and logs documents open: the editor group that already shows one of them, so
+ * Where describe, live YAML and logs documents open: the editor group that already shows one of them, so
  * they gather in one group beside the manifest instead of each opening a new group further right.
  */
 function outputColumn(): vscode.ViewColumn {
-  const ours = vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === DESCRIBE_SCHEME || e.document.uri.scheme === LOGS_SCHEME);
+  const ours = vscode.window.visibleTextEditors.find((e) => [DESCRIBE_SCHEME, YAML_SCHEME, LOGS_SCHEME].includes(e.document.uri.scheme));
   return ours?.viewColumn ?? vscode.ViewColumn.Beside;
 }

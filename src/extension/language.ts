@@ -8,6 +8,7 @@ import type { EngineApi } from '../engine/api.js';
 import type { Lab } from './lab.js';
 import { looksLikeKubernetes, refKey } from './manifest.js';
 import { lensSignature, lensTitles } from './podModel.js';
+import { YAML_SCHEME } from './documents.js';
 import {
   DocumentAnalyzer,
   loadValidator,
@@ -32,8 +33,9 @@ import {
 const DEBOUNCE_MS = 200;
 const SELECTOR: vscode.DocumentSelector = [{ language: 'yaml' }];
 
+/** A YAML document the manifest tools work on: not an output, a git version or a pod's live YAML (which has status and server-set fields). */
 export function isCandidate(doc: vscode.TextDocument): boolean {
-  return doc.languageId === 'yaml' && doc.uri.scheme !== 'output' && doc.uri.scheme !== 'git';
+  return doc.languageId === 'yaml' && doc.uri.scheme !== 'output' && doc.uri.scheme !== 'git' && doc.uri.scheme !== YAML_SCHEME;
 }
 
 const WORKSPACE_GLOB = '**/*.{yaml,yml}';

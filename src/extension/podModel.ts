@@ -4,6 +4,7 @@
 import type { Pod, Container, ContainerStatus } from 'kubernetes-types/core/v1';
 import { podStatusText, readyText, restartsText, humanDuration } from '../engine/printer.js';
 import { LAB_ANNOTATIONS } from '../server/lab-api.js';
+import { kubectlYaml } from '../shared/go-yaml.js';
 
 export type ContainerKind = 'init' | 'sidecar' | 'app';
 export type Tone = 'ok' | 'progress' | 'warn' | 'error' | 'done' | 'idle';
@@ -261,3 +262,13 @@ export function deleteAllQuestion(names: readonly string[]): { message: string; 
   return { message, detail: `${names.join(', ')}\n\nEach pod is deleted gracefully: its containers get SIGTERM and their grace period to stop.` };
 }
 
+
+/**
+ * The live YAML document of a pod: what `kubectl get pod NAME -o yaml` prints (managedFields left
+ * out, as kubectl leaves them out unless --show-managed-fields; apiVersion and kind set, which a
+ * List's items lack).
+ */
+export function livePodYaml(pod: Pod): string {
+  const { managedFields: _omitted, ...metadata } = pod.metadata ?? {};
+  return kubectlYaml({ ...pod, apiVersion: 'v1', kind: 'Pod', metadata });
+}

@@ -264,6 +264,7 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
       'Pod Lab: Show Lifecycle',
       'Pod Lab: Show Logs',
       'Pod Lab: Describe Pod',
+      'Pod Lab: Show Live YAML',
       'Pod Lab: Open Shell',
       'Pod Lab: Restart Init Container Now (skip back-off)',
       'Pod Lab: Continue (Step Mode)',
@@ -879,6 +880,20 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     );
     // one at a time: each starts after the one before it ended
     for (let i = 1; i < bars.length; i++) assert.ok(bars[i - 1]!.end !== null && bars[i]!.start >= bars[i - 1]!.end!, `${order[i]} started after ${order[i - 1]} ended`);
+    // The live object, as kubectl get -o yaml prints it, beside the manifest; the manifest tools
+    // (CodeLens, squiggles) leave it alone.
+    await openFile(s.page, 'init-containers.yaml');
+    await runCommand(s.page, 'Pod Lab: Show Live YAML');
+    await s.page.locator(`.tabs-container .tab.active[aria-label*="${steps!.name} (live).yaml"]`).waitFor({ timeout: 15000 });
+    const live = s.page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
+    const top = (await live.innerText()).replace(/\u00a0/g, ' ');
+    assert.match(top, /^apiVersion: v1\nkind: Pod\nmetadata:\n/);
+    await live.click();
+    await s.page.keyboard.press('Control+End');
+    await waitFor(async () => (/\n {2}phase: Succeeded\n/.test((await live.innerText()).replace(/\u00a0/g, ' ')) ? true : undefined), 10000, 'the live YAML to end with the pod\'s status, phase Succeeded');
+    assert.equal(await s.page.locator('.editor-group-container.active .codelens-decoration').count(), 0, 'no CodeLens on the live YAML');
+    await screenshot(s, 'live-yaml');
+    await runCommand(s.page, 'View: Close Editor');
     await runCommand(s.page, 'Pod Lab: Delete All Lab Pods');
     await s.page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Delete All' }).click();
     await waitFor(() => labContainers([steps!.name]).length === 0, 60000, 'the pod to be deleted');

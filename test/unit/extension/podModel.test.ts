@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ContainerStatus, Pod } from 'kubernetes-types/core/v1';
-import { buildPodRows, containerTone, countOf, deleteAllQuestion, lensSignature, lensTitles, podRowsSignature, stepModePods } from '../../../src/extension/podModel.js';
+import { buildPodRows, containerTone, countOf, deleteAllQuestion, lensSignature, lensTitles, livePodYaml, podRowsSignature, stepModePods } from '../../../src/extension/podModel.js';
 
 const now = Date.UTC(2024, 0, 1, 12, 0, 0);
 const t = (s: number) => new Date(now - s * 1000).toISOString().replace('.000Z', 'Z');
@@ -163,5 +163,38 @@ test("the Pods view's and the CodeLenses' signatures change with what they show,
   assert.deepEqual(
     { heldInStepMode: rows(pod, new Map([['u1', 'wait-for-db']])) !== base.rows, sameLater: rows(structuredClone(pod)) === base.rows, lensOfTwoInAnyOrder: lensSignature([pod, { ...pod, metadata: { ...pod.metadata, name: 'b' } }]) === lensSignature([{ ...pod, metadata: { ...pod.metadata, name: 'b' } }, pod]) },
     { heldInStepMode: true, sameLater: true, lensOfTwoInAnyOrder: true },
+  );
+});
+
+test('the live YAML of a pod from a list (no apiVersion or kind) is kubectl get -o yaml\'s text: apiVersion and kind set, managedFields left out', () => {
+  const pod = {
+    metadata: { name: 'web', namespace: 'default', labels: { app: 'web' }, managedFields: [{ manager: 'kubectl-client-side-apply', operation: 'Update' }] },
+    spec: { containers: [{ name: 'app', image: 'busybox:1.35', command: ['sh', '-c', 'echo hi: there'], ports: [{ containerPort: 8080 }] }] },
+    status: { phase: 'Running', podIP: '172.17.0.2', startTime: '2026-11-24T11:09:00Z' },
+  } as Pod;
+  assert.equal(
+    livePodYaml(pod),
+    `apiVersion: v1
+kind: Pod
+metadata:
+  labels:
+    app: web
+  name: web
+  namespace: default
+spec:
+  containers:
+  - command:
+    - sh
+    - -c
+    - 'echo hi: there'
+    image: busybox:1.35
+    name: app
+    ports:
+    - containerPort: 8080
+status:
+  phase: Running
+  podIP: 172.17.0.2
+  startTime: "2026-11-24T11:09:00Z"
+`,
   );
 });
