@@ -33,6 +33,7 @@ import {
   countdown,
   droppedText,
   filterLogLines,
+  matchSegments,
   logCountText,
   streamEndText,
   type LogBuffer,
@@ -1207,7 +1208,15 @@ export class PanelApp {
     pre.hidden = false;
     pre.classList.toggle('empty', shown.length === 0);
     // A live stream with nothing yet may be about to deliver the container's earlier lines.
-    pre.textContent = shown.length ? shown.join('\n') : lines.length ? `(no line contains "${this.logFilter}")` : live ? '(no output yet)' : '(no output)';
+    if (shown.length && this.logFilter) {
+      // the filter's matches marked in each line (the theme's find-match colours)
+      const parts: (string | HTMLElement)[] = [];
+      shown.forEach((line, i) => {
+        if (i) parts.push('\n');
+        for (const seg of matchSegments(line, this.logFilter)) parts.push(seg.match ? h('mark', {}, seg.text) : seg.text);
+      });
+      replaceChildren(pre, ...parts);
+    } else pre.textContent = shown.length ? shown.join('\n') : lines.length ? `(no line contains "${this.logFilter}")` : live ? '(no output yet)' : '(no output)';
     // Like a terminal: new lines scroll into view unless the reader scrolled up.
     if (src?.kind === 'follow' && atEnd) pre.scrollTop = pre.scrollHeight;
   }

@@ -114,6 +114,27 @@ export function filterLogLines(lines: readonly string[], query: string): string[
   return lines.filter((l) => l.toLowerCase().includes(q));
 }
 
+/**
+ * A line cut into the filter's matches and the text between them, left to right, without overlap:
+ * what the log view marks. The same case-insensitive comparison as the filter (lower case of each
+ * side), on lines whose lower case keeps their length; a line where it does not (a few Unicode
+ * letters) is one plain piece.
+ */
+export function matchSegments(line: string, query: string): { text: string; match: boolean }[] {
+  const lower = line.toLowerCase();
+  const q = query.toLowerCase();
+  if (q === '' || lower.length !== line.length) return [{ text: line, match: false }];
+  const out: { text: string; match: boolean }[] = [];
+  let at = 0;
+  for (let i = lower.indexOf(q); i !== -1; i = lower.indexOf(q, at)) {
+    if (i > at) out.push({ text: line.slice(at, i), match: false });
+    out.push({ text: line.slice(i, i + q.length), match: true });
+    at = i + q.length;
+  }
+  if (at < line.length || out.length === 0) out.push({ text: line.slice(at), match: false });
+  return out;
+}
+
 /** The filter's count: "3 of 120 lines". */
 export function logCountText(shown: number, total: number): string {
   return `${shown} of ${total} ${total === 1 ? 'line' : 'lines'}`;

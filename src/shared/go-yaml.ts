@@ -13,6 +13,8 @@
 //   end force double quotes with escapes; emoji and other characters beyond U+FFFF are escaped;
 // - a long plain or quoted string is folded at the first space past column 80;
 // - a key longer than 128 bytes is written as `? key` then `: value`.
+// Keys whose natural order is a cycle (a9x < a10 < a90 < a9x) have no one order: kubectl's own
+// changes from run to run (Go's sort starts from the map's random order), and this one's may be another.
 
 const BEST_WIDTH = 80;
 const BEST_INDENT = 2;

@@ -603,7 +603,7 @@ describe('the command line tells the story', () => {
     assert.deepEqual(podContainers(uids), []);
   });
 
-  test('story: port-forward as kubectl does it: a named port, on 127.0.0.1 and ::1, a line per connection; a local port in use; an unknown port name; a port the pod refuses ends it with "lost connection to pod"; then get -w follows the pod to its deletion', async () => {
+  test('story: port-forward as kubectl does it: a named port, on 127.0.0.1 and ::1, a line per connection; several ports on --address; a local port in use; an unknown port name; a port the pod refuses ends it with "lost connection to pod"; then get -w follows the pod to its deletion', async () => {
     const f = file(
       'story-pf.yaml',
       pod(
@@ -652,6 +652,20 @@ describe('the command line tells the story', () => {
     assert.deepEqual({ code: await pf.code, out: pf.out, err: pf.err }, {
       code: 0,
       out: [`Forwarding from 127.0.0.1:${port} -> 8080`, ...(ipv6 ? [`Forwarding from [::1]:${port} -> 8080`] : []), `Handling connection for ${port}`, ...(ipv6 ? [`Handling connection for ${port}`] : []), ''].join('\n'),
+      err: '',
+    });
+
+    // several ports at once (a number and a name for the same container port), on the address asked only
+    const two = forward(['--address', '127.0.0.1', 'cli-pf', ':8080', ':http']);
+    await until('two forwarding lines', () => two.out.split('\n').filter((l) => l.startsWith('Forwarding from')).length === 2);
+    const [p1, p2] = [...two.out.matchAll(/127\.0\.0\.1:(\d+)/g)].map((m) => Number(m[1]));
+    assert.notEqual(p1, p2);
+    for (const p of [p1, p2]) assert.equal(await fetch(`http://127.0.0.1:${p}/index.html`).then((r) => r.text()), 'hi\n');
+    await until('a line per connection', () => two.out.split('\n').filter((l) => l.startsWith('Handling')).length === 2);
+    two.child.kill('SIGINT');
+    assert.deepEqual({ code: await two.code, out: two.out, err: two.err }, {
+      code: 0,
+      out: `Forwarding from 127.0.0.1:${p1} -> 8080\nForwarding from 127.0.0.1:${p2} -> 8080\nHandling connection for ${p1}\nHandling connection for ${p2}\n`,
       err: '',
     });
 

@@ -71,7 +71,8 @@ describe("kubectl 1.33's -o yaml and the lab's, on generated values", () => {
         if (k !== '.' && !k.startsWith('..')) keys.add(k);
       }
       // go-yaml compares digit runs as numbers, which can make a cycle (a9x < a10 < a90 < a9x):
-      // then the order is whatever Go's sort makes of it. Only cycle-free sets are compared.
+      // then kubectl's own order changes from run to run (Go's sort starts from the map's random
+      // order). Only cycle-free sets are compared.
       for (;;) {
         const sorted = [...keys].sort((a, b) => (goYamlKeyLess(a, b) ? -1 : goYamlKeyLess(b, a) ? 1 : 0));
         const inverted = sorted.find((k, i) => sorted.slice(0, i).some((earlier) => !goYamlKeyLess(earlier, k)));

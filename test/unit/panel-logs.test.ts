@@ -10,7 +10,7 @@ import type { Pod } from 'kubernetes-types/core/v1';
 import type { WatchEvent } from '../../src/engine/api.js';
 import { LogChunks, PanelFeed, type Latency } from '../../src/extension/panel/feed.js';
 import { isHostToWebview, isWebviewToHost, type LogChunkMessage, type StateView } from '../../src/shared/protocol.js';
-import { LOG_LINE_CAP, appendLogLines, droppedText, filterLogLines, logCountText, streamEndText, type LogBuffer } from '../../webview/format.js';
+import { LOG_LINE_CAP, appendLogLines, droppedText, filterLogLines, logCountText, matchSegments, streamEndText, type LogBuffer } from '../../webview/format.js';
 
 // ---------------------------------------------------------------------------------------------
 // Host: batching followed logs.
@@ -121,6 +121,19 @@ describe('the filter: a case-insensitive substring', () => {
     ['nothing matches: no line', 'timeout', []],
   ];
   for (const [name, q, want] of cases) test(name, () => assert.deepEqual(filterLogLines(lines, q), want));
+});
+
+describe("the filter's matches, highlighted: a line cut into plain and matching pieces", () => {
+  const cases: [string, string, string, [string, boolean][]][] = [
+    ['an empty filter: the line as it is', 'GET /health', '', [['GET /health', false]]],
+    ["a match keeps the line's own case", 'ERROR: an error', 'err', [['ERR', true], ['OR: an ', false], ['err', true], ['or', false]]],
+    ['a match at the end', 'GET /api 500', '500', [['GET /api ', false], ['500', true]]],
+    ['the whole line', 'abc', 'ABC', [['abc', true]]],
+    ['matches do not overlap: aaa in aaaa is one', 'aaaa', 'aaa', [['aaa', true], ['a', false]]],
+    ['regular expression characters are plain text', 'a.*b a.*b', '.*', [['a', false], ['.*', true], ['b a', false], ['.*', true], ['b', false]]],
+    ['no match: the line as it is', 'warning: slow', 'timeout', [['warning: slow', false]]],
+  ];
+  for (const [name, line, q, want] of cases) test(name, () => assert.deepEqual(matchSegments(line, q), want.map(([text, match]) => ({ text, match }))));
 });
 
 describe('what the logs pane says', () => {

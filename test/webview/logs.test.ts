@@ -155,6 +155,11 @@ describe('following the current instance of a running container', () => {
     await p.page.locator('[data-testid=logs-filter]').fill('eRR');
     assert.equal(await logText(p), 'ERROR db unreachable\nError: retry');
     assert.equal(await visibleText(p, 'logs-count'), '2 of 5 lines');
+    // each match is marked, in the line's own case, in the theme's find-match colour
+    const marks = await p.page.evaluate(() =>
+      Array.from(document.querySelectorAll('[data-testid=logs-lines] mark')).map((m) => [m.textContent, getComputedStyle(m).backgroundColor !== getComputedStyle(m.parentElement!).backgroundColor]),
+    );
+    assert.deepEqual(marks, [['ERR', true], ['Err', true]]);
     await p.page.locator('[data-testid=logs-filter]').fill('timeout');
     assert.equal(await logText(p), '(no line contains "timeout")');
     assert.equal(await visibleText(p, 'logs-count'), '0 of 5 lines');
