@@ -38,15 +38,32 @@ function parseDescribe(uri: vscode.Uri): { namespace: string; name: string } | u
   return m ? { namespace: m[1]!, name: m[2]! } : undefined;
 }
 
-class DescribeProvider implements vscode.TextDocumentContentProvider {
+/** A read-only document drawn from an engine (the lab's, or a context's), redrawn when `emitter` fires for it. */
+abstract class EngineDocument implements vscode.TextDocumentContentProvider {
   readonly emitter = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.emitter.event;
   constructor(private readonly engineFor: EngineFor) {}
 
+  /** The document's text; an error becomes `errorText` of its message. */
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    try {
+      return await this.text(await this.engineFor(new URLSearchParams(uri.query).get('context') ?? undefined), uri);
+    } catch (e) {
+      return this.errorText(e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  protected abstract text(engine: EngineApi, uri: vscode.Uri): Promise<string>;
+
+  protected errorText(message: string): string {
+    return `${message}\n`;
+  }
+}
+
+class DescribeProvider extends EngineDocument {
+  protected async text(engine: EngineApi, uri: vscode.Uri): Promise<string> {
     const ref = parseDescribe(uri);
     if (!ref) return 'Not a Pod Lab describe address.';
-    const engine = await this.engineFor(new URLSearchParams(uri.query).get('context') ?? undefined);
     const pod = engine.getPod(ref.namespace, ref.name);
     if (!pod) return `Error from server (NotFound): pods "${ref.name}" not found\n`;
     const { describePod } = await import('../engine/describe.js');
@@ -57,47 +74,31 @@ class DescribeProvider implements vscode.TextDocumentContentProvider {
   }
 }
 
-class YamlProvider implements vscode.TextDocumentContentProvider {
-  readonly emitter = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.emitter.event;
-  constructor(private readonly engineFor: EngineFor) {}
-
-  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+class YamlProvider extends EngineDocument {
+  protected async text(engine: EngineApi, uri: vscode.Uri): Promise<string> {
     const q = new URLSearchParams(uri.query);
     const name = q.get('pod') ?? '';
-    try {
-      const engine = await this.engineFor(q.get('context') ?? undefined);
-      const pod = engine.getPod(q.get('ns') ?? 'default', name);
-      if (!pod) return `# Error from server (NotFound): pods "${name}" not found\n`;
-      const { livePodYaml } = await import('./podModel.js');
-      return livePodYaml(pod);
-    } catch (e) {
-      return `# ${e instanceof Error ? e.message : String(e)}\n`;
-    }
+    const pod = engine.getPod(q.get('ns') ?? 'default', name);
+    if (!pod) return this.errorText(`Error from server (NotFound): pods "${name}" not found`);
+    const { livePodYaml } = await import('./podModel.js');
+    return livePodYaml(pod);
+  }
+
+  /** A YAML comment, so the document stays YAML. */
+  protected override errorText(message: string): string {
+    return `# ${message}\n`;
   }
 }
 
-class LogsProvider implements vscode.TextDocumentContentProvider {
-  readonly emitter = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.emitter.event;
-  constructor(private readonly engineFor: EngineFor) {}
-
-  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+class LogsProvider extends EngineDocument {
+  protected async text(engine: EngineApi, uri: vscode.Uri): Promise<string> {
     const q = new URLSearchParams(uri.query);
-    const ns = q.get('ns') ?? 'default';
-    const pod = q.get('pod') ?? '';
-    const container = q.get('container') ?? '';
     const attempt = q.get('attempt') ?? 'current';
-    try {
-      const engine = await this.engineFor(q.get('context') ?? undefined);
-      const lines =
-        attempt === 'current' || attempt === 'previous'
-          ? await engine.logs(ns, pod, container, { previous: attempt === 'previous' })
-          : await engine.attemptLogs(attempt);
-      return lines.length > 0 ? lines.join('\n') + '\n' : '';
-    } catch (e) {
-      return `${e instanceof Error ? e.message : String(e)}\n`;
-    }
+    const lines =
+      attempt === 'current' || attempt === 'previous'
+        ? await engine.logs(q.get('ns') ?? 'default', q.get('pod') ?? '', q.get('container') ?? '', { previous: attempt === 'previous' })
+        : await engine.attemptLogs(attempt);
+    return lines.length > 0 ? lines.join('\n') + '\n' : '';
   }
 }
 

@@ -202,28 +202,7 @@ class Emitter {
 
   private plain(value: string, allowBreaks: boolean, root: boolean): void {
     if (!this.whitespace) this.put(' ');
-    const cs = [...value];
-    let spaces = false;
-    let breaks = false;
-    for (let i = 0; i < cs.length; i++) {
-      const c = cs[i]!;
-      if (c === ' ') {
-        if (allowBreaks && !spaces && this.column > BEST_WIDTH && cs[i + 1] !== ' ') this.writeIndent();
-        else this.put(c);
-        spaces = true;
-      } else if (isBreak(c)) {
-        if (!breaks && c === '\n') this.putBreak();
-        this.writeBreak(c);
-        this.indention = true;
-        breaks = true;
-      } else {
-        if (breaks) this.writeIndent();
-        this.put(c);
-        this.indention = false;
-        spaces = false;
-        breaks = false;
-      }
-    }
+    this.foldable(value, allowBreaks, false);
     this.whitespace = false;
     this.indention = false;
     if (root) this.openEnded = true;
@@ -231,6 +210,18 @@ class Emitter {
 
   private singleQuoted(value: string, allowBreaks: boolean): void {
     this.indicator("'", true, false, false);
+    this.foldable(value, allowBreaks, true);
+    this.indicator("'", false, false, false);
+    this.whitespace = false;
+    this.indention = false;
+  }
+
+  /**
+   * A plain or single-quoted scalar's text: past column 80 the first space of a run (not the
+   * text's first or last character) becomes a line break; a line break is written twice (YAML
+   * folds one); within quotes, a quote is doubled.
+   */
+  private foldable(value: string, allowBreaks: boolean, quoted: boolean): void {
     const cs = [...value];
     let spaces = false;
     let breaks = false;
@@ -247,15 +238,12 @@ class Emitter {
         breaks = true;
       } else {
         if (breaks) this.writeIndent();
-        this.put(c === "'" ? "''" : c);
+        this.put(quoted && c === "'" ? "''" : c);
         this.indention = false;
         spaces = false;
         breaks = false;
       }
     }
-    this.indicator("'", false, false, false);
-    this.whitespace = false;
-    this.indention = false;
   }
 
   private doubleQuoted(value: string, allowBreaks: boolean): void {
