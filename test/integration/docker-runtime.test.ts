@@ -489,6 +489,19 @@ describe('logs, exec and files', () => {
     assert.deepEqual(lines, ['line-1', 'line-2', 'line-3', 'done']);
   });
 
+  test("a followed log ends with the last line even without its newline (Docker's follow reader drops it when the container exits), once, with or without timestamps", async () => {
+    for (const timestamps of [false, true]) {
+      const id = await runContainer(sb, `follow-tail-${timestamps}`, ['sh', '-c', "echo first; sleep 1; printf 'last, no newline'; exit 1"]);
+      const lines: string[] = [];
+      const ended = new Promise<void>((resolve) => {
+        void rt.followContainerLogs(id, { timestamps, onLine: (l) => lines.push(l), onEnd: resolve });
+      });
+      await ended;
+      const text = lines.map((l) => (timestamps ? l.replace(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z /, '') : l));
+      assert.deepEqual(text, ['first', 'last, no newline'], `timestamps ${timestamps}: ${JSON.stringify(lines)}`);
+    }
+  });
+
   test('execSync returns stdout, stderr and the exit code', async () => {
     const r = await rt.execSync(runner, ['sh', '-c', 'echo out; echo err >&2; exit 7'], 10);
     assert.deepEqual(r, { exitCode: 7, stdout: 'out\n', stderr: 'err\n' });

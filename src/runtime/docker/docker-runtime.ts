@@ -574,13 +574,15 @@ export class DockerRuntime implements RuntimeService {
 
   // ---- logs, exec, files ---------------------------------------------------------------------
 
-  private logsStream(id: string, opts: LogOptions & { follow: boolean }): Promise<NodeJS.ReadableStream> {
+  /** `since`: Unix seconds (Docker's `since`: entries at or after it). */
+  private logsStream(id: string, opts: LogOptions & { follow: boolean; since?: number }): Promise<NodeJS.ReadableStream> {
     const options: Record<string, unknown> = {
       stdout: true,
       stderr: true,
       follow: opts.follow,
       timestamps: opts.timestamps ?? false,
       tail: opts.tail === undefined || opts.tail < 0 ? 'all' : String(opts.tail),
+      ...(opts.since !== undefined ? { since: String(opts.since) } : {}),
     };
     // Always as a stream: dockerode would otherwise try to JSON-parse the log text.
     return new Promise((resolve, reject) => {
@@ -613,35 +615,66 @@ export class DockerRuntime implements RuntimeService {
     return lines;
   }
 
+  /**
+   * Follows a container's log. Docker's follow reader can stop at the container's exit before the
+   * last line, when it has no newline, reaches it (`docker logs -f` drops it too), so the stream is
+   * read with timestamps, and when it ends the log is read once more for the entries after the
+   * last one delivered. The timestamps are taken off again unless asked for.
+   */
   async followContainerLogs(id: string, opts: FollowOptions): Promise<Disposable> {
     let stream: NodeJS.ReadableStream;
     try {
-      stream = await this.logsStream(id, { tail: opts.tail, timestamps: opts.timestamps, follow: true });
+      stream = await this.logsStream(id, { tail: opts.tail, timestamps: true, follow: true });
     } catch (e) {
       this.fail(e);
     }
-    const splitter = new LineSplitter((line) => {
+    let last: bigint | undefined;
+    let disposed = false;
+    /** The second read delivers only what came after the last entry the stream delivered. */
+    let after: bigint | undefined;
+    const deliver = (line: string) => {
+      const at = entryNanos(line);
+      if (at !== undefined) {
+        if (after !== undefined && at <= after) return;
+        if (last === undefined || at > last) last = at;
+      }
       try {
-        opts.onLine(line);
+        opts.onLine(opts.timestamps || at === undefined ? line : line.slice(line.indexOf(' ') + 1));
       } catch {
         /* a listener's failure is not the stream's */
       }
-    });
+    };
+    const splitter = new LineSplitter(deliver);
     const demux = new Demuxer((kind, chunk) => splitter.push(kind, chunk));
     let ended = false;
-    const finish = () => {
+    const finish = async () => {
       if (ended) return;
       ended = true;
       demux.end();
       splitter.end();
-      opts.onEnd?.();
+      if (!disposed) {
+        const since = last === undefined ? undefined : Number(last / 1_000_000_000n);
+        const rest = await this.logsStream(id, { tail: last === undefined ? opts.tail : undefined, timestamps: true, follow: false, since })
+          .then(collect)
+          .catch(() => undefined);
+        if (rest && !disposed) {
+          after = last ?? -1n;
+          const again = new LineSplitter(deliver);
+          const d = new Demuxer((kind, chunk) => again.push(kind, chunk));
+          d.push(rest);
+          d.end();
+          again.end();
+        }
+      }
+      if (!disposed) opts.onEnd?.();
     };
     stream.on('data', (c: Buffer) => demux.push(c));
-    stream.on('end', finish);
-    stream.on('close', finish);
-    stream.on('error', () => finish());
+    stream.on('end', () => void finish());
+    stream.on('close', () => void finish());
+    stream.on('error', () => void finish());
     return {
       dispose: () => {
+        disposed = true;
         ended = true;
         (stream as Readable).destroy();
       },
@@ -1104,4 +1137,13 @@ export async function connectDocker(opts: DockerRuntimeOptions = {}): Promise<Do
     throw new RuntimeError(unavailableMessage(rt.target, e), 'Unavailable');
   }
   return rt;
+}
+
+/** The time of a log entry read with timestamps (`2026-11-24T12:08:06.996286403Z text`), in nanoseconds; undefined for a line without one. */
+function entryNanos(line: string): bigint | undefined {
+  const m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?Z /.exec(line);
+  if (!m) return undefined;
+  const ms = Date.parse(`${m[1]}Z`);
+  if (Number.isNaN(ms)) return undefined;
+  return BigInt(ms) * 1_000_000n + BigInt((m[2] ?? '').padEnd(9, '0'));
 }
