@@ -500,6 +500,12 @@ type AnyObject = Pod | ConfigObject;
 
 const RESOURCE_PLURAL: Record<ResourceKind, string> = { Pod: 'pods', ConfigMap: 'configmaps', Secret: 'secrets' };
 const notFound = (kind: ResourceKind, name: string) => `Error from server (NotFound): ${RESOURCE_PLURAL[kind]} "${name}" not found\n`;
+
+/** kubectl's NotFound lines for named objects: where the namespace itself is missing, each says so (kubectl looks it up after a NotFound). */
+async function inNamespace(engine: Engine, ns: string, missing: string[]): Promise<string[]> {
+  if (missing.length === 0 || (await engine.namespaceExists(ns))) return missing;
+  return missing.map(() => `Error from server (NotFound): namespaces "${ns}" not found\n`);
+}
 const nameOf = (o: AnyObject) => o.metadata?.name ?? '';
 const byName = (a: AnyObject, b: AnyObject) => (nameOf(a) < nameOf(b) ? -1 : nameOf(a) > nameOf(b) ? 1 : 0);
 
@@ -621,7 +627,7 @@ async function get(argv: string[]): Promise<number> {
     if (listing) groups = (args.kinds ?? ['Pod']).map((kind): [ResourceKind, AnyObject[]] => [kind, listKind(engine, kind, allNamespaces ? undefined : ns)]).filter(([, os], _, all) => os.length || all.length === 1);
     else {
       const r = resolveTargets(engine, args.targets, ns);
-      missing = r.missing;
+      missing = await inNamespace(engine, ns, r.missing);
       groups = [];
       for (const [kind, o] of r.found) {
         const g = groups.find(([k]) => k === kind);
@@ -681,7 +687,7 @@ async function describe(argv: string[]): Promise<number> {
     } else {
       const r = resolveTargets(engine, args.targets, ns);
       found = r.found;
-      missing = r.missing;
+      missing = await inNamespace(engine, ns, r.missing);
     }
     const now = Date.now();
     const simulated = simulatedNodeNames(engine.listNodes());
@@ -727,8 +733,9 @@ async function logs(argv: string[]): Promise<number> {
     const ns = values.namespace ?? 'default';
     const pod = engine.getPod(ns, name);
     if (!pod) {
-      // kubectl logs' own wording (it looks the pod up through its resource builder)
-      io.err(`error: error from server (NotFound): pods "${name}" not found in namespace "${ns}"\n`);
+      // kubectl logs' own wording (it looks the pod up through its resource builder, then the namespace)
+      const what = (await engine.namespaceExists(ns)) ? `pods "${name}"` : `namespaces "${ns}"`;
+      io.err(`error: error from server (NotFound): ${what} not found in namespace "${ns}"\n`);
       return 1;
     }
     if ('error' in request) {

@@ -21,6 +21,11 @@ function pickContainer(engine: RemoteEngine, ns: string, pod: string, container:
   return choice.container;
 }
 
+/** A pod's NotFound message, or the namespace's when that is what is missing (kubectl looks it up after a NotFound). */
+async function notFoundIn(engine: RemoteEngine, ns: string, message: string): Promise<string> {
+  return (await engine.namespaceExists(ns)) ? message : `namespaces "${ns}" not found`;
+}
+
 /** `podlab exec POD [-c C] [-i] [-t] -- COMMAND [ARGS...]`: exit code of the command. */
 export async function exec(argv: string[], io: Io, connect: () => Promise<RemoteEngine>): Promise<number> {
   const dash = argv.indexOf('--');
@@ -37,11 +42,13 @@ export async function exec(argv: string[], io: Io, connect: () => Promise<Remote
     try {
       container = pickContainer(engine, ns, name, values.container, io);
     } catch (e) {
-      io.err((e as { notFound?: boolean }).notFound ? `Error from server (NotFound): ${(e as Error).message}\n` : `error: ${(e as Error).message}\n`);
+      const notFound = (e as { notFound?: boolean }).notFound;
+      io.err(notFound ? `Error from server (NotFound): ${await notFoundIn(engine, ns, (e as Error).message)}\n` : `error: ${(e as Error).message}\n`);
       return 1;
     }
-    const tty = !!values.tty && !!process.stdin.isTTY;
-    if (values.tty && !process.stdin.isTTY) io.err('Unable to use a TTY - input is not a terminal or the right kind of file\n');
+    // As kubectl's: a TTY only with stdin (-t alone is dropped without a word), and only on a terminal.
+    const tty = !!values.tty && !!values.stdin && !!process.stdin.isTTY;
+    if (values.tty && values.stdin && !process.stdin.isTTY) io.err('Unable to use a TTY - input is not a terminal or the right kind of file\n');
     try {
       const code = await execInteractive(engine.conn, ns, name, container, command, { stdin: !!values.stdin, tty }, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
       // kubectl says so when the command failed, and exits with its code
@@ -77,7 +84,7 @@ export async function portForwardCommand(argv: string[], io: Io, connect: () => 
   try {
     const pod = engine.getPod(ns, name);
     if (!pod) {
-      io.err(`Error from server (NotFound): pods "${name}" not found\n`);
+      io.err(`Error from server (NotFound): ${await notFoundIn(engine, ns, `pods "${name}" not found`)}\n`);
       return 1;
     }
     const resolved = resolvePodPorts(positionals.slice(1), pod);

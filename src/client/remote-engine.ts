@@ -239,6 +239,17 @@ export class RemoteEngine implements EngineApi {
     return this.caches.Pod.get(`${namespace}/${name}`) as Pod | undefined;
   }
 
+  /** Whether the namespace exists: kubectl looks it up after a NotFound, to say the namespace is what is missing. */
+  async namespaceExists(namespace: string): Promise<boolean> {
+    try {
+      await this.conn.json('GET', `/api/v1/namespaces/${enc(namespace)}`);
+      return true;
+    } catch (e) {
+      if (e instanceof ApiStatusError && e.code === 404) return false;
+      throw e;
+    }
+  }
+
   listPods(): Pod[] {
     return [...this.caches.Pod.values()] as Pod[];
   }

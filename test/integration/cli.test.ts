@@ -240,7 +240,21 @@ describe('ConfigMaps and Secrets through the command line', () => {
       // -o name and -A, as kubectl prints them
       assert.deepEqual(pl(['get', 'pods,cm', '-o', 'name']), { code: 0, out: 'pod/cli-objects-pod\nconfigmap/cli-cm\n', err: '' });
       // -o yaml, byte for byte as kubectl 1.33 prints the same objects (a List, and one object)
-      for (const args of [['get', 'pods,cm,secret', '-o', 'yaml'], ['get', 'pod', 'cli-objects-pod', '-o', 'yaml'], ['get', 'cm', 'cli-cm', 'nope', '-o', 'yaml']]) {
+      // and a namespace that does not exist: kubectl looks it up after a NotFound and names it (delete does not)
+      for (const args of [
+        ['get', 'pods,cm,secret', '-o', 'yaml'],
+        ['get', 'pod', 'cli-objects-pod', '-o', 'yaml'],
+        ['get', 'cm', 'cli-cm', 'nope', '-o', 'yaml'],
+        ['get', 'pods,cm', 'cli-objects-pod', '-n', 'nope'],
+        ['describe', 'pod', 'a', 'b', '-n', 'nope'],
+        ['logs', 'cli-objects-pod', '-n', 'nope'],
+        ['exec', 'cli-objects-pod', '-n', 'nope', '--', 'true'],
+        ['port-forward', 'cli-objects-pod', '8080', '-n', 'nope'],
+        ['delete', 'pod', 'a', '-n', 'nope'],
+        // -t without -i: no TTY and not a word about it; -it off a terminal: the warning
+        ['exec', '-t', 'cli-objects-pod', '--', 'echo', 'hi'],
+        ['exec', '-it', 'cli-objects-pod', '--', 'echo', 'hi'],
+      ]) {
         const want = kubectl(args);
         assert.deepEqual(pl(args), { code: want.status, out: want.stdout, err: want.stderr }, args.join(' '));
       }
