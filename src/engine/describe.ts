@@ -17,6 +17,7 @@ import { formatQuantity, parseQuantity } from '../validation/quantity.js';
 import { podQOSClass } from './kubelet/status.js';
 import { DESCRIBE_TAB, humanDuration, tabwrite, timeMs, translateTimestampSince } from './printer.js';
 import { LAST_APPLIED } from './config-objects.js';
+import { goEscapePath } from '../shared/go.js';
 
 /** Indentation levels of kubectl's PrefixWriter. */
 const LEVEL = ['', '  ', '    ', '      '] as const;
@@ -166,7 +167,9 @@ export function handlerText(h: Pick<Probe, 'exec' | 'httpGet' | 'tcpSocket' | 'g
     const port = String(h.httpGet.port ?? '');
     const host = h.httpGet.host ?? '';
     const hostPort = port ? `${host.includes(':') ? `[${host}]` : host}:${port}` : host;
-    return `http-get ${(h.httpGet.scheme ?? 'HTTP').toLowerCase()}://${hostPort}${h.httpGet.path ?? '/'}`;
+    // Go's url.URL.String(): the path escaped as a path, with a slash before it after a host
+    const path = goEscapePath(h.httpGet.path ?? '/');
+    return `http-get ${(h.httpGet.scheme ?? 'HTTP').toLowerCase()}://${hostPort}${path && !path.startsWith('/') && hostPort ? '/' : ''}${path}`;
   }
   if (h.tcpSocket) return `tcp-socket ${h.tcpSocket.host ?? ''}:${h.tcpSocket.port}`;
   if (h.grpc) return `grpc <pod>:${h.grpc.port} ${h.grpc.service ?? ''}`;
@@ -349,6 +352,11 @@ function describeStatusLines(w: Out, pod: Pod, now: number): void {
   } else w.write(0, `Status:\t${status.phase ?? ''}\n`);
   if (status.reason) w.write(0, `Reason:\t${status.reason}\n`);
   if (status.message) w.write(0, `Message:\t${status.message}\n`);
+  const seccomp = pod.spec?.securityContext?.seccompProfile;
+  if (seccomp) {
+    w.write(0, `SeccompProfile:\t${seccomp.type}\n`);
+    if (seccomp.type === 'Localhost') w.write(0, `LocalhostProfile:\t${seccomp.localhostProfile ?? ''}\n`);
+  }
   w.write(0, `IP:\t${status.podIP ?? ''}\n`);
   const ips = status.podIPs ?? [];
   if (ips.length === 0) w.write(0, 'IPs:\t<none>\n');
@@ -365,8 +373,9 @@ function describeHeader(w: Out, pod: Pod, simulatedNode: boolean): void {
   const spec = pod.spec;
   w.write(0, `Name:\t${pod.metadata?.name ?? ''}\n`);
   w.write(0, `Namespace:\t${pod.metadata?.namespace ?? 'default'}\n`);
-  // Admission always sets a priority and a service account; show their defaults for unadmitted pods.
-  w.write(0, `Priority:\t${spec?.priority ?? 0}\n`);
+  // kubectl prints the priority admission set; for an unadmitted pod, the 0 admission would set
+  // (none where a PriorityClass is named: the lab has none, so admission leaves the priority unset).
+  if (spec?.priority !== undefined || !spec?.priorityClassName) w.write(0, `Priority:\t${spec?.priority ?? 0}\n`);
   if (spec?.priorityClassName) w.write(0, `Priority Class Name:\t${spec.priorityClassName}\n`);
   if (spec?.runtimeClassName) w.write(0, `Runtime Class Name:\t${spec.runtimeClassName}\n`);
   w.write(0, `Service Account:\t${spec?.serviceAccountName || spec?.serviceAccount || 'default'}\n`);
@@ -403,6 +412,9 @@ export function describePod(pod: Pod, events: readonly Event[], now: number, opt
     describeContainers(w, pod, 'Init Containers', spec!.initContainers!, pod.status?.initContainerStatuses ?? []);
   }
   describeContainers(w, pod, 'Containers', spec?.containers ?? [], pod.status?.containerStatuses ?? []);
+  if ((spec?.ephemeralContainers ?? []).length > 0) {
+    describeContainers(w, pod, 'Ephemeral Containers', spec!.ephemeralContainers! as Container[], pod.status?.ephemeralContainerStatuses ?? []);
+  }
   describeConditions(w, pod);
   describeVolumes(w, spec?.volumes);
   w.write(0, `QoS Class:\t${podQOSClass(pod)}\n`);

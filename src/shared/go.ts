@@ -1,5 +1,5 @@
-// Go's text for values the kubelet and the API server print: strconv.Quote (`%q`) and
-// time.Duration.String. A leaf module: the validator, the engine and its rooms share it. Pure.
+// Go's text for values the kubelet and the API server print: strconv.Quote (`%q`),
+// time.Duration.String and a URL path as net/url escapes it. A leaf module: the validator, the engine and its rooms share it. Pure.
 
 const lowerHex = (n: number, width: number) => n.toString(16).padStart(width, '0');
 
@@ -247,4 +247,17 @@ export function sortKeysDeep(v: unknown): unknown {
  */
 export function goJsonMarshal(v: unknown, indent?: number): string {
   return JSON.stringify(sortKeysDeep(v), null, indent).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * A URL path as Go's net/url escapes it (URL.EscapedPath): letters, digits, `-_.~` and
+ * `$&+,/:;=@` as they are, every other byte of the UTF-8 text as %XX (upper-case hex); `?` too.
+ */
+export function goEscapePath(path: string): string {
+  let out = '';
+  for (const byte of new TextEncoder().encode(path)) {
+    const c = String.fromCharCode(byte);
+    out += /[A-Za-z0-9\-_.~$&+,/:;=@]/.test(c) ? c : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
 }

@@ -368,6 +368,10 @@ describe('describe helpers', () => {
     ['an httpGet probe on a named port with a host', { httpGet: { host: 'example.com', path: '/', port: 'http' } }, 'http-get http://example.com:http/ delay=0s timeout=1s period=10s #success=1 #failure=3'],
     ['a tcpSocket probe prints host:port', { tcpSocket: { port: 6379 }, timeoutSeconds: 3 }, 'tcp-socket :6379 delay=0s timeout=3s period=10s #success=1 #failure=3'],
     ['a grpc probe prints the pod placeholder', { grpc: { port: 9090, service: 'health' } }, 'grpc <pod>:9090 health delay=0s timeout=1s period=10s #success=1 #failure=3'],
+    // kubectl 1.33 printed `http-get https://example.invalid:8443/ready%3Fx=1` for path /ready?x=1 (Go's url.URL escapes the path)
+    ['an httpGet path is escaped as Go escapes a URL path', { httpGet: { host: 'example.invalid', path: '/ready?x=1', port: 8443, scheme: 'HTTPS' } }, 'http-get https://example.invalid:8443/ready%3Fx=1 delay=0s timeout=1s period=10s #success=1 #failure=3'],
+    ['spaces and non-ASCII are escaped by byte; $&+,:;=@ are kept', { httpGet: { path: '/a b/é/$&+,:;=@!', port: 80 } }, 'http-get http://:80/a%20b/%C3%A9/$&+,:;=@%21 delay=0s timeout=1s period=10s #success=1 #failure=3'],
+    ['a path without a leading slash gets one after the host', { httpGet: { path: 'healthz', port: 80 } }, 'http-get http://:80/healthz delay=0s timeout=1s period=10s #success=1 #failure=3'],
   ];
   for (const [name, probe, want] of probes) test(name, () => assert.equal(describeProbe(probe), want));
 
@@ -451,4 +455,98 @@ describe('describe pod in kubectl 1.33\'s words (as kubectl 1.33 printed them ag
     DownwardAPI:    true
 `,
     ));
+});
+
+describe('the header, and ephemeral containers (as kubectl 1.33 printed them against the lab)', () => {
+  const base: Pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'extra', namespace: 'default', uid: 'u2', creationTimestamp: iso(0) },
+    spec: { nodeName: 'podlab-node', serviceAccountName: 'default', containers: [{ name: 'app', image: 'busybox:1.35' }] },
+    status: { phase: 'Running', hostIP: '127.0.0.1', podIP: '172.17.0.12', podIPs: [{ ip: '172.17.0.12' }], startTime: iso(0) },
+  };
+  const head = (pod: Pod) => describePod(pod, [], at(60)).split('Containers:')[0];
+  test('a pod naming a PriorityClass that admission did not resolve has no Priority line', () =>
+    assert.equal(
+      head({ ...base, spec: { ...base.spec!, priorityClassName: 'high-priority' } }),
+      `Name:                 extra
+Namespace:            default
+Priority Class Name:  high-priority
+Service Account:      default
+Node:                 podlab-node/127.0.0.1
+Start Time:           Mon, 01 Jan 2024 10:00:00 +0000
+Labels:               <none>
+Annotations:          <none>
+Status:               Running
+IP:                   172.17.0.12
+IPs:
+  IP:  172.17.0.12
+`,
+    ));
+  test("the pod's seccomp profile follows the status lines (and its file, for Localhost)", () => {
+    assert.equal(
+      head({ ...base, spec: { ...base.spec!, priority: 0, securityContext: { seccompProfile: { type: 'RuntimeDefault' } } } }),
+      `Name:             extra
+Namespace:        default
+Priority:         0
+Service Account:  default
+Node:             podlab-node/127.0.0.1
+Start Time:       Mon, 01 Jan 2024 10:00:00 +0000
+Labels:           <none>
+Annotations:      <none>
+Status:           Running
+SeccompProfile:   RuntimeDefault
+IP:               172.17.0.12
+IPs:
+  IP:  172.17.0.12
+`,
+    );
+    assert.match(describePod({ ...base, spec: { ...base.spec!, securityContext: { seccompProfile: { type: 'Localhost', localhostProfile: 'profiles/audit.json' } } } }, [], at(60)), /\nSeccompProfile: +Localhost\nLocalhostProfile: +profiles\/audit\.json\nIP:/);
+  });
+  test('ephemeral containers get their own section after the containers', () => {
+    const pod: Pod = {
+      ...base,
+      spec: { ...base.spec!, ephemeralContainers: [{ name: 'dbg', image: 'busybox:1.35', command: ['sh', '-c', 'echo dbg here; ps | head -3; sleep 2'] }] },
+      status: {
+        ...base.status!,
+        ephemeralContainerStatuses: [
+          {
+            name: 'dbg',
+            image: 'busybox:1.35',
+            imageID: 'docker://sha256:c6fc',
+            containerID: 'docker://0558',
+            ready: false,
+            restartCount: 0,
+            state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: iso(13), finishedAt: iso(15) } },
+          },
+        ],
+      },
+    };
+    const text = describePod(pod, [], at(60));
+    assert.equal(
+      text.slice(text.indexOf('Ephemeral Containers:'), text.indexOf('QoS Class:')),
+      `Ephemeral Containers:
+  dbg:
+    Container ID:  docker://0558
+    Image:         busybox:1.35
+    Image ID:      docker://sha256:c6fc
+    Port:          <none>
+    Host Port:     <none>
+    Command:
+      sh
+      -c
+      echo dbg here; ps | head -3; sleep 2
+    State:          Terminated
+      Reason:       Completed
+      Exit Code:    0
+      Started:      Mon, 01 Jan 2024 10:00:13 +0000
+      Finished:     Mon, 01 Jan 2024 10:00:15 +0000
+    Ready:          False
+    Restart Count:  0
+    Environment:    <none>
+    Mounts:         <none>
+Volumes:            <none>
+`,
+    );
+  });
 });
