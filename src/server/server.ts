@@ -212,6 +212,12 @@ export class LabServer {
       if (segs.length === 1 && get) return this.sendJson(ctx.res, 200, apiGroupList());
       if (b === 'authorization.k8s.io' && c === 'v1') return this.authorization(ctx, segs.slice(3));
       if (b === LAB_GROUP && c === LAB_VERSION) return this.lab(ctx, segs.slice(3));
+      // No CustomResourceDefinitions exist, and the list says so: kubectl lists them to decide how to
+      // validate a kind the OpenAPI does not know, and then names the kind it cannot map (a refused
+      // list would make its error about the list instead).
+      if (b === 'apiextensions.k8s.io' && c === 'v1' && segs[3] === 'customresourcedefinitions' && segs.length === 4 && get) {
+        return this.sendJson(ctx.res, 200, { kind: 'CustomResourceDefinitionList', apiVersion: 'apiextensions.k8s.io/v1', metadata: { resourceVersion: String(this.cache.resourceVersion()) }, items: [] });
+      }
       const group = segs.length === 2 && get ? apiGroup(b ?? '') : undefined;
       if (group) return this.sendJson(ctx.res, 200, group);
     }

@@ -148,7 +148,7 @@ describe('the lab server with the real kubectl', { timeout: 10 * 60 * 1000 }, ()
         assert.equal(g.out, `pod/${name}\n`);
       });
 
-      test('errors read as a cluster prints them: NotFound, AlreadyExists, Invalid', async () => {
+      test('errors read as a cluster prints them: NotFound, AlreadyExists, Invalid, a kind no API serves', async () => {
         const nf = await k(['get', 'pod', 'no-such-pod']);
         assert.equal(nf.code, 1);
         assert.equal(nf.err, 'Error from server (NotFound): pods "no-such-pod" not found\n');
@@ -161,6 +161,14 @@ describe('the lab server with the real kubectl', { timeout: 10 * 60 * 1000 }, ()
         const inv = await k(['create', '-f', bad]);
         assert.equal(inv.code, 1);
         assert.match(inv.err, /The Pod "bad" is invalid: spec\.containers\[0\]\.image: Required value/);
+        // a kind no API serves (a typo): kubectl lists the CustomResourceDefinitions (there are none), then names the kind
+        const typo = join(stateDir, 'typo.yaml');
+        writeFileSync(typo, 'apiVersion: v1\nkind: Pdo\nmetadata:\n  name: typo\n');
+        assert.deepEqual(await k(['apply', '-f', typo]), {
+          code: 1,
+          out: '',
+          err: `error: resource mapping not found for name: "typo" namespace: "" from "${typo}": no matches for kind "Pdo" in version "v1"\nensure CRDs are installed first\n`,
+        });
       });
 
       test('an unknown field: refused with --validate=strict (the default), a warning with --validate=warn', async () => {
