@@ -11,6 +11,7 @@ import { labFindings, type LabOptions } from './lab.js';
 import { defaultSecretInPlace, secretWarnings, stringDataOnlyKeys, validateConfigMap, validateSecret } from './objects.js';
 import { validatePod } from './rules.js';
 import { CORE_V1_KINDS, LAB_KINDS, type LabKind } from './schema.js';
+import { nearest } from './quickfixes.js';
 
 export interface Problem {
   document: number;
@@ -314,7 +315,8 @@ function processDocument(doc: Document.Parsed, chunkText: string, lc: Lines, opt
     }
     const k = String(kindV);
     if (avV === 'v1' && !CORE_V1_KINDS.has(k)) {
-      const match = [...CORE_V1_KINDS].find((c) => c.toLowerCase() === k.toLowerCase());
+      // the same kind in another case, else the nearest near miss (`Pdo`, `Servce`)
+      const match = [...CORE_V1_KINDS].find((c) => c.toLowerCase() === k.toLowerCase()) ?? nearest(k, [...CORE_V1_KINDS], undefined, 1)[0]?.name;
       if (match) {
         errs.push({
           type: 'Invalid value',

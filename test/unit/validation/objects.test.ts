@@ -61,6 +61,14 @@ describe('decoding a ConfigMap or a Secret', () => {
       [err('kind', 'Invalid value', '"configmap": no matches for kind "configmap" in version "v1" (did you mean "ConfigMap"?)')],
     ],
     [
+      'a misspelt kind (a near miss of a v1 kind) is no match, with the nearest suggested',
+      'apiVersion: v1\nkind: Pdo\nmetadata:\n  name: c\n',
+      [err('kind', 'Invalid value', '"Pdo": no matches for kind "Pdo" in version "v1" (did you mean "Pod"?)')],
+    ],
+    ['a misspelt kind that Pod Lab does not run is no match either', 'apiVersion: v1\nkind: Servce\nmetadata:\n  name: c\n', [err('kind', 'Invalid value', '"Servce": no matches for kind "Servce" in version "v1" (did you mean "Service"?)')]],
+    ['a v1 kind Pod Lab does not run is no error (it is skipped)', 'apiVersion: v1\nkind: Service\nmetadata:\n  name: c\n', []],
+    ['a kind far from every v1 kind gets no guess', 'apiVersion: v1\nkind: Widget\nmetadata:\n  name: c\n', []],
+    [
       'a Secret in another API version is no match',
       'apiVersion: apps/v1\nkind: Secret\nmetadata:\n  name: c\n',
       [err('apiVersion', 'Invalid value', '"apps/v1": no matches for kind "Secret" in version "apps/v1"')],
