@@ -672,6 +672,13 @@ async function get(argv: string[]): Promise<number> {
   }
 }
 
+/** `kubectl describe` of one object: a pod with its events (and its node said simulated when it is), a ConfigMap with its events, a Secret. */
+function describeObject(engine: Engine, kind: ResourceKind, o: AnyObject, now: number): string {
+  if (kind === 'Pod') return describePod(o as Pod, engine.listEvents({ uid: o.metadata?.uid }), now, { simulatedNode: simulatedNodeNames(engine.listNodes()).has((o as Pod).spec?.nodeName ?? '') });
+  if (kind === 'ConfigMap') return describeConfigMap(o as ConfigMap, engine.listEvents({ uid: o.metadata?.uid }), now);
+  return describeSecret(o as Secret);
+}
+
 async function describe(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, { namespace: { type: 'string', short: 'n' } });
   const args = parseResourceArgs(positionals);
@@ -688,14 +695,26 @@ async function describe(argv: string[]): Promise<number> {
       const r = resolveTargets(engine, args.targets, ns);
       found = r.found;
       missing = await inNamespace(engine, ns, r.missing);
+      // kubectl's DescribeMatchingResources: with two arguments and one object not found (two make
+      // an aggregate error, which is no NotFound), the second is taken as a name prefix among the
+      // objects the first names (a TYPE), all described if any match; else only what was not found
+      // is said (nothing is described: `pod/a pod/nope`).
+      if (missing.length === 1 && positionals.length === 2 && (args.kinds || positionals[0]!.includes('/'))) {
+        if (args.kinds && args.kinds.length > 1) {
+          io.err('error: you may only specify a single resource type\n');
+          return 1;
+        }
+        const matching = args.kinds ? listKind(engine, args.kinds[0]!, ns).filter((o) => nameOf(o).startsWith(positionals[1]!)) : [];
+        if (matching.length) {
+          const now = Date.now();
+          io.out(matching.map((o) => `${describeObject(engine, args.kinds![0]!, o, now)}\n`).join(''));
+          return 0;
+        }
+        found = [];
+      }
     }
     const now = Date.now();
-    const simulated = simulatedNodeNames(engine.listNodes());
-    const texts = found.map(([kind, o]) => {
-      if (kind === 'Pod') return describePod(o as Pod, engine.listEvents({ uid: o.metadata?.uid }), now, { simulatedNode: simulated.has((o as Pod).spec?.nodeName ?? '') });
-      if (kind === 'ConfigMap') return describeConfigMap(o as ConfigMap, engine.listEvents({ uid: o.metadata?.uid }), now);
-      return describeSecret(o as Secret);
-    });
+    const texts = found.map(([kind, o]) => describeObject(engine, kind, o, now));
     io.out(texts.join('\n\n'));
     return missingAfter(missing);
   } finally {

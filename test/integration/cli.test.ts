@@ -254,10 +254,20 @@ describe('ConfigMaps and Secrets through the command line', () => {
         // -t without -i: no TTY and not a word about it; -it off a terminal: the warning
         ['exec', '-t', 'cli-objects-pod', '--', 'echo', 'hi'],
         ['exec', '-it', 'cli-objects-pod', '--', 'echo', 'hi'],
+        // TYPE and a name not found: kubectl describes the objects whose names start with it; TYPE/NAME forms say only what is missing
+        ['describe', 'cm', 'nothing-starts-so'],
+        ['describe', 'cm/cli-cm', 'cm/nope'],
+        ['describe', 'cm,secret', 'nope'],
+        ['describe', 'cm,secret', 'cli-secret'],
       ]) {
         const want = kubectl(args);
         assert.deepEqual(pl(args), { code: want.status, out: want.stdout, err: want.stderr }, args.join(' '));
       }
+      // (kubectl prints a ConfigMap's keys in a random order, so these are not compared with it)
+      const byPrefix = pl(['describe', 'pod', 'cli-obj']);
+      assert.deepEqual([byPrefix.code, byPrefix.out.split('\n')[0], byPrefix.err], [0, 'Name:             cli-objects-pod', '']);
+      const cmPrefix = pl(['describe', 'cm', 'cli']);
+      assert.deepEqual([cmPrefix.code, cmPrefix.out.split('\n')[0], cmPrefix.out.endsWith('\n\n'), cmPrefix.err], [0, 'Name:         cli-cm', true, '']);
       const every = pl(['get', 'pods', '-A']);
       assert.deepEqual([every.code, every.out.split('\n').map((l) => l.split(/\s+/).slice(0, 2).join(' '))], [0, ['NAMESPACE NAME', 'default cli-objects-pod', '']]);
       assert.deepEqual(pl(['get', 'pods', '-A', 'cli-objects-pod']), { code: 2, out: '', err: 'error: a resource cannot be retrieved by name across all namespaces\n' });
