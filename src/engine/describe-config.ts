@@ -6,7 +6,7 @@
 // only their sizes in bytes. No Node APIs: the extension's views may use it too.
 import type { ConfigMap, Event, Secret } from 'kubernetes-types/core/v1';
 import { DESCRIBE_TAB, tabwrite, timeMs } from './printer.js';
-import { eventAge } from './describe.js';
+import { annotationsText, eventAge } from './describe.js';
 import { LAST_APPLIED } from './config-objects.js';
 
 const escapeTerminal = (s: string) => s.replace(/\x1b/g, '^[').replace(/\r/g, '\\r');
@@ -20,8 +20,6 @@ export function base64ByteLength(v: string | undefined): number {
   return Math.max(0, Math.floor((s.length * 3) / 4) - pad);
 }
 
-const MAX_ANNOTATION_LEN = 140;
-const shorten = (s: string, max: number) => (s.length > max ? s.slice(0, max) + '...' : s);
 
 function labelsMultiline(title: string, labels: Record<string, string> | undefined): string {
   const keys = sortedKeys(labels);
@@ -29,23 +27,9 @@ function labelsMultiline(title: string, labels: Record<string, string> | undefin
   return keys.map((k, i) => `${i === 0 ? `${title}:\t` : '\t'}${k}=${labels![k]}\n`).join('');
 }
 
-function annotationsMultiline(annotations: Record<string, string> | undefined): string {
-  const keys = sortedKeys(annotations).filter((k) => k !== LAST_APPLIED);
-  if (keys.length === 0) return 'Annotations:\t<none>\n';
-  let out = '';
-  keys.forEach((k, i) => {
-    out += i === 0 ? 'Annotations:\t' : '\t';
-    const value = annotations![k]!.replace(/\n$/, '');
-    if (value.length + k.length + 2 > MAX_ANNOTATION_LEN || value.includes('\n')) {
-      out += `${k}:\n`;
-      for (const line of value.split('\n')) out += `\t  ${shorten(line, MAX_ANNOTATION_LEN - 2)}\n`;
-    } else out += `${k}: ${value}\n`;
-  });
-  return out;
-}
 
 function header(o: ConfigMap | Secret): string {
-  return `Name:\t${o.metadata?.name ?? ''}\nNamespace:\t${o.metadata?.namespace ?? ''}\n${labelsMultiline('Labels', o.metadata?.labels)}${annotationsMultiline(o.metadata?.annotations)}`;
+  return `Name:\t${o.metadata?.name ?? ''}\nNamespace:\t${o.metadata?.namespace ?? ''}\n${labelsMultiline('Labels', o.metadata?.labels)}${annotationsText(o.metadata?.annotations)}`;
 }
 
 /** event.SortableEvents' time. */

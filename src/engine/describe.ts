@@ -59,20 +59,40 @@ function labelsMultiline(w: Out, title: string, labels: Record<string, string> |
 }
 
 const MAX_ANNOTATION_LEN = 140;
-const shorten = (s: string, max: number) => (s.length > max ? s.slice(0, max) + '...' : s);
+const utf8 = new TextEncoder();
+const utf8Text = new TextDecoder();
+
+/**
+ * kubectl's shorten, which counts and cuts bytes (Go's len and slicing): past `max` bytes, the
+ * first `max` and `...`. A character cut in two shows as U+FFFD (kubectl writes the partial bytes).
+ */
+function shorten(s: string, max: number): string {
+  const bytes = utf8.encode(s);
+  return bytes.length > max ? `${utf8Text.decode(bytes.subarray(0, max))}...` : s;
+}
+
+/**
+ * kubectl's printAnnotationsMultiline: sorted, the last-applied record left out; a value whose key
+ * and value pass 140 bytes, or that has several lines, goes below its key, a line at a time, each
+ * cut at 138 bytes.
+ */
+export function annotationsText(annotations: Record<string, string> | undefined): string {
+  const keys = sortedKeys(annotations ?? {}).filter((k) => k !== LAST_APPLIED);
+  if (keys.length === 0) return 'Annotations:\t<none>\n';
+  let out = '';
+  keys.forEach((k, i) => {
+    out += i === 0 ? 'Annotations:\t' : '\t';
+    const value = annotations![k]!.replace(/\n$/, '');
+    if (utf8.encode(value).length + utf8.encode(k).length + 2 > MAX_ANNOTATION_LEN || value.includes('\n')) {
+      out += `${k}:\n`;
+      for (const line of value.split('\n')) out += `\t  ${shorten(line, MAX_ANNOTATION_LEN - 2)}\n`;
+    } else out += `${k}: ${value}\n`;
+  });
+  return out;
+}
 
 function annotationsMultiline(w: Out, annotations: Record<string, string> | undefined): void {
-  w.write(0, 'Annotations:\t');
-  const keys = sortedKeys(annotations ?? {}).filter((k) => k !== LAST_APPLIED);
-  if (keys.length === 0) return w.write(0, '<none>\n');
-  keys.forEach((k, i) => {
-    if (i !== 0) w.write(0, '\t');
-    const value = annotations![k]!.replace(/\n$/, '');
-    if (value.length + k.length + 2 > MAX_ANNOTATION_LEN || value.includes('\n')) {
-      w.write(0, `${k}:\n`);
-      for (const line of value.split('\n')) w.write(0, `\t  ${shorten(line, MAX_ANNOTATION_LEN - 2)}\n`);
-    } else w.write(0, `${k}: ${value}\n`);
-  });
+  w.write(0, annotationsText(annotations));
 }
 
 function tolerationText(t: Toleration): string {

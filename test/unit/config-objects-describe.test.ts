@@ -155,3 +155,26 @@ describe('base64ByteLength counts decoded bytes', () => {
   ];
   for (const [name, v, want] of cases) test(name, () => assert.equal(base64ByteLength(v), want));
 });
+
+describe("annotations in kubectl describe's bytes (kubectl 1.33 printed these against the lab)", () => {
+  // Go's len counts bytes: 70 × é is 140 bytes, so with its key it passes 140 and goes below the key,
+  // cut at 138 bytes (69 × é); a cut inside a character shows as U+FFFD where kubectl writes the
+  // partial bytes; a 136-byte ASCII value with a 6-byte key (144) goes below too, whole.
+  const cm = (annotations: Record<string, string>): ConfigMap => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'annlen', namespace: 'default', annotations }, data: { x: 'y' } });
+  const head = (c: ConfigMap) => describeConfigMap(c, [], 0).split('\nData\n')[0];
+  test('values measured and cut in bytes', () =>
+    assert.equal(
+      head(cm({ e70: 'é'.repeat(70), cut: `${'a'.repeat(137)}é${'b'.repeat(10)}`, len136: 'x'.repeat(136), short: 'é'.repeat(10) })),
+      `Name:         annlen
+Namespace:    default
+Labels:       <none>
+Annotations:  cut:
+                ${'a'.repeat(137)}\ufffd...
+              e70:
+                ${'é'.repeat(69)}...
+              len136:
+                ${'x'.repeat(136)}
+              short: ${'é'.repeat(10)}
+`,
+    ));
+});
