@@ -119,7 +119,10 @@ export function invalidObjectMessage(kind: string, name: string, problems: Probl
   const creating = file === undefined ? '' : `error when creating ${JSON.stringify(file)}: `;
   const syntax = errors.find((p) => p.type === 'YAML syntax' && !p.detail.startsWith('duplicate field '));
   if (syntax) return `error: error parsing ${file ?? 'the manifest'}: error converting YAML to JSON: yaml: line ${syntax.line - firstLine + 1}: ${syntax.detail}`;
-  const typeErr = errors.find((p) => p.type === 'Type mismatch');
+  // The first mismatch in the order of the JSON kubectl sends (keys sorted at every level), which is
+  // the order the API server decodes it in; one in the metadata kubectl itself cannot decode.
+  const typeErr = errors.filter((p) => p.type === 'Type mismatch').sort((a, b) => jsonPathOrder(a.field, b.field))[0];
+  if (typeErr && /^metadata(\.|\[|$)/.test(typeErr.field)) return `error: unable to decode ${JSON.stringify(file ?? 'the manifest')}: ${typeErr.detail}`;
   const head = `Error from server (BadRequest): ${creating}${kind} in version "v1" cannot be handled as a ${kind}: `;
   if (typeErr) return head + typeErr.detail;
   const strict = errors.filter((p) => p.type === 'Unknown field' || (p.type === 'YAML syntax' && p.detail.startsWith('duplicate field ')));
@@ -127,6 +130,25 @@ export function invalidObjectMessage(kind: string, name: string, problems: Probl
   const errs = [...new Set(errors.map(causeLine))];
   if (errs.length === 1) return `The ${kind} "${name}" is invalid: ${errs[0]}`;
   return `The ${kind} "${name}" is invalid: \n${errs.map((e) => `* ${e}`).join('\n')}`;
+}
+
+/** A field path's steps: names and map keys as strings, list indexes as numbers (`spec.containers[0].ports` is spec, containers, 0, ports). */
+function pathSteps(field: string): (string | number)[] {
+  const steps: (string | number)[] = [];
+  for (const m of field.matchAll(/([^.[\]]+)|\[([^\]]*)\]/g)) steps.push(m[1] !== undefined ? m[1] : /^\d+$/.test(m[2]!) ? Number(m[2]) : m[2]!);
+  return steps;
+}
+
+/** Two field paths in the order of a JSON document whose keys are sorted (Go's json.Marshal of a map): step by step, keys by bytes, indexes by number. */
+function jsonPathOrder(a: string, b: string): number {
+  const x = pathSteps(a);
+  const y = pathSteps(b);
+  for (let i = 0; i < x.length && i < y.length; i++) {
+    if (x[i] === y[i]) continue;
+    if (typeof x[i] === 'number' && typeof y[i] === 'number') return (x[i] as number) - (y[i] as number);
+    return String(x[i]) < String(y[i]) ? -1 : 1;
+  }
+  return x.length - y.length;
 }
 
 /** The file's line (1-based) that is line 1 of the document starting at `offset`: kubectl parses each document apart, without its `---` line. */

@@ -138,6 +138,20 @@ describe("kubectl's refusal message", () => {
       [`error: error parsing pod.yaml: error converting YAML to JSON: yaml: line 9: ${detail}`, `error: error parsing pods.yaml: error converting YAML to JSON: yaml: line 9: ${detail}`],
     );
   });
+  test('of several type mismatches, the first in the JSON kubectl sends (keys sorted) is named, as kubectl 1.33 printed it', () => {
+    const ps = problemsOf('  terminationGracePeriodSeconds: x\n  containers:\n    - name: a\n      image: b\n      ports:\n        - containerPort: "8080"\n      command: x\n');
+    assert.equal(
+      invalidPodMessage('p', ps, 'bad-type.yaml'),
+      'Error from server (BadRequest): error when creating "bad-type.yaml": Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal string into Go struct field Container.spec.containers.command of type []string',
+    );
+  });
+  test('a type mismatch in the metadata fails in kubectl, before any request, as kubectl 1.33 printed it', () => {
+    const text = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: m1\n  labels:\n    enabled: true\nspec:\n  terminationGracePeriodSeconds: x\n  containers:\n    - name: a\n      image: b\n';
+    assert.equal(
+      invalidPodMessage('m1', validateText(text).documents[0]!.problems, 'm1.yaml'),
+      'error: unable to decode "m1.yaml": json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.labels of type string',
+    );
+  });
   test('a type mismatch is a 400 naming it, even next to unknown fields', () => {
     const ps = problemsOf('  hostNetwork: "true"\n  containers:\n    - name: a\n      imagee: b\n');
     assert.equal(invalidPodMessage('p', ps), 'Error from server (BadRequest): Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal string into Go struct field PodSpec.spec.hostNetwork of type bool');
