@@ -16,7 +16,7 @@ import { configMapCells, CONFIGMAP_COLUMNS, formatTable, podCells, POD_COLUMNS, 
 import { describePod } from '../engine/describe.js';
 import { describeConfigMap, describeSecret } from '../engine/describe-config.js';
 import { InvalidError, applyBody, kindLower, normalizeConfigObject, planApply } from '../engine/config-objects.js';
-import { validateText, invalidObjectMessage, documentFirstLine, type ValidatedDocument, type LabObject } from '../validation/index.js';
+import { validateText, invalidObjectMessage, documentFirstLine, type ValidatedDocument, type LabObject, type Problem } from '../validation/index.js';
 import { PARSE_OPTIONS } from '../validation/documents.js';
 import { RuntimeError } from '../runtime/cri.js';
 import { RunLogs } from './log-streams.js';
@@ -244,7 +244,11 @@ async function run(argv: string[]): Promise<number> {
   const items: RunItem[] = [];
   let invalid = false;
   for (const doc of result.documents) {
-    const errors = doc.problems.filter((p) => p.severity === 'error');
+    // A key written twice never reaches the API server from kubectl, whose YAML-to-JSON keeps the
+    // last value: no refusal, as with kubectl apply, but Pod Lab says so.
+    const twice = (p: Problem) => p.type === 'YAML syntax' && p.detail.startsWith('duplicate field ');
+    const errors = doc.problems.filter((p) => p.severity === 'error' && !twice(p));
+    for (const d of doc.problems.filter(twice)) io.err(`Pod Lab warning: ${d.field} is written twice: the last value is used (kubectl sends only that one)\n`);
     // API server warnings as kubectl prints them; Pod Lab's own "cannot honour" warnings marked as such.
     for (const w of doc.problems.filter((p) => p.severity === 'warning')) io.err(`${w.source === 'podlab' ? 'Pod Lab warning' : 'Warning'}: ${w.message}\n`);
     if (errors.length) {
