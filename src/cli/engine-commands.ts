@@ -28,6 +28,7 @@ import { listenForInterrupt } from './interrupt.js';
 import { nodes } from './nodes-command.js';
 import { simulatedNodeNames } from '../shared/labels.js';
 import { kubectlYaml } from '../shared/go-yaml.js';
+import { matchesLabels, parseLabelSelector, type LabelSelector } from '../server/selectors.js';
 import { UsageError, cannotRead, deleteGrace, isUsageError, parse, podArg, seconds, kubectlJson, kubectlList, parseResourceArgs, type ResourceKind, type ResourceTarget } from './args.js';
 
 type Out = { out: (s: string) => void; err: (s: string) => void };
@@ -546,8 +547,25 @@ function resolveTargets(engine: Engine, targets: ResourceTarget[], ns: string): 
   return { found, missing };
 }
 
-function tableOf(kind: ResourceKind, objects: AnyObject[], now: number, wide: boolean, withKind: boolean, simulated: ReadonlySet<string> = new Set(), withNamespace = false): string {
-  return formatTable(tableRows(kind, objects, now, wide, withKind, simulated, withNamespace));
+function tableOf(kind: ResourceKind, objects: AnyObject[], now: number, wide: boolean, withKind: boolean, simulated: ReadonlySet<string> = new Set(), withNamespace = false, extras: TableExtras = {}): string {
+  return formatTable(withExtras(tableRows(kind, objects, now, wide, withKind, simulated, withNamespace), objects, extras));
+}
+
+/** get's --show-labels and --no-headers. */
+interface TableExtras {
+  showLabels?: boolean;
+  noHeaders?: boolean;
+}
+
+/** --show-labels adds a LABELS column (`k=v,…` by key, or <none>: labels.FormatLabels); --no-headers drops the header row. */
+function withExtras(rows: string[][], objects: readonly AnyObject[], extras: TableExtras): string[][] {
+  const labels = (o: AnyObject) => {
+    const l = o.metadata?.labels ?? {};
+    const keys = Object.keys(l).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return keys.length ? keys.map((k) => `${k}=${l[k]}`).join(',') : '<none>';
+  };
+  const shown = extras.showLabels ? rows.map((r, i) => [...r, i === 0 ? 'LABELS' : labels(objects[i - 1]!)]) : rows;
+  return extras.noHeaders ? shown.slice(1) : shown;
 }
 
 /**
@@ -555,7 +573,7 @@ function tableOf(kind: ResourceKind, objects: AnyObject[], now: number, wide: bo
  * document) per change of a selected object, its deletion included, in the widths the table had;
  * until SIGINT/SIGTERM (exit 0).
  */
-async function watchObjects(engine: Engine, kind: ResourceKind, initial: AnyObject[], opts: { namespace?: string; names?: ReadonlySet<string>; fmt?: string }): Promise<number> {
+async function watchObjects(engine: Engine, kind: ResourceKind, initial: AnyObject[], opts: { namespace?: string; names?: ReadonlySet<string>; fmt?: string; selector?: LabelSelector; extras?: TableExtras }): Promise<number> {
   const table = new StreamingTable();
   const simulated = simulatedNodeNames(engine.listNodes());
   const withNamespace = opts.namespace === undefined;
@@ -566,15 +584,15 @@ async function watchObjects(engine: Engine, kind: ResourceKind, initial: AnyObje
     if (opts.fmt === 'json') return io.out(kubectlJson(o));
     // kubectl's YAML printer puts `---` before every object after the first
     if (opts.fmt === 'yaml') return io.out(`${printed++ ? '---\n' : ''}${kubectlYaml(o)}`);
-    const [header, row] = tableRows(kind, [o], Date.now(), opts.fmt === 'wide', false, simulated, withNamespace);
-    if (!headerShown) io.out(`${table.line(header!)}\n`);
+    const [header, row] = withExtras(tableRows(kind, [o], Date.now(), opts.fmt === 'wide', false, simulated, withNamespace), [o], { ...opts.extras, noHeaders: false });
+    if (!headerShown && !opts.extras?.noHeaders) io.out(`${table.line(header!)}\n`);
     headerShown = true;
     io.out(`${table.line(row!)}\n`);
   };
   if (initial.length === 0 && !opts.names) io.err(opts.namespace === undefined ? 'No resources found\n' : `No resources found in ${opts.namespace} namespace.\n`);
   // What is there now is one table, aligned as a whole (the widths then only grow, as kubectl's do).
   if (initial.length && opts.fmt !== 'name' && opts.fmt !== 'json' && opts.fmt !== 'yaml') {
-    for (const r of tableRows(kind, initial, Date.now(), opts.fmt === 'wide', false, simulated, withNamespace)) table.line(r);
+    for (const r of withExtras(tableRows(kind, initial, Date.now(), opts.fmt === 'wide', false, simulated, withNamespace), initial, opts.extras ?? {})) table.line(r);
   }
   for (const o of initial) print(o);
   const sub = engine.watch((e) => {
@@ -582,6 +600,7 @@ async function watchObjects(engine: Engine, kind: ResourceKind, initial: AnyObje
     const o = e.object as AnyObject;
     if (opts.namespace !== undefined && (o.metadata?.namespace ?? 'default') !== opts.namespace) return;
     if (opts.names && !opts.names.has(nameOf(o))) return;
+    if (opts.selector && !matchesLabels(opts.selector, o.metadata?.labels)) return;
     print(o);
   });
   const interrupt = listenForInterrupt();
@@ -615,20 +634,37 @@ async function get(argv: string[]): Promise<number> {
     namespace: { type: 'string', short: 'n' },
     'all-namespaces': { type: 'boolean', short: 'A' },
     watch: { type: 'boolean', short: 'w' },
+    selector: { type: 'string', short: 'l' },
+    'show-labels': { type: 'boolean' },
+    'no-headers': { type: 'boolean' },
   });
   const ns = values.namespace ?? 'default';
   const allNamespaces = !!values['all-namespaces'];
+  const extras: TableExtras = { showLabels: !!values['show-labels'], noHeaders: !!values['no-headers'] };
   const fmt = values.output;
   if (fmt !== undefined && fmt !== 'json' && fmt !== 'yaml' && fmt !== 'wide' && fmt !== 'name') throw new UsageError(`unable to match a printer suitable for the output format "${fmt}", allowed formats are: json,name,wide,yaml`);
   const args = parseResourceArgs(positionals);
   if (allNamespaces && args.targets.length) throw new UsageError('a resource cannot be retrieved by name across all namespaces');
   if (values.watch && new Set(args.kinds ?? args.targets.map((t) => t.kind)).size > 1) throw new UsageError('you may only specify a single resource type');
+  if (values.selector !== undefined && args.targets.length) throw new UsageError('name cannot be provided when a selector is specified');
   const engine = await connect({});
   try {
     const listing = args.targets.length === 0;
     let missing: string[] = [];
     let groups: [ResourceKind, AnyObject[]][];
-    if (listing) groups = (args.kinds ?? ['Pod']).map((kind): [ResourceKind, AnyObject[]] => [kind, listKind(engine, kind, allNamespaces ? undefined : ns)]).filter(([, os], _, all) => os.length || all.length === 1);
+    // -l: parsed as the API server parses it; its refusal in kubectl's words (it names the resource)
+    let selector: LabelSelector | undefined;
+    if (values.selector !== undefined) {
+      try {
+        selector = parseLabelSelector(values.selector);
+      } catch (e) {
+        const kind = args.kinds?.[0] ?? 'Pod';
+        io.err(`Error from server (BadRequest): Unable to find "/v1, Resource=${RESOURCE_PLURAL[kind]}" that match label selector ${goQuote(values.selector)}, field selector "": ${(e as Error).message}\n`);
+        return 1;
+      }
+    }
+    const selected = (os: AnyObject[]) => (selector ? os.filter((o) => matchesLabels(selector!, o.metadata?.labels)) : os);
+    if (listing) groups = (args.kinds ?? ['Pod']).map((kind): [ResourceKind, AnyObject[]] => [kind, selected(listKind(engine, kind, allNamespaces ? undefined : ns))]).filter(([, os], _, all) => os.length || all.length === 1);
     else {
       const r = resolveTargets(engine, args.targets, ns);
       missing = await inNamespace(engine, ns, r.missing);
@@ -646,6 +682,8 @@ async function get(argv: string[]): Promise<number> {
         namespace: allNamespaces ? undefined : ns,
         names: listing ? undefined : new Set(args.targets.map((t) => t.name)),
         fmt,
+        selector,
+        extras,
       });
     }
     if (fmt === 'json' || fmt === 'yaml') {
@@ -667,7 +705,7 @@ async function get(argv: string[]): Promise<number> {
     const simulated = simulatedNodeNames(engine.listNodes());
     // Several kinds (pods,cm listed, or named objects found of two kinds): each table names its kind in NAME, as kubectl's do.
     const withKind = listing ? (args.kinds?.length ?? 1) > 1 : groups.length > 1;
-    io.out(groups.map(([kind, os]) => tableOf(kind, os, now, fmt === 'wide', withKind, simulated, allNamespaces)).join('\n'));
+    io.out(groups.map(([kind, os]) => tableOf(kind, os, now, fmt === 'wide', withKind, simulated, allNamespaces, extras)).join('\n'));
     const onSimulated = groups.flatMap(([kind, os]) => (kind === 'Pod' ? os : [])).filter((p) => simulated.has((p as Pod).spec?.nodeName ?? '')).length;
     if (onSimulated && fmt !== 'wide') io.err(`note: ${onSimulated === 1 ? '1 pod runs' : `${onSimulated} pods run`} on simulated nodes (no containers); -o wide names the node\n`);
     return missingAfter(missing);

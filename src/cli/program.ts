@@ -13,7 +13,7 @@ export const USAGE = `podlab: run and inspect Kubernetes pods on the local Docke
 Usage:
   podlab run FILE [--json] [--logs] [--until Running|Ready|Succeeded|Failed|Terminal] [--timeout SECONDS] [--rm]
                   [--sandbox-image IMAGE] [--backoff-initial SECONDS] [--backoff-max SECONDS] [--nodes FILE] [--step]
-  podlab get [pods|configmaps|secrets[,...]] [NAME...] [-o json|yaml|name|wide] [-n NAMESPACE | -A] [-w]
+  podlab get [pods|configmaps|secrets[,...]] [NAME...] [-o json|yaml|name|wide] [-n NAMESPACE | -A] [-l SELECTOR] [-w]
   podlab describe [pod|configmap|secret[,...]] NAME... [-n NAMESPACE]
   podlab logs NAME [CONTAINER | -c CONTAINER] [--previous] [--tail N] [--since D|--since-time T] [--timestamps] [--limit-bytes N] [-f] [-n NAMESPACE]
   podlab delete [pod|configmap|secret[,...]] NAME...|--all [--grace-period SECONDS] [-n NAMESPACE]
@@ -101,6 +101,9 @@ export const COMMANDS: readonly CommandHelp[] = [
       NAMESPACE,
       { flags: '-A, --all-namespaces', description: 'every namespace (a NAMESPACE column)' },
       { flags: '-w, --watch', description: 'then a row per change, until interrupted (one type)' },
+      { flags: '-l, --selector <selector>', description: 'only objects whose labels match (a=b, a!=b, a in (x,y), a, !a; comma-separated)' },
+      { flags: '--show-labels', description: 'a LABELS column' },
+      { flags: '--no-headers', description: 'no header row' },
     ],
   },
   {

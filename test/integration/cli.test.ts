@@ -259,6 +259,11 @@ describe('ConfigMaps and Secrets through the command line', () => {
         ['describe', 'cm/cli-cm', 'cm/nope'],
         ['describe', 'cm,secret', 'nope'],
         ['describe', 'cm,secret', 'cli-secret'],
+        // -l, parsed and refused as the API server does (kubectl names the resource)
+        ['get', 'pods', '-l', '!app', '-o', 'name'],
+        ['get', 'pods', '-l', 'app', '-o', 'name'],
+        ['get', 'pods', '-l', 'app in (web, x)'],
+        ['get', 'cm', '-l', 'a b'],
       ]) {
         const want = kubectl(args);
         assert.deepEqual(pl(args), { code: want.status, out: want.stdout, err: want.stderr }, args.join(' '));
@@ -268,6 +273,11 @@ describe('ConfigMaps and Secrets through the command line', () => {
       assert.equal(dup.code, 0, dup.err);
       assert.ok(dup.err.startsWith('Pod Lab warning: metadata.name is written twice: the last value is used (kubectl sends only that one)\n'), dup.err);
       assert.match(dup.out, /^cli-dup2 /m);
+      // --show-labels and --no-headers (tables carry ages, so these are not compared with kubectl's)
+      const labelled = pl(['get', 'pods', '--show-labels']);
+      assert.match(labelled.out, /^NAME +READY +STATUS +RESTARTS +AGE +LABELS\ncli-objects-pod +1\/1 +Running +0 +\d+s +<none>\n$/);
+      assert.match(pl(['get', 'pods', '--no-headers', '-l', '!app']).out, /^cli-objects-pod +1\/1 +Running +0 +\d+s\n$/);
+      assert.deepEqual(pl(['get', 'pods', 'cli-objects-pod', '-l', 'app']), { code: 2, out: '', err: 'error: name cannot be provided when a selector is specified\n' });
       // (kubectl prints a ConfigMap's keys in a random order, so these are not compared with it)
       const byPrefix = pl(['describe', 'pod', 'cli-obj']);
       assert.deepEqual([byPrefix.code, byPrefix.out.split('\n')[0], byPrefix.err], [0, 'Name:             cli-objects-pod', '']);
