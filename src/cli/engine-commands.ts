@@ -224,8 +224,11 @@ async function run(argv: string[]): Promise<number> {
     nodes: { type: 'string' },
     step: { type: 'boolean' },
     logs: { type: 'boolean' },
+    filename: { type: 'string', short: 'f' },
   });
-  if (positionals.length !== 1) throw new UsageError('run takes exactly one FILE');
+  // FILE, or -f FILE as kubectl apply takes it
+  if (values.filename !== undefined) positionals.unshift(values.filename);
+  if (positionals.length !== 1) throw new UsageError('run takes exactly one FILE (or -f FILE)');
   const until = (values.until ?? 'Terminal') as Until;
   if (!UNTIL.includes(until)) throw new UsageError(`--until must be one of ${UNTIL.join(', ')}, got "${values.until}"`);
   const timeout = seconds(values.timeout, '--timeout');

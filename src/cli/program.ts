@@ -6,6 +6,7 @@
 // its text (`error: <message>`, exit 2). The options listed here are the help's; test/unit/cli-program
 // checks them against those parsers. No engine code is loaded here: commands go to `handlers`.
 import { Command, CommanderError, Help, Option } from 'commander';
+import { nearest } from '../validation/quickfixes.js';
 
 /** `podlab`, `podlab help` and `podlab --help`: the overview of every command. */
 export const USAGE = `podlab: run and inspect Kubernetes pods on the local Docker, the way the kubelet would.
@@ -78,6 +79,7 @@ export const COMMANDS: readonly CommandHelp[] = [
     summary: "create a file's ConfigMaps, Secrets and Pods and follow the pods",
     description: `Validate FILE as the API server would, then create its ConfigMaps and Secrets (as kubectl apply does: created, configured or unchanged) and its Pods in file order, and print a line per pod change and the pods' events until --until is reached (a pod left running by an earlier run of the same file is re-attached). With --logs, every container's output too, as it comes (init containers as each starts, then app containers and sidecars, a restarted container's new instance as well), each line labelled like docker compose's: \"wait-for-db | line\"; with --json as well, each log line is a JSON object of its own among the pods and events: {\"kind\":\"Log\",\"namespace\":…,\"pod\":…,\"container\":…,\"containerID\":…,\"line\":…}. Exit 0 when reached, 1 when it no longer can be, 2 for an invalid manifest, 124 on --timeout, 130 after SIGINT/SIGTERM (the pods are deleted gracefully first). ${SERVER_SETTINGS}`,
     options: [
+      { flags: '-f, --filename <file>', description: 'FILE, as kubectl apply -f takes it' },
       { flags: '--json', description: 'print the pods and events as JSON lines' },
       { flags: '--logs', description: "also print every container's output (NAME | line)" },
       { flags: '--until <condition>', description: 'wait for this (Terminal: every pod finished)', choices: ['Running', 'Ready', 'Succeeded', 'Failed', 'Terminal'], default: 'Terminal' },
@@ -271,6 +273,24 @@ export function helpRequested(args: readonly string[]): boolean {
   return false;
 }
 
+/** kubectl's commands that podlab has not: the real kubectl works against the lab for them. */
+const KUBECTL_ONLY = new Set(['apply', 'create', 'edit', 'patch', 'replace', 'label', 'annotate', 'top', 'scale', 'rollout', 'expose', 'cp', 'attach', 'debug', 'explain', 'auth', 'config', 'wait', 'diff', 'set', 'proxy', 'cluster-info', 'api-resources', 'api-versions', 'events', 'cordon', 'uncordon', 'drain', 'taint']);
+
+/**
+ * An unknown command, with a hint: for one of kubectl's, how to run the real kubectl against the
+ * lab (and `run` for apply and create); else the nearest podlab command, if one is near; then the usage.
+ */
+function unknownCommand(cmd: string): string {
+  let hint = '';
+  if (KUBECTL_ONLY.has(cmd)) {
+    hint = `\n${cmd === 'apply' || cmd === 'create' ? 'podlab run FILE validates a file and creates what it holds. ' : ''}"${cmd}" is kubectl's: the real kubectl works against the lab, as in KUBECONFIG=$(podlab kubeconfig) kubectl ${cmd} ...`;
+  } else {
+    const near = nearest(cmd, [...COMMANDS.map((c) => c.name), 'help'], cmd.length <= 5 ? 1 : 2, 1)[0];
+    if (near) hint = `\nDid you mean "${near.name}"?`;
+  }
+  return `podlab: unknown command "${cmd}"${hint}\n\n${USAGE}`;
+}
+
 /**
  * Runs `podlab ARGV` and returns its exit code. The first argument decides: a command (its raw
  * arguments go on to it), `-h`/`--help`/`help [COMMAND]` (exit 0), `-V`/`--version` (exit 0),
@@ -294,7 +314,7 @@ export async function runCli(argv: readonly string[], io: CliIo, handlers: CliHa
       io.out(USAGE);
       return 0;
     }
-    io.err(`podlab: unknown command "${first}"\n\n${USAGE}`);
+    io.err(unknownCommand(first));
     return 2;
   };
 
@@ -364,7 +384,7 @@ export async function runCli(argv: readonly string[], io: CliIo, handlers: CliHa
           io.out(target.helpInformation());
           code = 0;
         } else {
-          io.err(`podlab: unknown command "${args[1]}"\n\n${USAGE}`);
+          io.err(unknownCommand(args[1]));
           code = 2;
         }
       }

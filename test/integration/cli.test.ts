@@ -269,7 +269,9 @@ describe('ConfigMaps and Secrets through the command line', () => {
         assert.deepEqual(pl(args), { code: want.status, out: want.stdout, err: want.stderr }, args.join(' '));
       }
       // a key written twice: kubectl apply sends the last value and the server never sees the first, so run creates it too, saying so
-      const dup = pl(['run', file('dup.yaml', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: cli-dup\n  name: cli-dup2\nspec:\n  terminationGracePeriodSeconds: 0\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sleep", "3600"]\n'), '--until', 'Running', '--rm']);
+      // (and -f FILE, as kubectl apply takes it)
+      assert.deepEqual(pl(['run', 'a.yaml', '-f', 'b.yaml']), { code: 2, out: '', err: 'error: run takes exactly one FILE (or -f FILE)\n' });
+      const dup = pl(['run', '-f', file('dup.yaml', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: cli-dup\n  name: cli-dup2\nspec:\n  terminationGracePeriodSeconds: 0\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sleep", "3600"]\n'), '--until', 'Running', '--rm']);
       assert.equal(dup.code, 0, dup.err);
       assert.ok(dup.err.startsWith('Pod Lab warning: metadata.name is written twice: the last value is used (kubectl sends only that one)\n'), dup.err);
       assert.match(dup.out, /^cli-dup2 /m);
