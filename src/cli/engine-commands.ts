@@ -16,7 +16,7 @@ import { configMapCells, CONFIGMAP_COLUMNS, formatTable, podCells, POD_COLUMNS, 
 import { describePod } from '../engine/describe.js';
 import { describeConfigMap, describeSecret } from '../engine/describe-config.js';
 import { InvalidError, applyBody, kindLower, normalizeConfigObject, planApply } from '../engine/config-objects.js';
-import { validateText, invalidObjectMessage, documentFirstLine, type ValidatedDocument, type LabObject, type Problem } from '../validation/index.js';
+import { validateText, invalidObjectMessage, documentFirstLine, isDuplicateField, type ValidatedDocument, type LabObject } from '../validation/index.js';
 import { PARSE_OPTIONS } from '../validation/documents.js';
 import { RuntimeError } from '../runtime/cri.js';
 import { RunLogs } from './log-streams.js';
@@ -185,6 +185,17 @@ export function runnableObject(doc: ValidatedDocument): LabObject | undefined {
 
 type RunItem = { kind: 'Pod'; pod: Pod } | { kind: ConfigObjectKind; object: ConfigObject };
 
+/**
+ * A document as kubectl would send it, checked again: its YAML (1.1, as kubectl reads it) as JSON,
+ * each key's last value kept. The document keeps its place in the file.
+ */
+function asKubectlSends(text: string, doc: ValidatedDocument, options: Parameters<typeof validateText>[1]): ValidatedDocument {
+  const [d] = parseAllDocuments(text.slice(doc.offset, doc.endOffset), PARSE_OPTIONS) as unknown as { toJS(): unknown; errors: unknown[] }[];
+  if (!d || d.errors.length) return doc;
+  const again = validateText(JSON.stringify(d.toJS()), options).documents[0];
+  return again ? { ...again, index: doc.index, offset: doc.offset, endOffset: doc.endOffset } : doc;
+}
+
 /** A valid document's object as the file wrote it (YAML 1.1, as kubectl reads it). */
 function asWritten(text: string, doc: ValidatedDocument): ConfigObject | undefined {
   const [d] = parseAllDocuments(text.slice(doc.offset, doc.endOffset), PARSE_OPTIONS) as unknown as { toJS(): unknown; errors: unknown[] }[];
@@ -244,15 +255,18 @@ async function run(argv: string[]): Promise<number> {
   // The lab's nodes, so that a nodeName no virtual node has is warned about.
   const nodes = values.nodes ? readNodes(values.nodes) : undefined;
   // The same validator as the editor: an invalid object never reaches the engine.
-  const result = validateText(text, { nodeNames: nodes ? nodes.map((n) => n.metadata?.name ?? '') : [DEFAULT_NODE_NAME] });
+  const options = { nodeNames: nodes ? nodes.map((n) => n.metadata?.name ?? '') : [DEFAULT_NODE_NAME] };
+  const result = validateText(text, options);
   const items: RunItem[] = [];
   let invalid = false;
-  for (const doc of result.documents) {
+  for (const written of result.documents) {
     // A key written twice never reaches the API server from kubectl, whose YAML-to-JSON keeps the
-    // last value: no refusal, as with kubectl apply, but Pod Lab says so.
-    const twice = (p: Problem) => p.type === 'YAML syntax' && p.detail.startsWith('duplicate field ');
-    const errors = doc.problems.filter((p) => p.severity === 'error' && !twice(p));
-    for (const d of doc.problems.filter(twice)) io.err(`Pod Lab warning: ${d.field} is written twice: the last value is used (kubectl sends only that one)\n`);
+    // last value: what is checked is what kubectl would send (no refusal for the duplicate, nor for
+    // the value it drops), and Pod Lab says so.
+    const twice = written.problems.filter(isDuplicateField);
+    for (const d of twice) io.err(`Pod Lab warning: ${d.field} is written twice: the last value is used (kubectl sends only that one)\n`);
+    const doc = twice.length ? asKubectlSends(text, written, options) : written;
+    const errors = doc.problems.filter((p) => p.severity === 'error');
     // API server warnings as kubectl prints them; Pod Lab's own "cannot honour" warnings marked as such.
     for (const w of doc.problems.filter((p) => p.severity === 'warning')) io.err(`${w.source === 'podlab' ? 'Pod Lab warning' : 'Warning'}: ${w.message}\n`);
     if (errors.length) {
@@ -585,8 +599,17 @@ async function watchObjects(engine: Engine, kind: ResourceKind, initial: AnyObje
   const print = (o: AnyObject) => {
     if (opts.fmt === 'name') return io.out(`${typeName(kind, o)}\n`);
     if (opts.fmt === 'json') return io.out(kubectlJson(o));
-    // kubectl's YAML printer puts `---` before every object after the first
-    if (opts.fmt === 'yaml') return io.out(`${printed++ ? '---\n' : ''}${kubectlYaml(o)}`);
+    // kubectl's YAML printer puts `---` before every object after the first; an object it cannot
+    // print (a control character) is its error, not a silence
+    if (opts.fmt === 'yaml') {
+      let text: string;
+      try {
+        text = kubectlYaml(o);
+      } catch (e) {
+        return io.err(`error: ${(e as Error).message}\n`);
+      }
+      return io.out(`${printed++ ? '---\n' : ''}${text}`);
+    }
     const [header, row] = withExtras(tableRows(kind, [o], Date.now(), opts.fmt === 'wide', false, simulated, withNamespace), [o], { ...opts.extras, noHeaders: false });
     if (!headerShown && !opts.extras?.noHeaders) io.out(`${table.line(header!)}\n`);
     headerShown = true;

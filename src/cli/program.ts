@@ -6,7 +6,7 @@
 // its text (`error: <message>`, exit 2). The options listed here are the help's; test/unit/cli-program
 // checks them against those parsers. No engine code is loaded here: commands go to `handlers`.
 import { Command, CommanderError, Help, Option } from 'commander';
-import { nearest } from '../validation/quickfixes.js';
+import { nearest } from '../validation/near.js';
 
 /** `podlab`, `podlab help` and `podlab --help`: the overview of every command. */
 export const USAGE = `podlab: run and inspect Kubernetes pods on the local Docker, the way the kubelet would.

@@ -20,13 +20,11 @@ export function base64ByteLength(v: string | undefined): number {
   return Math.max(0, Math.floor((s.length * 3) / 4) - pad);
 }
 
-
 function labelsMultiline(title: string, labels: Record<string, string> | undefined): string {
   const keys = sortedKeys(labels);
   if (keys.length === 0) return `${title}:\t<none>\n`;
   return keys.map((k, i) => `${i === 0 ? `${title}:\t` : '\t'}${k}=${labels![k]}\n`).join('');
 }
-
 
 function header(o: ConfigMap | Secret): string {
   return `Name:\t${o.metadata?.name ?? ''}\nNamespace:\t${o.metadata?.namespace ?? ''}\n${labelsMultiline('Labels', o.metadata?.labels)}${annotationsText(o.metadata?.annotations)}`;

@@ -5,7 +5,7 @@ import type { Pod } from '../engine/api.js';
 import type { ConfigMap, Secret } from 'kubernetes-types/core/v1';
 import type { Lab } from './lab.js';
 import type { Diagnostics } from './language.js';
-import type { LabDocuments } from './documents.js';
+import { YAML_SCHEME, type LabDocuments } from './documents.js';
 import type { Shells } from './shell.js';
 import type { PodTree } from './tree.js';
 import { fileFromArg, pickPod, podFromArg, type PodTarget } from './targets.js';
@@ -99,9 +99,14 @@ function labOnly(ref: PodTarget, what: string): boolean {
   return true;
 }
 
-/** The pod of the document under the cursor in the active YAML editor, if any. */
-async function podAtCursor(s: Services): Promise<PodRef | undefined> {
+/** The pod of the document under the cursor in the active YAML editor (a live YAML document's own pod), if any. */
+async function podAtCursor(s: Services): Promise<PodTarget | undefined> {
   const ed = vscode.window.activeTextEditor;
+  if (ed && ed.document.uri.scheme === YAML_SCHEME) {
+    const q = new URLSearchParams(ed.document.uri.query);
+    const context = q.get('context') ?? undefined;
+    return { namespace: q.get('ns') ?? 'default', name: q.get('pod') ?? '', ...(context !== undefined ? { context } : {}) };
+  }
   if (!ed || ed.document.languageId !== 'yaml') return undefined;
   const a = await s.diags.analyze(ed.document);
   if (!a) return undefined;

@@ -52,7 +52,7 @@ export function podFromArg(arg: unknown): PodTarget | undefined {
 }
 
 /** Resolves the target pod, asking with a quick pick of lab pods when there is none. */
-export async function pickPod(lab: Lab, arg: unknown, placeHolder: string, docPod?: () => Promise<PodRef | undefined>): Promise<PodTarget | undefined> {
+export async function pickPod(lab: Lab, arg: unknown, placeHolder: string, docPod?: () => Promise<PodTarget | undefined>): Promise<PodTarget | undefined> {
   const direct = podFromArg(arg);
   if (direct) return direct;
   if (docPod) {

@@ -6,6 +6,7 @@
 import type { EphemeralContainer, Pod } from 'kubernetes-types/core/v1';
 import type { Engine } from '../engine/engine.js';
 import { validateBody, type Problem } from '../validation/index.js';
+import { isStrictOnly } from '../validation/errors.js';
 import { validateEphemeralContainersUpdate } from '../validation/ephemeral.js';
 import { applyPatch, patchTypeOf } from './patch.js';
 import { ApiError, badRequest, conflict, notFound, parseBody, type FieldValidation, type WriteResult } from './resources.js';
@@ -89,7 +90,7 @@ function decodeCandidate(
   const doc = validateBody(candidate, { update: true }).documents[0];
   const head = 'Pod in version "v1" cannot be handled as a Pod: ';
   if (!doc) throw badRequest('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf');
-  const strict = (p: Problem) => p.type === 'Unknown field' || (p.type === 'YAML syntax' && p.detail.startsWith('duplicate field '));
+  const strict = isStrictOnly;
   const errors = doc.problems.filter((p) => p.severity === 'error');
   const syntax = errors.find((p) => p.type === 'YAML syntax' && !strict(p));
   if (syntax) throw badRequest(head + syntax.detail);

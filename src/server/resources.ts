@@ -13,7 +13,7 @@ import { LAB_ANNOTATIONS } from './lab-api.js';
 import type { FieldSelector } from './selectors.js';
 import { isDNS1123Subdomain } from '../validation/formats.js';
 import { admitPod } from '../validation/admission.js';
-import { F, type FieldErr } from '../validation/errors.js';
+import { F, isStrictOnly, type FieldErr } from '../validation/errors.js';
 import * as S from './status.js';
 
 /** An API error: the server answers with its Status (status.ts builds them as the API server does). */
@@ -83,7 +83,7 @@ export function decode(
   if (!doc) throw badRequest('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf');
   if (doc.kind !== undefined && doc.kind !== kind) throw badRequest(`the API version in the data (${doc.apiVersion ?? ''}) does not match the expected API version (v1)`);
   const errors = doc.problems.filter((p) => p.severity === 'error');
-  const strict = (p: Problem) => p.type === 'Unknown field' || (p.type === 'YAML syntax' && p.detail.startsWith('duplicate field '));
+  const strict = isStrictOnly;
   const head = `${kind} in version "v1" cannot be handled as a ${kind}: `;
   const syntax = errors.find((p) => p.type === 'YAML syntax' && !strict(p));
   if (syntax) throw badRequest(`${head}${syntax.detail}`);

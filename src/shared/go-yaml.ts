@@ -80,7 +80,6 @@ class Emitter {
   private readonly indents: number[] = [];
   private whitespace = true;
   private indention = true;
-  private openEnded = false;
   private flowLevel = 0;
 
   node(v: Json, ctx: Context): void {
@@ -92,12 +91,9 @@ class Emitter {
     this.scalar(scalarOf(v), ctx);
   }
 
+  /** The implicit document end (go-yaml's encoder ends the stream without `...`). */
   documentEnd(): void {
     this.writeIndent();
-    if (this.openEnded) {
-      this.indicator('...', true, false, false);
-      this.writeIndent();
-    }
   }
 
   private pushIndent(flow: boolean, indentless: boolean): void {
@@ -159,7 +155,7 @@ class Emitter {
     if (style === 'literal' && (!a.block || this.flowLevel > 0 || ctx.simpleKey)) style = 'double';
     this.pushIndent(true, false);
     const breaks = !ctx.simpleKey;
-    if (style === 'plain') this.plain(s.value, breaks, ctx.root);
+    if (style === 'plain') this.plain(s.value, breaks);
     else if (style === 'single') this.singleQuoted(s.value, breaks);
     else if (style === 'double') this.doubleQuoted(s.value, breaks);
     else this.literal(s.value);
@@ -197,15 +193,13 @@ class Emitter {
     this.put(text);
     this.whitespace = isWhitespace;
     this.indention = this.indention && isIndention;
-    this.openEnded = false;
   }
 
-  private plain(value: string, allowBreaks: boolean, root: boolean): void {
+  private plain(value: string, allowBreaks: boolean): void {
     if (!this.whitespace) this.put(' ');
     this.foldable(value, allowBreaks, false);
     this.whitespace = false;
     this.indention = false;
-    if (root) this.openEnded = true;
   }
 
   private singleQuoted(value: string, allowBreaks: boolean): void {
@@ -277,15 +271,11 @@ class Emitter {
     this.indicator('|', true, false, false);
     const cs = [...value];
     if (cs[0] === ' ' || (cs[0] !== undefined && isBreak(cs[0]))) this.indicator(String(BEST_INDENT), false, false, false);
-    this.openEnded = false;
+    // chomping: `-` without a final line break, `+` with more than one, none (clip) with one
     const last = cs.at(-1);
     let chomp = '';
     if (last === undefined || !isBreak(last)) chomp = '-';
-    else if (cs.length === 1 || isBreak(cs.at(-2)!)) {
-      chomp = '+';
-      this.openEnded = true;
-    }
-    // (writing the indicator ends the open-endedness `+` asked for, as libyaml's does)
+    else if (cs.length === 1 || isBreak(cs.at(-2)!)) chomp = '+';
     if (chomp) this.indicator(chomp, false, false, false);
     this.putBreak();
     this.indention = true;
@@ -312,7 +302,8 @@ class Emitter {
 function scalarOf(v: null | boolean | number | string): { value: string; style: Style } {
   if (v === null) return { value: 'null', style: 'plain' };
   if (typeof v === 'boolean') return { value: String(v), style: 'plain' };
-  if (typeof v === 'number') return { value: Number.isSafeInteger(v) ? String(v) : goFloat(v), style: 'plain' };
+  // An integer in int64 or uint64 range is an int to go-yaml (Go's JSON wrote its digits); beyond, a float.
+  if (typeof v === 'number') return { value: Number.isInteger(v) && v >= -(2 ** 63) && v < 2 ** 64 ? BigInt(v).toString() : goFloat(v), style: 'plain' };
   if (v.includes('\n')) return { value: v, style: 'literal' };
   return { value: v, style: resolvesToString(v) && !isBase60Float(v) ? 'plain' : 'double' };
 }

@@ -254,6 +254,8 @@ export function goJsonMarshal(v: unknown, indent?: number): string {
  * `$&+,/:;=@` as they are, every other byte of the UTF-8 text as %XX (upper-case hex); `?` too.
  */
 export function goEscapePath(path: string): string {
+  // net/url's Issue 11202: a path of exactly `*` stays as it is
+  if (path === '*') return '*';
   let out = '';
   for (const byte of new TextEncoder().encode(path)) {
     const c = String.fromCharCode(byte);

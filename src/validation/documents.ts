@@ -6,12 +6,12 @@ import type { ConfigMap, Pod, Secret } from 'kubernetes-types/core/v1';
 import { decodeValue, keyString, type DecodeCtx } from './decode.js';
 import { admitPod } from './admission.js';
 import { defaultPodInPlace } from './defaults.js';
-import { goQuote, renderMessage, renderWarning, type FieldErr, type ProblemSource, type ProblemType } from './errors.js';
+import { goQuote, isStrictOnly, renderMessage, renderWarning, type FieldErr, type ProblemSource, type ProblemType } from './errors.js';
 import { labFindings, type LabOptions } from './lab.js';
 import { defaultSecretInPlace, secretWarnings, stringDataOnlyKeys, validateConfigMap, validateSecret } from './objects.js';
 import { validatePod } from './rules.js';
 import { CORE_V1_KINDS, LAB_KINDS, type LabKind } from './schema.js';
-import { nearest } from './quickfixes.js';
+import { nearest } from './near.js';
 
 export interface Problem {
   document: number;
@@ -348,7 +348,7 @@ function processDocument(doc: Document.Parsed, chunkText: string, lc: Lines, opt
   const decoded = decodeValue(root, labKind, '', labKind, '', '', ctx) as LabObject | undefined;
   // Unknown and duplicate fields are strict-decoding problems: the object still decodes (without
   // them), so the API server can create it under fieldValidation Warn or Ignore.
-  const strictOnly = (e: FieldErr) => e.type === 'Unknown field' || (e.type === 'YAML syntax' && e.detail.startsWith('duplicate field '));
+  const strictOnly = isStrictOnly;
   const decodeFailed = errs.slice(before).some((e) => !strictOnly(e));
   rel.runnable = kindV === labKind && avV === 'v1';
   if (!rel.runnable) rel.skipReason = `not a v1 ${labKind}`;

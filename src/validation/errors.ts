@@ -15,6 +15,12 @@ export type ProblemType =
   /** Pod Lab's own warning: a field the lab cannot honour (never an API server finding) */
   | 'Lab warning';
 
+/** A key the YAML writes twice (found while decoding: a strict-decoding problem, as an unknown field is). */
+export const isDuplicateField = (p: { type: ProblemType; detail: string }): boolean => p.type === 'YAML syntax' && p.detail.startsWith('duplicate field ');
+
+/** What strict decoding refuses and lenient decoding drops: an unknown field, a key written twice. */
+export const isStrictOnly = (p: { type: ProblemType; detail: string }): boolean => p.type === 'Unknown field' || isDuplicateField(p);
+
 /** Who reports a finding: absent for the API server's own (and decoding) findings. */
 export type ProblemSource = 'podlab';
 

@@ -7,6 +7,8 @@ import { isLabKind, typeSpec } from './schema.js';
 
 export type { LabObject, Problem, ValidatedDocument, ValidationResult } from './documents.js';
 export type { ProblemSource, ProblemType } from './errors.js';
+export { isDuplicateField } from './errors.js';
+import { isDuplicateField, isStrictOnly } from './errors.js';
 export type { LabFamily, LabOptions, LabWarning, Unsupported } from './lab.js';
 export type { PathAt } from './paths.js';
 export { applyPodDefaults } from './defaults.js';
@@ -117,7 +119,7 @@ const causeLine = (p: Problem) => (p.field ? p.message : `: ${p.message}`);
 export function invalidObjectMessage(kind: string, name: string, problems: Problem[], file?: string, firstLine = 1): string {
   const errors = problems.filter((p) => p.severity === 'error');
   const creating = file === undefined ? '' : `error when creating ${JSON.stringify(file)}: `;
-  const syntax = errors.find((p) => p.type === 'YAML syntax' && !p.detail.startsWith('duplicate field '));
+  const syntax = errors.find((p) => p.type === 'YAML syntax' && !isDuplicateField(p));
   if (syntax) return `error: error parsing ${file ?? 'the manifest'}: error converting YAML to JSON: yaml: line ${syntax.line - firstLine + 1}: ${syntax.detail}`;
   // The first mismatch in the order of the JSON kubectl sends (keys sorted at every level), which is
   // the order the API server decodes it in; one in the metadata kubectl itself cannot decode.
@@ -125,7 +127,7 @@ export function invalidObjectMessage(kind: string, name: string, problems: Probl
   if (typeErr && /^metadata(\.|\[|$)/.test(typeErr.field)) return `error: unable to decode ${JSON.stringify(file ?? 'the manifest')}: ${typeErr.detail}`;
   const head = `Error from server (BadRequest): ${creating}${kind} in version "v1" cannot be handled as a ${kind}: `;
   if (typeErr) return head + typeErr.detail;
-  const strict = errors.filter((p) => p.type === 'Unknown field' || (p.type === 'YAML syntax' && p.detail.startsWith('duplicate field ')));
+  const strict = errors.filter(isStrictOnly);
   if (strict.length) return `${head}strict decoding error: ${strict.map((p) => p.detail).join(', ')}`;
   const errs = [...new Set(errors.map(causeLine))];
   if (errs.length === 1) return `The ${kind} "${name}" is invalid: ${errs[0]}`;

@@ -371,6 +371,7 @@ describe('describe helpers', () => {
     // kubectl 1.33 printed `http-get https://example.invalid:8443/ready%3Fx=1` for path /ready?x=1 (Go's url.URL escapes the path)
     ['an httpGet path is escaped as Go escapes a URL path', { httpGet: { host: 'example.invalid', path: '/ready?x=1', port: 8443, scheme: 'HTTPS' } }, 'http-get https://example.invalid:8443/ready%3Fx=1 delay=0s timeout=1s period=10s #success=1 #failure=3'],
     ['spaces and non-ASCII are escaped by byte; $&+,:;=@ are kept', { httpGet: { path: '/a b/é/$&+,:;=@!', port: 80 } }, 'http-get http://:80/a%20b/%C3%A9/$&+,:;=@%21 delay=0s timeout=1s period=10s #success=1 #failure=3'],
+    ['a path of exactly * stays unescaped (net/url keeps it)', { httpGet: { path: '*', port: 80 } }, 'http-get http://:80/* delay=0s timeout=1s period=10s #success=1 #failure=3'],
     ['a path without a leading slash gets one after the host', { httpGet: { path: 'healthz', port: 80 } }, 'http-get http://:80/healthz delay=0s timeout=1s period=10s #success=1 #failure=3'],
   ];
   for (const [name, probe, want] of probes) test(name, () => assert.equal(describeProbe(probe), want));

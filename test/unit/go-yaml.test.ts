@@ -110,6 +110,12 @@ metadata:
     assert.equal(kubectlYaml({}), '{}\n');
   });
 
+  test('an integer past 2^53 keeps its digits (go-yaml reads Go\'s JSON digits back as an int), past uint64 it is a float', () => {
+    assert.equal(kubectlYaml({ big: 10000000000000000000, huge: 1e21, neg: -9007199254740993 }), 'big: 10000000000000000000\nhuge: 1e+21\nneg: -9007199254740992\n');
+  });
+  test('a document that is one scalar ends without `...` (go-yaml ends the stream implicitly)', () => {
+    assert.equal(kubectlYaml('x'), 'x\n');
+  });
   test('a lone surrogate is U+FFFD, as Go\'s JSON writes it', () => {
     assert.equal(kubectlYaml({ k: 'a\ud800b' }), 'k: a\ufffdb\n');
   });

@@ -666,7 +666,12 @@ export class DockerRuntime implements RuntimeService {
           again.end();
         }
       }
-      if (!disposed) opts.onEnd?.();
+      if (disposed) return;
+      try {
+        opts.onEnd?.();
+      } catch {
+        /* a listener's failure is not the stream's */
+      }
     };
     stream.on('data', (c: Buffer) => demux.push(c));
     stream.on('end', () => void finish());
