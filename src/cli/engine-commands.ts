@@ -10,7 +10,7 @@ import { DEFAULT_NODE_NAME } from '../engine/node.js';
 import type { RemoteEngine } from '../client/remote-engine.js';
 import { connectLab, kubeconfig, status, stop, type ServerBundle, type ServerFlags } from './server-commands.js';
 import { ApiStatusError } from '../client/connection.js';
-import { exec, portForwardCommand } from './stream-commands.js';
+import { exec, notFoundIn, portForwardCommand } from './stream-commands.js';
 import type { ConfigObject, ConfigObjectKind, EngineSettings, WatchEvent } from '../engine/api.js';
 import { configMapCells, CONFIGMAP_COLUMNS, formatTable, podCells, POD_COLUMNS, POD_WIDE_COLUMNS, SECRET_COLUMNS, secretCells, StreamingTable, translateTimestampSince } from '../engine/printer.js';
 import { describePod } from '../engine/describe.js';
@@ -821,8 +821,7 @@ async function logs(argv: string[]): Promise<number> {
     const pod = engine.getPod(ns, name);
     if (!pod) {
       // kubectl logs' own wording (it looks the pod up through its resource builder, then the namespace)
-      const what = (await engine.namespaceExists(ns)) ? `pods "${name}"` : `namespaces "${ns}"`;
-      io.err(`error: error from server (NotFound): ${what} not found in namespace "${ns}"\n`);
+      io.err(`error: error from server (NotFound): ${await notFoundIn(engine, ns, `pods "${name}" not found`)} in namespace "${ns}"\n`);
       return 1;
     }
     if ('error' in request) {

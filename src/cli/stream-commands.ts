@@ -22,7 +22,7 @@ function pickContainer(engine: RemoteEngine, ns: string, pod: string, container:
 }
 
 /** A pod's NotFound message, or the namespace's when that is what is missing (kubectl looks it up after a NotFound). */
-async function notFoundIn(engine: RemoteEngine, ns: string, message: string): Promise<string> {
+export async function notFoundIn(engine: RemoteEngine, ns: string, message: string): Promise<string> {
   return (await engine.namespaceExists(ns)) ? message : `namespaces "${ns}" not found`;
 }
 

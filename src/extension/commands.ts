@@ -273,20 +273,21 @@ async function showLifecycle(s: Services, arg: unknown): Promise<void> {
   await s.showPanel(ref.namespace, ref.name, ref.context);
 }
 
-async function describe(s: Services, arg: unknown): Promise<void> {
-  const ref = await pickPod(s.lab, arg, 'Pod to describe', () => podAtCursor(s));
+/** A pod's read-only document (describe, live YAML): the pod asked for, at the cursor, or picked; opened once its engine answers. */
+async function openPodDocument(s: Services, arg: unknown, placeHolder: string, open: (ref: PodTarget) => Promise<void>): Promise<void> {
+  const ref = await pickPod(s.lab, arg, placeHolder, () => podAtCursor(s));
   if (!ref) return;
   const engine = await engineOf(s, ref);
   if (!engine) return;
-  await s.docs.openDescribe(ref.namespace, ref.name, ref.context);
+  await open(ref);
 }
 
-async function showYaml(s: Services, arg: unknown): Promise<void> {
-  const ref = await pickPod(s.lab, arg, 'Pod whose live YAML to show', () => podAtCursor(s));
-  if (!ref) return;
-  const engine = await engineOf(s, ref);
-  if (!engine) return;
-  await s.docs.openYaml(ref.namespace, ref.name, ref.context);
+function describe(s: Services, arg: unknown): Promise<void> {
+  return openPodDocument(s, arg, 'Pod to describe', (ref) => s.docs.openDescribe(ref.namespace, ref.name, ref.context));
+}
+
+function showYaml(s: Services, arg: unknown): Promise<void> {
+  return openPodDocument(s, arg, 'Pod whose live YAML to show', (ref) => s.docs.openYaml(ref.namespace, ref.name, ref.context));
 }
 
 interface ContainerChoice extends vscode.QuickPickItem {

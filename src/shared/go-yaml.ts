@@ -122,12 +122,13 @@ class Emitter {
     for (const k of keys) {
       this.writeIndent();
       const key = scalarOf(k);
-      if (!analyze(key.value).multiline && utf8Length(key.value) <= 128) {
-        this.scalar(key, { root: false, sequence: false, mapping: true, simpleKey: true });
+      const a = analyze(key.value);
+      if (!a.multiline && utf8Length(key.value) <= 128) {
+        this.scalar(key, { root: false, sequence: false, mapping: true, simpleKey: true }, a);
         this.indicator(':', false, false, false);
       } else {
         this.indicator('?', true, false, true);
-        this.scalar(key, { root: false, sequence: false, mapping: true, simpleKey: false });
+        this.scalar(key, { root: false, sequence: false, mapping: true, simpleKey: false }, a);
         this.writeIndent();
         this.indicator(':', true, false, true);
       }
@@ -143,8 +144,8 @@ class Emitter {
     this.indicator(close, false, false, false);
   }
 
-  private scalar(s: { value: string; style: Style }, ctx: Context): void {
-    const a = analyze(s.value);
+  /** `a`: the text's analysis, when the caller already made it (a key's, for the simple-key check). */
+  private scalar(s: { value: string; style: Style }, ctx: Context, a: Analysis = analyze(s.value)): void {
     let style = s.style;
     if (ctx.simpleKey && a.multiline) style = 'double';
     if (style === 'plain') {
