@@ -20,7 +20,7 @@ import { validateText, invalidObjectMessage, documentFirstLine, isDuplicateField
 import { PARSE_OPTIONS } from '../validation/documents.js';
 import { RuntimeError } from '../runtime/cri.js';
 import { RunLogs } from './log-streams.js';
-import { chooseLogsContainer, logRequest } from './pod-logs.js';
+import { allLogContainers, chooseLogsContainer, followLimitError, logRequest, logSourcePrefix, prefixLines, type LogRequest } from './pod-logs.js';
 import { goQuote } from '../shared/go.js';
 import { DeletionReporter } from './delete-reporter.js';
 import { runningPodDifference, runningPodHint } from './reattach.js';
@@ -800,10 +800,15 @@ async function logs(argv: string[]): Promise<number> {
     since: { type: 'string' },
     'since-time': { type: 'string' },
     'limit-bytes': { type: 'string' },
+    'all-containers': { type: 'boolean' },
+    prefix: { type: 'boolean' },
+    'max-log-requests': { type: 'string' },
+    'ignore-errors': { type: 'boolean' },
     namespace: { type: 'string', short: 'n' },
   });
   if (positionals.length < 1 || positionals.length > 2) throw new UsageError('logs takes a pod NAME, and a CONTAINER after it or with -c');
   const name = podArg(positionals[0]!);
+  const all = !!values['all-containers'];
   // kubectl reads its flags before it asks the server anything (and validates them once it found the pod).
   const request = logRequest({
     previous: values.previous,
@@ -812,7 +817,11 @@ async function logs(argv: string[]): Promise<number> {
     since: values.since,
     sinceTime: values['since-time'],
     limitBytes: values['limit-bytes'],
+    maxLogRequests: values['max-log-requests'],
     containerTwice: values.container !== undefined && positionals.length === 2,
+    allContainers: all,
+    // (the inline CONTAINER is the one kubectl's options end up with)
+    container: positionals[1] ?? values.container,
   });
   if ('error' in request && !request.validate) throw new UsageError(request.error);
   const engine = await connect({});
@@ -828,29 +837,38 @@ async function logs(argv: string[]): Promise<number> {
       io.err(`error: ${request.error}\n`);
       return 2;
     }
-    // kubectl's choice: -c, the default-container annotation, else the first container (with its note).
-    const choice = chooseLogsContainer(pod, values.container ?? positionals[1]);
-    if ('error' in choice) {
-      io.err(`error: ${choice.error}\n`);
-      return 1;
-    }
-    for (const note of choice.notes) io.err(`${note}\n`);
-    const container = choice.container;
-    if (values.follow) {
-      // Streams until the container stops, or until SIGINT/SIGTERM (exit 0 either way, as kubectl).
-      const interrupt = listenForInterrupt();
-      try {
-        await new Promise<void>((resolve, reject) => {
-          void interrupt.signalled.then(resolve);
-          engine.followLogs(ns, name, container, (l) => io.out(`${l}\n`), { ...request, onEnd: resolve }).catch(reject);
-        });
-      } finally {
-        interrupt.dispose();
+    let containers: string[];
+    if (all) containers = allLogContainers(pod);
+    else {
+      // kubectl's choice: -c, the default-container annotation, else the first container (with its note).
+      const choice = chooseLogsContainer(pod, values.container ?? positionals[1]);
+      if ('error' in choice) {
+        io.err(`error: ${choice.error}\n`);
+        return 1;
       }
-      return 0;
+      for (const note of choice.notes) io.err(`${note}\n`);
+      containers = [choice.container];
     }
-    // As sent: a line --limit-bytes cut short ends without a newline, as kubectl prints it.
-    io.out(await engine.logText(ns, name, container, request));
+    const prefixOf = (c: string) => (values.prefix ? logSourcePrefix(name, c) : '');
+    const ignoreErrors = !!values['ignore-errors'];
+    if (values.follow) {
+      const limit = followLimitError(containers.length, request.maxLogRequests);
+      if (limit) {
+        io.err(`error: ${limit}\n`);
+        return 1;
+      }
+      return await followEach(engine, ns, name, containers, request, prefixOf, ignoreErrors);
+    }
+    // One after the other, as kubectl reads them when it does not follow.
+    for (const c of containers) {
+      try {
+        // As sent: a line --limit-bytes cut short ends without a newline, as kubectl prints it.
+        io.out(prefixLines(await engine.logText(ns, name, c, request), prefixOf(c)));
+      } catch (e) {
+        if (!ignoreErrors || !(e instanceof ApiStatusError)) throw e;
+        io.out(`error: ${e.message}\n`);
+      }
+    }
     return 0;
   } catch (e) {
     // The server's refusal, printed as kubectl prints a Status (`Error from server (BadRequest): …`).
@@ -860,6 +878,42 @@ async function logs(argv: string[]): Promise<number> {
   } finally {
     await engine.close();
   }
+}
+
+/**
+ * `logs -f`: every container's log followed at once (kubectl's parallelConsumeRequest for more than
+ * one), each line whole, until every stream ended or SIGINT/SIGTERM (exit 0 either way, as
+ * kubectl). A stream the server refuses (a container waiting to start) ends the others and the
+ * command with its error, or with --ignore-errors is said as `error: …` among the lines.
+ */
+async function followEach(engine: RemoteEngine, ns: string, name: string, containers: readonly string[], request: LogRequest, prefixOf: (c: string) => string, ignoreErrors: boolean): Promise<number> {
+  const interrupt = listenForInterrupt();
+  const subs: { dispose(): void }[] = [];
+  try {
+    await new Promise<void>((resolve, reject) => {
+      void interrupt.signalled.then(resolve);
+      let open = containers.length;
+      const ended = () => {
+        if (--open === 0) resolve();
+      };
+      for (const c of containers) {
+        const prefix = prefixOf(c);
+        engine.followLogs(ns, name, c, (l) => io.out(`${prefix}${l}\n`), { ...request, onEnd: ended }).then(
+          (s) => subs.push(s),
+          (e: unknown) => {
+            if (ignoreErrors && e instanceof ApiStatusError) {
+              io.out(`error: ${e.message}\n`);
+              ended();
+            } else reject(e);
+          },
+        );
+      }
+    });
+  } finally {
+    interrupt.dispose();
+    for (const s of subs) s.dispose();
+  }
+  return 0;
 }
 
 async function del(argv: string[]): Promise<number> {

@@ -193,10 +193,18 @@ export interface LogFlags {
   limitBytes?: string;
   /** `-c` given and a CONTAINER after the pod's name too. */
   containerTwice?: boolean;
+  /** --all-containers, and the container named (by -c or after the pod's name), which it excludes. */
+  allContainers?: boolean;
+  container?: string;
+  /** --max-log-requests as typed. */
+  maxLogRequests?: string;
 }
 
 /** The log request's options (the lab client's LogQuery, with sinceTime as kubectl sends it: RFC 3339 in UTC, whole seconds). */
-export type LogRequest = LogQuery & { previous: boolean; timestamps: boolean };
+export type LogRequest = LogQuery & { previous: boolean; timestamps: boolean; maxLogRequests: number };
+
+/** kubectl logs' --max-log-requests default (LogsOptions.MaxFollowConcurrency). */
+export const MAX_FOLLOW_CONCURRENCY = 5;
 
 /**
  * kubectl logs' reading of its flags (pflag's parsing, then LogsOptions.Complete and Validate):
@@ -206,7 +214,7 @@ export type LogRequest = LogQuery & { previous: boolean; timestamps: boolean };
  * mean unset. The error is kubectl's text.
  */
 export function logRequest(f: LogFlags): LogRequest | { error: string; validate?: true } {
-  const out: LogRequest = { previous: !!f.previous, timestamps: !!f.timestamps };
+  const out: LogRequest = { previous: !!f.previous, timestamps: !!f.timestamps, maxLogRequests: MAX_FOLLOW_CONCURRENCY };
   const int = (v: string | undefined, flag: string): number | { error: string } | undefined => {
     if (v === undefined) return undefined;
     const n = goParseInt(v, 0);
@@ -216,6 +224,9 @@ export function logRequest(f: LogFlags): LogRequest | { error: string; validate?
   if (typeof tail === 'object') return tail;
   const limit = int(f.limitBytes, '--limit-bytes');
   if (typeof limit === 'object') return limit;
+  const max = int(f.maxLogRequests, '--max-log-requests');
+  if (typeof max === 'object') return max;
+  if (max !== undefined) out.maxLogRequests = max;
   let sinceMs = 0;
   if (f.since !== undefined) {
     const d = parseGoDuration(f.since);
@@ -234,9 +245,45 @@ export function logRequest(f: LogFlags): LogRequest | { error: string; validate?
   // Validate's checks, in its order: kubectl makes them after it found the pod (a missing pod is said first).
   const invalid = (error: string) => ({ error, validate: true as const });
   if (out.sinceTime !== undefined && sinceMs !== 0) return invalid('at most one of `sinceTime` or `sinceSeconds` may be specified');
+  if (f.allContainers && f.container) return invalid(`--all-containers=true should not be specified with container name ${f.container}`);
   if (f.containerTwice) return invalid('only one of -c or an inline [CONTAINER] arg is allowed');
   if (out.limitBytes !== undefined && out.limitBytes < 0) return invalid('--limit-bytes must be greater than 0');
   if (out.sinceSeconds !== undefined && out.sinceSeconds < 0) return invalid('--since must be greater than 0');
   if (out.tail !== undefined && out.tail < -1) return invalid('--tail must be greater than or equal to -1');
   return out;
+}
+
+// ---- podlab logs --all-containers, --prefix ------------------------------------------------------
+
+/**
+ * `kubectl logs --all-containers`: every container of the pod, init containers first (sidecars
+ * among them), then app containers, then ephemeral ones (logsForObjectWithClient's order).
+ * kubectl collects the requests in a Go map, so the order it prints them in changes from run to
+ * run; podlab keeps the spec's, the order the containers start in.
+ */
+export function allLogContainers(pod: Pod): string[] {
+  return [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? []), ...(pod.spec?.ephemeralContainers ?? [])].map((c) => c.name);
+}
+
+/** kubectl logs --prefix (addPrefixIfNeeded): the source of each line, `[pod/NAME/CONTAINER] `. */
+export function logSourcePrefix(pod: string, container: string): string {
+  return `[pod/${pod}/${container}] `;
+}
+
+/**
+ * kubectl's prefixing writer over its line reads: each line (an empty one too) starts with the
+ * prefix, and a last line without a newline gets it as well and stays without one.
+ */
+export function prefixLines(text: string, prefix: string): string {
+  if (!prefix || text === '') return text;
+  const lines = text.split('\n');
+  const last = lines.pop()!;
+  return lines.map((l) => `${prefix}${l}\n`).join('') + (last === '' ? '' : prefix + last);
+}
+
+/** kubectl's refusal to follow more logs at once than --max-log-requests allows (one stream is always followed). */
+export function followLimitError(streams: number, max: number): string | undefined {
+  return streams > 1 && streams > max
+    ? `you are attempting to follow ${streams} log streams, but maximum allowed concurrency is ${max}, use --max-log-requests to increase the limit`
+    : undefined;
 }

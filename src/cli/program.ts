@@ -16,7 +16,8 @@ Usage:
                   [--sandbox-image IMAGE] [--backoff-initial SECONDS] [--backoff-max SECONDS] [--nodes FILE] [--step]
   podlab get [pods|configmaps|secrets[,...]] [NAME...] [-o json|yaml|name|wide] [-n NAMESPACE | -A] [-l SELECTOR] [-w]
   podlab describe [pod|configmap|secret[,...]] NAME... [-n NAMESPACE]
-  podlab logs NAME [CONTAINER | -c CONTAINER] [--previous] [--tail N] [--since D|--since-time T] [--timestamps] [--limit-bytes N] [-f] [-n NAMESPACE]
+  podlab logs NAME [CONTAINER | -c CONTAINER | --all-containers] [--previous] [--tail N] [--since D|--since-time T] [--timestamps]
+              [--limit-bytes N] [--prefix] [-f [--max-log-requests N]] [--ignore-errors] [-n NAMESPACE]
   podlab delete [pod|configmap|secret[,...]] NAME...|--all [--grace-period SECONDS] [-n NAMESPACE]
   podlab exec NAME [-c CONTAINER] [-i] [-t] [-n NAMESPACE] -- COMMAND [ARG...]
   podlab port-forward NAME [LOCAL:]REMOTE... [--address ADDR] [-n NAMESPACE]
@@ -121,7 +122,7 @@ export const COMMANDS: readonly CommandHelp[] = [
     synopsis: 'NAME [CONTAINER] [options]',
     summary: "print the logs of a pod's container",
     description:
-      "Print the logs of a pod's container, as kubectl logs does: the one -c (or CONTAINER after NAME) names, else the one the kubectl.kubernetes.io/default-container annotation names, else the first, with kubectl's note on stderr when the pod has others (Defaulted container \"app\" out of: app, sidecar, init-a (init)).",
+      "Print the logs of a pod's container, as kubectl logs does: the one -c (or CONTAINER after NAME) names, else the one the kubectl.kubernetes.io/default-container annotation names, else the first, with kubectl's note on stderr when the pod has others (Defaulted container \"app\" out of: app, sidecar, init-a (init)). With --all-containers, every container's log: one after the other in the order they start (kubectl's own order changes from run to run), or with -f all followed at once, each line whole. A log the server refuses (a container still waiting to start) ends the command with its error, as kubectl's does, unless --ignore-errors.",
     options: [
       { flags: '-c, --container <name>', description: 'the container (default: the first)' },
       { flags: '-p, --previous', description: "the container's previous attempt" },
@@ -131,6 +132,10 @@ export const COMMANDS: readonly CommandHelp[] = [
       { flags: '--timestamps', description: "each line with the runtime's RFC 3339 timestamp" },
       { flags: '--limit-bytes <bytes>', description: 'at most this many bytes' },
       { flags: '-f, --follow', description: 'stream the logs until the container stops' },
+      { flags: '--all-containers', description: "every container's log, init containers first (kubectl's order varies from run to run)" },
+      { flags: '--prefix', description: 'each line labelled with its source, [pod/NAME/CONTAINER]' },
+      { flags: '--max-log-requests <n>', description: 'most logs followed at once', default: 5 },
+      { flags: '--ignore-errors', description: 'a log that cannot be read is said among the lines; the others go on' },
       NAMESPACE,
     ],
   },

@@ -579,6 +579,20 @@ describe('the command line tells the story', () => {
     while (r.out === '' && Date.now() < deadline) r = pl(['logs', 'cli-story-default']);
     assert.deepEqual(r, { code: 0, out: 'from-app\n', err: 'Defaulted container "app" out of: app, sidecar, init-a (init)\n' });
     assert.deepEqual(pl(['logs', 'cli-story-default', '-c', 'sidecar']), { code: 0, out: 'from-sidecar\n', err: '' });
+    // --all-containers: every container's log in the order they start, no note; --prefix labels each
+    // line as kubectl does. kubectl 1.33 prints the same blocks, in an order that changes between runs.
+    const everyLog = pl(['logs', 'cli-story-default', '--all-containers', '--prefix']);
+    assert.deepEqual(everyLog, { code: 0, out: '[pod/cli-story-default/app] from-app\n[pod/cli-story-default/sidecar] from-sidecar\n', err: '' });
+    const kubectlLogs = spawnSync('/usr/lib/google-cloud-sdk/bin/kubectl.1.33', ['logs', 'cli-story-default', '--all-containers', '--prefix'], { env: { ...process.env, KUBECONFIG: join(lab, 'server', 'kubeconfig') }, encoding: 'utf8', timeout: 60_000 });
+    assert.deepEqual([kubectlLogs.status, kubectlLogs.stdout.split('\n').sort(), kubectlLogs.stderr], [0, everyLog.out.split('\n').sort(), '']);
+    assert.deepEqual(pl(['logs', 'cli-story-default', '--all-containers']), { code: 0, out: 'from-app\nfrom-sidecar\n', err: '' });
+    assert.deepEqual(pl(['logs', 'cli-story-default', '-c', 'app', '--prefix']), { code: 0, out: '[pod/cli-story-default/app] from-app\n', err: '' });
+    assert.deepEqual(pl(['logs', 'cli-story-default', 'app', '--all-containers']), { code: 2, out: '', err: 'error: --all-containers=true should not be specified with container name app\n' });
+    assert.deepEqual(pl(['logs', 'cli-story-default', '--all-containers', '-f', '--max-log-requests', '2']), {
+      code: 1,
+      out: '',
+      err: 'error: you are attempting to follow 3 log streams, but maximum allowed concurrency is 2, use --max-log-requests to increase the limit\n',
+    });
     // kubectl's inline CONTAINER, and its refusal beside -c
     assert.deepEqual(pl(['logs', 'cli-story-default', 'sidecar']), { code: 0, out: 'from-sidecar\n', err: '' });
     assert.deepEqual(pl(['logs', 'cli-story-default', 'sidecar', '-c', 'app']), { code: 2, out: '', err: 'error: only one of -c or an inline [CONTAINER] arg is allowed\n' });
@@ -613,6 +627,28 @@ describe('the command line tells the story', () => {
     assert.equal(pl(['run', done, '--until', 'Succeeded']).code, 0);
     assert.deepEqual(pl(['port-forward', 'pod/cli-story-done', '0:8080']), { code: 1, out: '', err: 'error: unable to forward port because pod is not running. Current status=Succeeded\n' });
     assert.equal(pl(['delete', 'cli-story-done']).code, 0);
+  });
+
+  test('story: logs --all-containers while an init container runs: a container waiting to start ends the read with the server\'s refusal, or with --ignore-errors is said among the lines; -f follows every log at once', () => {
+    const f = file(
+      'story-all-logs.yaml',
+      pod(
+        'cli-all-logs',
+        '  terminationGracePeriodSeconds: 0\n  initContainers:\n    - name: setup\n      image: busybox:1.35\n      command: ["sh", "-c", "echo setting up; sleep 3600"]\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["true"]\n',
+      ),
+    );
+    assert.equal(pl(['run', f, '--until', 'Running', '--timeout', '3']).code, 124, 'the pod stays in its init container');
+    const deadline = Date.now() + 10_000;
+    let r = pl(['logs', 'cli-all-logs', '--all-containers', '--prefix']);
+    while (!r.out && Date.now() < deadline) r = pl(['logs', 'cli-all-logs', '--all-containers', '--prefix']);
+    const waiting = 'container "app" in pod "cli-all-logs" is waiting to start: PodInitializing';
+    assert.deepEqual(r, { code: 1, out: '[pod/cli-all-logs/setup] setting up\n', err: `Error from server (BadRequest): ${waiting}\n` });
+    assert.deepEqual(pl(['logs', 'cli-all-logs', '--all-containers', '--prefix', '--ignore-errors']), { code: 0, out: `[pod/cli-all-logs/setup] setting up\nerror: ${waiting}\n`, err: '' });
+    // followed: the refused stream ends the others (what the running one printed first may come or not)
+    const followed = pl(['logs', 'cli-all-logs', '--all-containers', '-f']);
+    assert.deepEqual([followed.code, followed.err], [1, `Error from server (BadRequest): ${waiting}\n`]);
+    assert.match(followed.out, /^(setting up\n)?$/);
+    assert.equal(pl(['delete', 'cli-all-logs']).code, 0);
   });
 
   test('story: delete shows what a terminating pod waits for (a container ignoring SIGTERM, grace period 3 s): one line off a terminal, a line updated in place on one; the final output is unchanged, its lines in argument order as kubectl prints them (a pod gone sooner waits its turn), a missing pod said last', async () => {

@@ -19,7 +19,7 @@ import {
   type LogFollowState,
   type LogStart,
 } from '../../src/cli/pod-logs.js';
-import { logRequest, type LogFlags } from '../../src/cli/pod-logs.js';
+import { allLogContainers, followLimitError, logRequest, logSourcePrefix, prefixLines, type LogFlags } from '../../src/cli/pod-logs.js';
 import { deletionProgress, isWaitingLine, redraw, runningContainers } from '../../src/cli/delete-progress.js';
 import { RunLogs } from '../../src/cli/log-streams.js';
 import { DeletionReporter } from '../../src/cli/delete-reporter.js';
@@ -428,10 +428,15 @@ describe('the delete progress reporter (fake engine and clock)', () => {
 });
 
 describe("kubectl logs' flags as the request's options (pflag, then LogsOptions.Complete and Validate; Validate's refusals marked, as kubectl makes them after finding the pod)", () => {
-  const none = { previous: false, timestamps: false };
+  const none = { previous: false, timestamps: false, maxLogRequests: 5 };
   const cases: [string, LogFlags, ReturnType<typeof logRequest>][] = [
-    ['no flags: no options', {}, none],
-    ['--timestamps and --previous', { timestamps: true, previous: true }, { previous: true, timestamps: true }],
+    ['no flags: no options (and kubectl\'s limit of five followed streams)', {}, none],
+    ['--timestamps and --previous', { timestamps: true, previous: true }, { previous: true, timestamps: true, maxLogRequests: 5 }],
+    ['--max-log-requests is an int as pflag reads it', { maxLogRequests: '0x8' }, { ...none, maxLogRequests: 8 }],
+    ['--max-log-requests=x is pflag\'s error', { maxLogRequests: 'x' }, { error: 'invalid argument "x" for "--max-log-requests" flag: strconv.ParseInt: parsing "x": invalid syntax' }],
+    ['--all-containers with a container named is refused, naming it', { allContainers: true, container: 'app' }, { error: '--all-containers=true should not be specified with container name app', validate: true }],
+    ['--all-containers alone is no refusal', { allContainers: true }, none],
+    ['that refusal comes after the since conflict and before the -c one', { allContainers: true, container: 'app', containerTwice: true }, { error: '--all-containers=true should not be specified with container name app', validate: true }],
     ['--tail=-1 is the default (every line)', { tail: '-1' }, none],
     ['--tail=0 asks for no lines', { tail: '0' }, { ...none, tail: 0 }],
     ['--tail takes an int64 as pflag reads it (0x10 is 16)', { tail: '0x10' }, { ...none, tail: 16 }],
@@ -456,4 +461,21 @@ describe("kubectl logs' flags as the request's options (pflag, then LogsOptions.
     ['the since conflict comes first', { containerTwice: true, since: '5s', sinceTime: '2026-01-01T00:00:00Z' }, { error: 'at most one of `sinceTime` or `sinceSeconds` may be specified', validate: true }],
   ];
   for (const [name, flags, want] of cases) test(name, () => assert.deepEqual(logRequest(flags), want));
+});
+
+describe('kubectl logs --all-containers and --prefix: the containers read, the label of each line, the limit on followed streams', () => {
+  const cases: [string, () => unknown, unknown][] = [
+    ['every container in spec order: init containers (a sidecar among them), app containers, ephemeral ones', () => allLogContainers(pod({ init: ['a', ['side', 'Always'], 'b'], app: ['web', 'log'], eph: ['dbg'] })), ['a', 'side', 'b', 'web', 'log', 'dbg']],
+    ['a pod of one container: that one', () => allLogContainers(pod({})), ['app']],
+    ['the prefix names the pod and the container', () => logSourcePrefix('web', 'init-a'), '[pod/web/init-a] '],
+    ['each line gets the prefix, an empty one too', () => prefixLines('one\n\ntwo\n', '[p] '), '[p] one\n[p] \n[p] two\n'],
+    ['a last line without a newline gets it and stays without one', () => prefixLines('one\ntwo', '[p] '), '[p] one\n[p] two'],
+    ['no text, no prefix', () => prefixLines('', '[p] '), ''],
+    ['no prefix asked: the text as it is', () => prefixLines('one\n', ''), 'one\n'],
+    ['following six streams with the default limit is refused in kubectl\'s words', () => followLimitError(6, 5), 'you are attempting to follow 6 log streams, but maximum allowed concurrency is 5, use --max-log-requests to increase the limit'],
+    ['five streams are within the limit', () => followLimitError(5, 5), undefined],
+    ['one stream is always followed, whatever the limit', () => followLimitError(1, 0), undefined],
+    ['two streams with a limit of one are refused', () => followLimitError(2, 1), 'you are attempting to follow 2 log streams, but maximum allowed concurrency is 1, use --max-log-requests to increase the limit'],
+  ];
+  for (const [name, fn, want] of cases) test(name, () => assert.deepEqual(fn(), want));
 });
