@@ -28,7 +28,7 @@ import { listenForInterrupt } from './interrupt.js';
 import { nodes } from './nodes-command.js';
 import { simulatedNodeNames } from '../shared/labels.js';
 import { kubectlYaml } from '../shared/go-yaml.js';
-import { matchesLabels, parseLabelSelector, type LabelSelector } from '../server/selectors.js';
+import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector, type FieldSelector, type LabelSelector } from '../server/selectors.js';
 import { UsageError, cannotRead, deleteGrace, isUsageError, parse, podArg, seconds, kubectlJson, kubectlList, parseResourceArgs, type ResourceKind, type ResourceTarget } from './args.js';
 
 type Out = { out: (s: string) => void; err: (s: string) => void };
@@ -588,9 +588,15 @@ function withExtras(rows: string[][], objects: readonly AnyObject[], extras: Tab
 /**
  * `get -w`, as kubectl's: what is there now (a table with its header), then a row (a name, a JSON
  * document) per change of a selected object, its deletion included, in the widths the table had;
- * until SIGINT/SIGTERM (exit 0).
+ * until SIGINT/SIGTERM (exit 0). An empty list prints nothing (no "No resources found": kubectl's
+ * watch says nothing of it), and the header comes with the first row, as wide as it.
  */
-async function watchObjects(engine: Engine, kind: ResourceKind, initial: AnyObject[], opts: { namespace?: string; names?: ReadonlySet<string>; fmt?: string; selector?: LabelSelector; extras?: TableExtras }): Promise<number> {
+async function watchObjects(
+  engine: Engine,
+  kind: ResourceKind,
+  initial: AnyObject[],
+  opts: { namespace?: string; names?: ReadonlySet<string>; fmt?: string; matches?: (o: AnyObject) => boolean; extras?: TableExtras },
+): Promise<number> {
   const table = new StreamingTable();
   const simulated = simulatedNodeNames(engine.listNodes());
   const withNamespace = opts.namespace === undefined;
@@ -611,23 +617,37 @@ async function watchObjects(engine: Engine, kind: ResourceKind, initial: AnyObje
       return io.out(`${printed++ ? '---\n' : ''}${text}`);
     }
     const [header, row] = withExtras(tableRows(kind, [o], Date.now(), opts.fmt === 'wide', false, simulated, withNamespace), [o], { ...opts.extras, noHeaders: false });
-    if (!headerShown && !opts.extras?.noHeaders) io.out(`${table.line(header!)}\n`);
+    if (!headerShown && !opts.extras?.noHeaders) {
+      // kubectl's printer writes the header with the first row, and its tab writer aligns the two.
+      table.line(row!);
+      io.out(`${table.line(header!)}\n`);
+    }
     headerShown = true;
     io.out(`${table.line(row!)}\n`);
   };
-  if (initial.length === 0 && !opts.names) io.err(opts.namespace === undefined ? 'No resources found\n' : `No resources found in ${opts.namespace} namespace.\n`);
   // What is there now is one table, aligned as a whole (the widths then only grow, as kubectl's do).
   if (initial.length && opts.fmt !== 'name' && opts.fmt !== 'json' && opts.fmt !== 'yaml') {
     for (const r of withExtras(tableRows(kind, initial, Date.now(), opts.fmt === 'wide', false, simulated, withNamespace), initial, opts.extras ?? {})) table.line(r);
   }
   for (const o of initial) print(o);
+  // The selected objects as last printed: one that stops matching the selectors leaves the watch as
+  // the API server's watch cache ends it, with a DELETED event of its last matching state, which
+  // kubectl prints as a row; one that starts matching comes as ADDED.
+  const shown = new Map(initial.map((o) => [o.metadata?.uid ?? nameOf(o), o]));
   const sub = engine.watch((e) => {
     if (e.kind !== kind) return;
     const o = e.object as AnyObject;
     if (opts.namespace !== undefined && (o.metadata?.namespace ?? 'default') !== opts.namespace) return;
     if (opts.names && !opts.names.has(nameOf(o))) return;
-    if (opts.selector && !matchesLabels(opts.selector, o.metadata?.labels)) return;
-    print(o);
+    const key = o.metadata?.uid ?? nameOf(o);
+    const before = shown.get(key);
+    if (e.type !== 'DELETED' && (!opts.matches || opts.matches(o))) {
+      shown.set(key, o);
+      print(o);
+    } else if (before) {
+      shown.delete(key);
+      print(e.type === 'DELETED' ? o : before);
+    }
   });
   const interrupt = listenForInterrupt();
   try {
@@ -661,6 +681,7 @@ async function get(argv: string[]): Promise<number> {
     'all-namespaces': { type: 'boolean', short: 'A' },
     watch: { type: 'boolean', short: 'w' },
     selector: { type: 'string', short: 'l' },
+    'field-selector': { type: 'string' },
     'show-labels': { type: 'boolean' },
     'no-headers': { type: 'boolean' },
   });
@@ -672,28 +693,47 @@ async function get(argv: string[]): Promise<number> {
   const args = parseResourceArgs(positionals);
   if (allNamespaces && args.targets.length) throw new UsageError('a resource cannot be retrieved by name across all namespaces');
   if (values.watch && new Set(args.kinds ?? args.targets.map((t) => t.kind)).size > 1) throw new UsageError('you may only specify a single resource type');
-  if (values.selector !== undefined && args.targets.length) throw new UsageError('name cannot be provided when a selector is specified');
+  const fieldText = values['field-selector'];
+  if ((values.selector !== undefined || fieldText !== undefined) && args.targets.length) throw new UsageError('name cannot be provided when a selector is specified');
   const engine = await connect({});
   try {
     const listing = args.targets.length === 0;
-    let missing: string[] = [];
+    /** Said after what was found (exit 1): objects not found, types the selectors are refused for. */
+    const missing: string[] = [];
     let groups: [ResourceKind, AnyObject[]][];
-    // -l: parsed as the API server parses it; its refusal in kubectl's words (it names the resource)
+    // -l and --field-selector: parsed as the API server parses them for each type asked, in order
+    // (the field labels a selector may name are the type's); a refusal in kubectl's words, naming
+    // the resource and both selectors.
+    // A type the selectors are refused for is left out, its refusal said after what was found.
+    const refusal = (kind: ResourceKind, e: unknown) =>
+      `Error from server (BadRequest): Unable to find "/v1, Resource=${RESOURCE_PLURAL[kind]}" that match label selector ${goQuote(values.selector ?? '')}, field selector ${goQuote(fieldText ?? '')}: ${(e as Error).message}\n`;
     let selector: LabelSelector | undefined;
+    let labelError: unknown;
     if (values.selector !== undefined) {
       try {
         selector = parseLabelSelector(values.selector);
       } catch (e) {
-        const kind = args.kinds?.[0] ?? 'Pod';
-        io.err(`Error from server (BadRequest): Unable to find "/v1, Resource=${RESOURCE_PLURAL[kind]}" that match label selector ${goQuote(values.selector)}, field selector "": ${(e as Error).message}\n`);
-        return 1;
+        labelError = e;
       }
     }
-    const selected = (os: AnyObject[]) => (selector ? os.filter((o) => matchesLabels(selector!, o.metadata?.labels)) : os);
-    if (listing) groups = (args.kinds ?? ['Pod']).map((kind): [ResourceKind, AnyObject[]] => [kind, selected(listKind(engine, kind, allNamespaces ? undefined : ns))]).filter(([, os], _, all) => os.length || all.length === 1);
+    const fields = new Map<ResourceKind, FieldSelector>();
+    const kinds: ResourceKind[] = [];
+    for (const kind of args.kinds ?? ['Pod']) {
+      try {
+        if (labelError) throw labelError;
+        if (fieldText !== undefined) fields.set(kind, parseFieldSelector(kind, fieldText));
+        kinds.push(kind);
+      } catch (e) {
+        missing.push(refusal(kind, e));
+      }
+    }
+    if (kinds.length === 0) return missingAfter(missing);
+    const matches = (kind: ResourceKind) => (o: AnyObject) => (!selector || matchesLabels(selector, o.metadata?.labels)) && matchesFields(kind, fields.get(kind) ?? [], o);
+    const selected = (kind: ResourceKind, os: AnyObject[]) => os.filter(matches(kind));
+    if (listing) groups = kinds.map((kind): [ResourceKind, AnyObject[]] => [kind, selected(kind, listKind(engine, kind, allNamespaces ? undefined : ns))]).filter(([, os], _, all) => os.length || all.length === 1);
     else {
       const r = resolveTargets(engine, args.targets, ns);
-      missing = await inNamespace(engine, ns, r.missing);
+      missing.push(...(await inNamespace(engine, ns, r.missing)));
       groups = [];
       for (const [kind, o] of r.found) {
         const g = groups.find(([k]) => k === kind);
@@ -704,11 +744,12 @@ async function get(argv: string[]): Promise<number> {
     const objects = groups.flatMap(([, os]) => os);
     if (values.watch) {
       if (missing.length) return missingAfter(missing);
-      return await watchObjects(engine, args.kinds?.[0] ?? args.targets[0]?.kind ?? 'Pod', objects, {
+      const kind = args.kinds?.[0] ?? args.targets[0]?.kind ?? 'Pod';
+      return await watchObjects(engine, kind, objects, {
         namespace: allNamespaces ? undefined : ns,
         names: listing ? undefined : new Set(args.targets.map((t) => t.name)),
         fmt,
-        selector,
+        matches: matches(kind),
         extras,
       });
     }
@@ -724,13 +765,13 @@ async function get(argv: string[]): Promise<number> {
       return missingAfter(missing);
     }
     if (listing && objects.length === 0) {
-      io.err(allNamespaces ? 'No resources found\n' : `No resources found in ${ns} namespace.\n`);
-      return 0;
+      if (missing.length === 0) io.err(allNamespaces ? 'No resources found\n' : `No resources found in ${ns} namespace.\n`);
+      return missingAfter(missing);
     }
     const now = Date.now();
     const simulated = simulatedNodeNames(engine.listNodes());
     // Several kinds (pods,cm listed, or named objects found of two kinds): each table names its kind in NAME, as kubectl's do.
-    const withKind = listing ? (args.kinds?.length ?? 1) > 1 : groups.length > 1;
+    const withKind = listing ? kinds.length > 1 : groups.length > 1;
     io.out(groups.map(([kind, os]) => tableOf(kind, os, now, fmt === 'wide', withKind, simulated, allNamespaces, extras)).join('\n'));
     const onSimulated = groups.flatMap(([kind, os]) => (kind === 'Pod' ? os : [])).filter((p) => simulated.has((p as Pod).spec?.nodeName ?? '')).length;
     if (onSimulated && fmt !== 'wide') io.err(`note: ${onSimulated === 1 ? '1 pod runs' : `${onSimulated} pods run`} on simulated nodes (no containers); -o wide names the node\n`);
@@ -762,7 +803,7 @@ async function describe(argv: string[]): Promise<number> {
     } else {
       const r = resolveTargets(engine, args.targets, ns);
       found = r.found;
-      missing = await inNamespace(engine, ns, r.missing);
+      missing.push(...(await inNamespace(engine, ns, r.missing)));
       // kubectl's DescribeMatchingResources: with two arguments and one object not found (two make
       // an aggregate error, which is no NotFound), the second is taken as a name prefix among the
       // objects the first names (a TYPE), all described if any match; else only what was not found

@@ -14,7 +14,8 @@ export const USAGE = `podlab: run and inspect Kubernetes pods on the local Docke
 Usage:
   podlab run FILE [--json] [--logs] [--until Running|Ready|Succeeded|Failed|Terminal] [--timeout SECONDS] [--rm]
                   [--sandbox-image IMAGE] [--backoff-initial SECONDS] [--backoff-max SECONDS] [--nodes FILE] [--step]
-  podlab get [pods|configmaps|secrets[,...]] [NAME...] [-o json|yaml|name|wide] [-n NAMESPACE | -A] [-l SELECTOR] [-w]
+  podlab get [pods|configmaps|secrets[,...]] [NAME...] [-o json|yaml|name|wide] [-n NAMESPACE | -A] [-l SELECTOR]
+             [--field-selector SELECTOR] [-w]
   podlab describe [pod|configmap|secret[,...]] NAME... [-n NAMESPACE]
   podlab logs NAME [CONTAINER | -c CONTAINER | --all-containers] [--previous] [--tail N] [--since D|--since-time T] [--timestamps]
               [--limit-bytes N] [--prefix] [-f [--max-log-requests N]] [--ignore-errors] [-n NAMESPACE]
@@ -105,6 +106,7 @@ export const COMMANDS: readonly CommandHelp[] = [
       { flags: '-A, --all-namespaces', description: 'every namespace (a NAMESPACE column)' },
       { flags: '-w, --watch', description: 'then a row per change, until interrupted (one type)' },
       { flags: '-l, --selector <selector>', description: 'only objects whose labels match (a=b, a!=b, a in (x,y), a, !a; comma-separated)' },
+      { flags: '--field-selector <selector>', description: "only objects whose fields match (status.phase=Running, spec.nodeName!=x; a type's own fields)" },
       { flags: '--show-labels', description: 'a LABELS column' },
       { flags: '--no-headers', description: 'no header row' },
     ],

@@ -264,10 +264,29 @@ describe('ConfigMaps and Secrets through the command line', () => {
         ['get', 'pods', '-l', 'app', '-o', 'name'],
         ['get', 'pods', '-l', 'app in (web, x)'],
         ['get', 'cm', '-l', 'a b'],
+        // --field-selector, with each type's own field labels and refusals (both selectors named in them)
+        ['get', 'pods,cm', '--field-selector', 'metadata.name=cli-cm', '-o', 'name'],
+        ['get', 'secrets', '--field-selector', 'type=Opaque,metadata.name!=nope', '-o', 'name'],
+        ['get', 'pods', '--field-selector', 'status.phase=Running,status.phase!=Running'],
+        ['get', 'pods', '--field-selector', 'foo=bar', '-l', 'a'],
+        ['get', 'cm', '--field-selector', 'type=Opaque'],
+        ['get', 'pods,cm', '--field-selector', 'type=Opaque'],
+        ['get', 'pods,secrets', '--field-selector', 'type=Opaque', '-o', 'name'],
+        ['get', 'secrets,pods', '--field-selector', 'type=Opaque', '-o', 'name'],
+        ['get', 'pods,secrets', '-l', 'a b'],
+        ['get', 'pods', '--field-selector', 'a'],
+        ['get', 'pods', '--field-selector', 'x', '-l', 'a b'],
       ]) {
         const want = kubectl(args);
         assert.deepEqual(pl(args), { code: want.status, out: want.stdout, err: want.stderr }, args.join(' '));
       }
+      // (a table of the one type left is not named by kind, as kubectl's is not: compared without its ages)
+      const ageless = (t: string) => t.replace(/ +\d+[smhd]\d*[smh]?$/gm, '');
+      const secretsOnly = ['get', 'pods,secrets', '--field-selector', 'type=Opaque'];
+      const wantTable = kubectl(secretsOnly);
+      const table = pl(secretsOnly);
+      assert.deepEqual({ ...table, out: ageless(table.out) }, { code: wantTable.status, out: ageless(wantTable.stdout), err: wantTable.stderr });
+      assert.match(table.out, /^NAME +TYPE +DATA +AGE\ncli-secret +Opaque /);
       // a key written twice: kubectl apply sends the last value and the server never sees the first, so run creates it too, saying so
       // (and -f FILE, as kubectl apply takes it)
       assert.deepEqual(pl(['run', 'a.yaml', '-f', 'b.yaml']), { code: 2, out: '', err: 'error: run takes exactly one FILE (or -f FILE)\n' });
@@ -649,6 +668,32 @@ describe('the command line tells the story', () => {
     assert.deepEqual([followed.code, followed.err], [1, `Error from server (BadRequest): ${waiting}\n`]);
     assert.match(followed.out, /^(setting up\n)?$/);
     assert.equal(pl(['delete', 'cli-all-logs']).code, 0);
+  });
+
+  test('story: get -w --field-selector status.phase=Running from an empty list, beside kubectl 1.33 -w on the same lab: nothing said for the empty list, the header as wide as the first row, and a pod that stops Running leaves with its last Running row', async () => {
+    const f = file('story-fs.yaml', pod('cli-fs', '  restartPolicy: Never\n  terminationGracePeriodSeconds: 0\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sleep", "3"]\n').replace('  name: cli-fs\n', '  name: cli-fs\n  labels:\n    story: fs\n'));
+    const args = ['get', 'pods', '-l', 'story=fs', '--field-selector', 'status.phase=Running', '-w'];
+    const watch = (cmd: string, argv: string[], env: NodeJS.ProcessEnv) => {
+      const child = spawn(cmd, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const o = { out: '', err: '', child, code: new Promise<number | null>((resolve) => child.on('close', resolve)) };
+      child.stdout.on('data', (d: Buffer) => (o.out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (o.err += d.toString()));
+      return o;
+    };
+    assert.equal(pl(['kubeconfig']).code, 0, 'the lab server runs before kubectl asks it');
+    const ours = watch(process.execPath, [cli, ...args], storyEnv());
+    const theirs = watch('/usr/lib/google-cloud-sdk/bin/kubectl.1.33', args, { ...process.env, KUBECONFIG: join(lab, 'server', 'kubeconfig') });
+    await sleep(1500);
+    assert.equal(pl(['run', f, '--until', 'Succeeded']).code, 0);
+    const end = Date.now() + 20_000;
+    while ((ours.out.split('\n').length < 4 || theirs.out.split('\n').length < 4) && Date.now() < end) await sleep(100);
+    ours.child.kill('SIGINT');
+    theirs.child.kill('SIGINT');
+    await Promise.all([ours.code, theirs.code]);
+    assert.equal(pl(['delete', 'cli-fs']).code, 0);
+    const ageless = (t: string) => t.replace(/\d+s$/gm, 'AGE');
+    assert.deepEqual({ out: ageless(ours.out), err: ours.err }, { out: ageless(theirs.out), err: theirs.err });
+    assert.match(ageless(ours.out), /^NAME     READY   STATUS    RESTARTS   AGE\ncli-fs   1\/1     Running   0          AGE\ncli-fs   1\/1     Running   0          AGE\n$/);
   });
 
   test('story: delete shows what a terminating pod waits for (a container ignoring SIGTERM, grace period 3 s): one line off a terminal, a line updated in place on one; the final output is unchanged, its lines in argument order as kubectl prints them (a pod gone sooner waits its turn), a missing pod said last', async () => {
