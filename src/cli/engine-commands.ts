@@ -789,17 +789,19 @@ function describeObject(engine: Engine, kind: ResourceKind, o: AnyObject, now: n
 }
 
 async function describe(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, { namespace: { type: 'string', short: 'n' } });
+  const { values, positionals } = parse(argv, { namespace: { type: 'string', short: 'n' }, 'all-namespaces': { type: 'boolean', short: 'A' } });
   const args = parseResourceArgs(positionals);
   if (args.targets.length === 0 && !args.kinds) throw new UsageError('describe takes a pod NAME, or a TYPE (pod, configmap, secret) and NAMEs');
+  const allNamespaces = !!values['all-namespaces'];
+  if (allNamespaces && args.targets.length) throw new UsageError('a resource cannot be retrieved by name across all namespaces');
   const ns = values.namespace ?? 'default';
   const engine = await connect({});
   try {
     let missing: string[] = [];
     let found: [ResourceKind, AnyObject][];
     if (args.targets.length === 0) {
-      found = args.kinds!.flatMap((kind) => listKind(engine, kind, ns).map((o): [ResourceKind, AnyObject] => [kind, o]));
-      if (found.length === 0) io.err(`No resources found in ${ns} namespace.\n`);
+      found = args.kinds!.flatMap((kind) => listKind(engine, kind, allNamespaces ? undefined : ns).map((o): [ResourceKind, AnyObject] => [kind, o]));
+      if (found.length === 0) io.err(allNamespaces ? 'No resources found\n' : `No resources found in ${ns} namespace.\n`);
     } else {
       const r = resolveTargets(engine, args.targets, ns);
       found = r.found;

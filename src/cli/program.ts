@@ -16,7 +16,7 @@ Usage:
                   [--sandbox-image IMAGE] [--backoff-initial SECONDS] [--backoff-max SECONDS] [--nodes FILE] [--step]
   podlab get [pods|configmaps|secrets[,...]] [NAME...] [-o json|yaml|name|wide] [-n NAMESPACE | -A] [-l SELECTOR]
              [--field-selector SELECTOR] [-w]
-  podlab describe [pod|configmap|secret[,...]] NAME... [-n NAMESPACE]
+  podlab describe [pod|configmap|secret[,...]] NAME... [-n NAMESPACE] | describe TYPE [-n NAMESPACE | -A]
   podlab logs NAME [CONTAINER | -c CONTAINER | --all-containers] [--previous] [--tail N] [--since D|--since-time T] [--timestamps]
               [--limit-bytes N] [--prefix] [-f [--max-log-requests N]] [--ignore-errors] [-n NAMESPACE]
   podlab delete [pod|configmap|secret[,...]] NAME...|--all [--grace-period SECONDS] [-n NAMESPACE]
@@ -117,7 +117,7 @@ export const COMMANDS: readonly CommandHelp[] = [
     summary: 'show objects in detail with their events, as kubectl describe',
     description:
       "Show the objects named in detail with their events, as kubectl describe does (a Secret's sizes, never its values). A TYPE without NAMEs describes every object of that kind. Exit 1 when an object is not found.",
-    options: [NAMESPACE],
+    options: [NAMESPACE, { flags: '-A, --all-namespaces', description: 'with a TYPE and no NAME: every namespace' }],
   },
   {
     name: 'logs',

@@ -259,6 +259,9 @@ describe('ConfigMaps and Secrets through the command line', () => {
         ['describe', 'cm/cli-cm', 'cm/nope'],
         ['describe', 'cm,secret', 'nope'],
         ['describe', 'cm,secret', 'cli-secret'],
+        // (-A with secrets only: kubectl describes a ConfigMap's keys in Go's map order, which changes from run to run)
+        ['describe', 'secrets', '-A'],
+        ['describe', '-A', 'secrets,secret'],
         // -l, parsed and refused as the API server does (kubectl names the resource)
         ['get', 'pods', '-l', '!app', '-o', 'name'],
         ['get', 'pods', '-l', 'app', '-o', 'name'],
@@ -280,6 +283,7 @@ describe('ConfigMaps and Secrets through the command line', () => {
         const want = kubectl(args);
         assert.deepEqual(pl(args), { code: want.status, out: want.stdout, err: want.stderr }, args.join(' '));
       }
+      assert.deepEqual(pl(['describe', 'pods', '-A', 'x']), { code: 2, out: '', err: 'error: a resource cannot be retrieved by name across all namespaces\n' });
       // (a table of the one type left is not named by kind, as kubectl's is not: compared without its ages)
       const ageless = (t: string) => t.replace(/ +\d+[smhd]\d*[smh]?$/gm, '');
       const secretsOnly = ['get', 'pods,secrets', '--field-selector', 'type=Opaque'];
