@@ -674,6 +674,39 @@ function kindRows(kind: ResourceKind, objects: AnyObject[], now: number, wide: b
   return [[...SECRET_COLUMNS], ...objects.map((o) => prefix(secretCells(o as ConfigObject, now)))];
 }
 
+/**
+ * -l and --field-selector, parsed as the API server parses them for each type asked, in order (the
+ * field labels a selector may name are the type's): the types they hold for, the refusals of the
+ * others in kubectl's words (naming the resource and both selectors; said after what was found,
+ * exit 1), and the match of an object of a type.
+ */
+function parseSelectors(asked: readonly ResourceKind[], labelText: string | undefined, fieldText: string | undefined): { kinds: ResourceKind[]; refusals: string[]; matches: (kind: ResourceKind) => (o: AnyObject) => boolean } {
+  const refusal = (kind: ResourceKind, e: unknown) =>
+    `Error from server (BadRequest): Unable to find "/v1, Resource=${RESOURCE_PLURAL[kind]}" that match label selector ${goQuote(labelText ?? '')}, field selector ${goQuote(fieldText ?? '')}: ${(e as Error).message}\n`;
+  let selector: LabelSelector | undefined;
+  let labelError: unknown;
+  if (labelText !== undefined) {
+    try {
+      selector = parseLabelSelector(labelText);
+    } catch (e) {
+      labelError = e;
+    }
+  }
+  const fields = new Map<ResourceKind, FieldSelector>();
+  const kinds: ResourceKind[] = [];
+  const refusals: string[] = [];
+  for (const kind of asked) {
+    try {
+      if (labelError) throw labelError;
+      if (fieldText !== undefined) fields.set(kind, parseFieldSelector(kind, fieldText));
+      kinds.push(kind);
+    } catch (e) {
+      refusals.push(refusal(kind, e));
+    }
+  }
+  return { kinds, refusals, matches: (kind) => (o) => (!selector || matchesLabels(selector, o.metadata?.labels)) && matchesFields(kind, fields.get(kind) ?? [], o) };
+}
+
 async function get(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, {
     output: { type: 'string', short: 'o' },
@@ -701,34 +734,9 @@ async function get(argv: string[]): Promise<number> {
     /** Said after what was found (exit 1): objects not found, types the selectors are refused for. */
     const missing: string[] = [];
     let groups: [ResourceKind, AnyObject[]][];
-    // -l and --field-selector: parsed as the API server parses them for each type asked, in order
-    // (the field labels a selector may name are the type's); a refusal in kubectl's words, naming
-    // the resource and both selectors.
-    // A type the selectors are refused for is left out, its refusal said after what was found.
-    const refusal = (kind: ResourceKind, e: unknown) =>
-      `Error from server (BadRequest): Unable to find "/v1, Resource=${RESOURCE_PLURAL[kind]}" that match label selector ${goQuote(values.selector ?? '')}, field selector ${goQuote(fieldText ?? '')}: ${(e as Error).message}\n`;
-    let selector: LabelSelector | undefined;
-    let labelError: unknown;
-    if (values.selector !== undefined) {
-      try {
-        selector = parseLabelSelector(values.selector);
-      } catch (e) {
-        labelError = e;
-      }
-    }
-    const fields = new Map<ResourceKind, FieldSelector>();
-    const kinds: ResourceKind[] = [];
-    for (const kind of args.kinds ?? ['Pod']) {
-      try {
-        if (labelError) throw labelError;
-        if (fieldText !== undefined) fields.set(kind, parseFieldSelector(kind, fieldText));
-        kinds.push(kind);
-      } catch (e) {
-        missing.push(refusal(kind, e));
-      }
-    }
+    const { kinds, refusals, matches } = parseSelectors(args.kinds ?? ['Pod'], values.selector, fieldText);
+    missing.push(...refusals);
     if (kinds.length === 0) return missingAfter(missing);
-    const matches = (kind: ResourceKind) => (o: AnyObject) => (!selector || matchesLabels(selector, o.metadata?.labels)) && matchesFields(kind, fields.get(kind) ?? [], o);
     const selected = (kind: ResourceKind, os: AnyObject[]) => os.filter(matches(kind));
     if (listing) groups = kinds.map((kind): [ResourceKind, AnyObject[]] => [kind, selected(kind, listKind(engine, kind, allNamespaces ? undefined : ns))]).filter(([, os], _, all) => os.length || all.length === 1);
     else {
@@ -960,22 +968,40 @@ async function followEach(engine: RemoteEngine, ns: string, name: string, contai
 }
 
 async function del(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, { all: { type: 'boolean' }, 'grace-period': { type: 'string' }, namespace: { type: 'string', short: 'n' } });
+  const { values, positionals } = parse(argv, {
+    all: { type: 'boolean' },
+    'grace-period': { type: 'string' },
+    namespace: { type: 'string', short: 'n' },
+    selector: { type: 'string', short: 'l' },
+    'field-selector': { type: 'string' },
+  });
   const grace = deleteGrace(values['grace-period']);
   const args = parseResourceArgs(positionals);
+  const selecting = values.selector !== undefined || values['field-selector'] !== undefined;
+  // kubectl's refusals, in its order
+  if (selecting && args.targets.length) throw new UsageError('name cannot be provided when a selector is specified');
+  if (selecting && values.all) throw new UsageError("setting 'all' parameter but found a non empty selector. ");
+  if (selecting && !args.kinds) throw new UsageError('at least one resource must be specified to use a selector');
   if (values.all && args.targets.length) throw new UsageError('delete takes NAMEs or --all, not both');
-  if (!values.all && args.targets.length === 0) throw new UsageError(args.kinds ? `delete ${args.kinds.map((k) => RESOURCE_PLURAL[k]).join(',')} takes NAMEs or --all` : 'delete takes a pod NAME, a TYPE (pod, configmap, secret) and NAMEs, or --all');
+  if (!values.all && !selecting && args.targets.length === 0) throw new UsageError(args.kinds ? `delete ${args.kinds.map((k) => RESOURCE_PLURAL[k]).join(',')} takes NAMEs, --all or a selector (-l, --field-selector)` : 'delete takes a pod NAME, a TYPE (pod, configmap, secret) and NAMEs, or --all');
   const engine = await connect({});
   let progress: DeletionReporter | undefined;
   try {
     const ns = values.namespace ?? 'default';
-    // --all without a TYPE: the lab's pods, ConfigMaps and Secrets of the namespace.
-    const targets: ResourceTarget[] = values.all
-      ? (args.kinds ?? (['Pod', 'ConfigMap', 'Secret'] as const)).flatMap((kind) => listKind(engine, kind, ns).map((o) => ({ kind, name: nameOf(o) })))
-      : args.targets;
-    if (values.all && targets.length === 0) {
-      io.out('No resources found\n');
-      return 0;
+    let targets: ResourceTarget[] = args.targets;
+    /** A type the selectors are refused for: said after the deletions, exit 1. */
+    let refusals: string[] = [];
+    if (values.all) {
+      // --all without a TYPE: the lab's pods, ConfigMaps and Secrets of the namespace.
+      targets = (args.kinds ?? (['Pod', 'ConfigMap', 'Secret'] as const)).flatMap((kind) => listKind(engine, kind, ns).map((o) => ({ kind, name: nameOf(o) })));
+    } else if (selecting) {
+      const sel = parseSelectors(args.kinds!, values.selector, values['field-selector']);
+      refusals = sel.refusals;
+      targets = sel.kinds.flatMap((kind) => listKind(engine, kind, ns).filter(sel.matches(kind)).map((o) => ({ kind, name: nameOf(o) })));
+    }
+    if ((values.all || selecting) && targets.length === 0) {
+      if (refusals.length === 0) io.out('No resources found\n');
+      return missingAfter(refusals);
     }
     // Pods terminate gracefully (in parallel), their progress on stderr; ConfigMaps and Secrets go at once.
     // Each `deleted` line comes once its object is gone, in argument order as kubectl prints them (a
@@ -1008,8 +1034,9 @@ async function del(argv: string[]): Promise<number> {
       else reporter.above(() => io.out(r.line!));
     }
     for (const t of missing) reporter.above(() => io.err(notFound(t.kind, t.name)));
+    for (const line of refusals) reporter.above(() => io.err(line));
     if (failure !== undefined) throw failure;
-    return missing.length ? 1 : 0;
+    return missing.length || refusals.length ? 1 : 0;
   } finally {
     progress?.dispose();
     await engine.close();

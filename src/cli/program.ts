@@ -20,6 +20,7 @@ Usage:
   podlab logs NAME [CONTAINER | -c CONTAINER | --all-containers] [--previous] [--tail N] [--since D|--since-time T] [--timestamps]
               [--limit-bytes N] [--prefix] [-f [--max-log-requests N]] [--ignore-errors] [-n NAMESPACE]
   podlab delete [pod|configmap|secret[,...]] NAME...|--all [--grace-period SECONDS] [-n NAMESPACE]
+  podlab delete pod|configmap|secret[,...] -l SELECTOR|--field-selector SELECTOR [--grace-period SECONDS] [-n NAMESPACE]
   podlab exec NAME [-c CONTAINER] [-i] [-t] [-n NAMESPACE] -- COMMAND [ARG...]
   podlab port-forward NAME [LOCAL:]REMOTE... [--address ADDR] [-n NAMESPACE]
   podlab nodes [list] | nodes add --simulated N [--prefix P] [--cpu Q] [--memory Q] [--pods N] [--zones A,B]
@@ -146,9 +147,11 @@ export const COMMANDS: readonly CommandHelp[] = [
     synopsis: '[pod|configmap|secret[,...]] NAME...|--all [options]',
     summary: 'delete pods, ConfigMaps or Secrets',
     description:
-      'Delete the objects named (pods terminate gracefully, in parallel), or with --all every lab pod, ConfigMap and Secret of the namespace (of TYPE only, when given). While a pod terminates, stderr says which containers it waits for and how much of the grace period is left (updated in place on a terminal; elsewhere one line when the wait starts). Exit 1 when an object is not found.',
+      'Delete the objects named (pods terminate gracefully, in parallel), or with --all every lab pod, ConfigMap and Secret of the namespace (of TYPE only, when given), or the objects of TYPE a selector matches (-l, --field-selector, as get takes them). While a pod terminates, stderr says which containers it waits for and how much of the grace period is left (updated in place on a terminal; elsewhere one line when the wait starts). Exit 1 when an object is not found.',
     options: [
       { flags: '--all', description: 'all pods, ConfigMaps and Secrets (or of TYPE)' },
+      { flags: '-l, --selector <selector>', description: 'the objects of TYPE whose labels match' },
+      { flags: '--field-selector <selector>', description: 'the objects of TYPE whose fields match (status.phase=Failed)' },
       { flags: '--grace-period <seconds>', description: "time to stop (default, or negative: the pod's own; 0 is taken as 1, as kubectl does without --force)" },
       NAMESPACE,
     ],

@@ -316,9 +316,23 @@ describe('ConfigMaps and Secrets through the command line', () => {
       // what was not found comes after what was (stdout and stderr merged, as on a terminal)
       const merged = spawnSync('sh', ['-c', `"${process.execPath}" "${cli}" get cli-objects-pod nope 2>&1`], { env: { ...env(), PODLAB_STATE_DIR: lab }, encoding: 'utf8' });
       assert.deepEqual([merged.status, merged.stdout.split('\n').map((l) => l.split(/\s+/)[0])], [1, ['NAME', 'cli-objects-pod', 'Error', '']]);
+      // delete by selector: kubectl's refusals, and the objects of the types asked that match
+      for (const args of [
+        ['delete', 'pods', '-l', 'x=y'],
+        ['delete', 'pods,cm', '-l', 'x=y', '--field-selector', 'type=x'],
+        ['delete', 'pods,secrets', '--field-selector', 'type=x'],
+        ['delete', 'pods', '-l', 'x y'],
+      ]) {
+        const want = kubectl(args);
+        assert.deepEqual(pl(args), { code: want.status, out: want.stdout, err: want.stderr }, args.join(' '));
+      }
+      assert.deepEqual(pl(['delete', 'pod', 'cli-objects-pod', '-l', 'a=b']), { code: 2, out: '', err: 'error: name cannot be provided when a selector is specified\n' });
+      assert.deepEqual(pl(['delete', 'pods', '--all', '-l', 'a=b']), { code: 2, out: '', err: "error: setting 'all' parameter but found a non empty selector. \n" });
+      assert.deepEqual(pl(['delete', '-l', 'a=b']), { code: 2, out: '', err: 'error: at least one resource must be specified to use a selector\n' });
+      assert.deepEqual(pl(['delete', 'cm,secrets', '--field-selector', 'metadata.name=cli-secret']), { code: 0, out: 'secret "cli-secret" deleted\n', err: '' });
       const all = pl(['delete', '--all']);
       assert.equal(all.code, 0, all.err);
-      assert.deepEqual(all.out.split('\n').filter(Boolean).sort(), ['configmap "cli-cm" deleted', 'pod "cli-objects-pod" deleted', 'secret "cli-secret" deleted']);
+      assert.deepEqual(all.out.split('\n').filter(Boolean).sort(), ['configmap "cli-cm" deleted', 'pod "cli-objects-pod" deleted']);
       assert.deepEqual(pl(['delete', '--all']), { code: 0, out: 'No resources found\n', err: '' });
       assert.deepEqual(pl(['get', 'pods', '--all-namespaces']), { code: 0, out: '', err: 'No resources found\n' });
       assert.deepEqual([pl(['get', 'cm']).err, pl(['get', 'secrets']).err, pl(['get', 'pods,cm,secrets']).err, labSandboxes(lab)], ['No resources found in default namespace.\n', 'No resources found in default namespace.\n', 'No resources found in default namespace.\n', []]);
