@@ -28,6 +28,7 @@ import { listenForInterrupt } from './interrupt.js';
 import { nodes } from './nodes-command.js';
 import { simulatedNodeNames } from '../shared/labels.js';
 import { kubectlYaml } from '../shared/go-yaml.js';
+import { executeJsonPath, jsonPathError, parseJsonPath } from '../shared/jsonpath.js';
 import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector, type FieldSelector, type LabelSelector } from '../server/selectors.js';
 import { UsageError, cannotRead, deleteGrace, isUsageError, parse, podArg, seconds, kubectlJson, kubectlList, parseResourceArgs, type ResourceKind, type ResourceTarget } from './args.js';
 
@@ -595,7 +596,7 @@ async function watchObjects(
   engine: Engine,
   kind: ResourceKind,
   initial: AnyObject[],
-  opts: { namespace?: string; names?: ReadonlySet<string>; fmt?: string; matches?: (o: AnyObject) => boolean; extras?: TableExtras },
+  opts: { namespace?: string; names?: ReadonlySet<string>; fmt?: string; jsonPath?: JsonPathTemplate; matches?: (o: AnyObject) => boolean; extras?: TableExtras },
 ): Promise<number> {
   const table = new StreamingTable();
   const simulated = simulatedNodeNames(engine.listNodes());
@@ -604,6 +605,11 @@ async function watchObjects(
   let printed = 0;
   const print = (o: AnyObject) => {
     if (opts.fmt === 'name') return io.out(`${typeName(kind, o)}\n`);
+    // each object by the template, nothing between them (as kubectl prints them)
+    if (opts.jsonPath) {
+      const r = runJsonPath(opts.jsonPath, o);
+      return 'error' in r ? io.err(r.error) : io.out(r.text);
+    }
     if (opts.fmt === 'json') return io.out(kubectlJson(o));
     // kubectl's YAML printer puts `---` before every object after the first; an object it cannot
     // print (a control character) is its error, not a silence
@@ -626,7 +632,7 @@ async function watchObjects(
     io.out(`${table.line(row!)}\n`);
   };
   // What is there now is one table, aligned as a whole (the widths then only grow, as kubectl's do).
-  if (initial.length && opts.fmt !== 'name' && opts.fmt !== 'json' && opts.fmt !== 'yaml') {
+  if (initial.length && !opts.jsonPath && opts.fmt !== 'name' && opts.fmt !== 'json' && opts.fmt !== 'yaml') {
     for (const r of withExtras(tableRows(kind, initial, Date.now(), opts.fmt === 'wide', false, simulated, withNamespace), initial, opts.extras ?? {})) table.line(r);
   }
   for (const o of initial) print(o);
@@ -672,6 +678,18 @@ function kindRows(kind: ResourceKind, objects: AnyObject[], now: number, wide: b
   if (kind === 'Pod') return [[...(wide ? POD_WIDE_COLUMNS : POD_COLUMNS)], ...objects.map((o) => prefix(mark(o as Pod, podCells(o as Pod, now, wide))))];
   if (kind === 'ConfigMap') return [[...CONFIGMAP_COLUMNS], ...objects.map((o) => prefix(configMapCells(o as ConfigObject, now)))];
   return [[...SECRET_COLUMNS], ...objects.map((o) => prefix(secretCells(o as ConfigObject, now)))];
+}
+
+/** `-o jsonpath=TEMPLATE`: the template as typed and parsed. */
+interface JsonPathTemplate {
+  text: string;
+  nodes: Exclude<ReturnType<typeof parseJsonPath>, { error: string }>;
+}
+
+/** The template over an object's JSON, or kubectl's error for it (`error: error executing jsonpath ...`). */
+function runJsonPath(t: JsonPathTemplate, o: unknown): { text: string } | { error: string } {
+  const r = executeJsonPath(t.nodes, o);
+  return 'error' in r ? { error: `error: ${jsonPathError(t.text, r.error, o)}` } : r;
 }
 
 /**
@@ -722,7 +740,21 @@ async function get(argv: string[]): Promise<number> {
   const allNamespaces = !!values['all-namespaces'];
   const extras: TableExtras = { showLabels: !!values['show-labels'], noHeaders: !!values['no-headers'] };
   const fmt = values.output;
-  if (fmt !== undefined && fmt !== 'json' && fmt !== 'yaml' && fmt !== 'wide' && fmt !== 'name') throw new UsageError(`unable to match a printer suitable for the output format "${fmt}", allowed formats are: json,name,wide,yaml`);
+  // -o jsonpath=TEMPLATE: parsed before the server is asked, as kubectl makes its printer first
+  const jsonPathText = fmt?.startsWith('jsonpath=') ? fmt.slice('jsonpath='.length) : undefined;
+  if (fmt === 'jsonpath' || jsonPathText === '') throw new UsageError('template format specified but no template given');
+  if (fmt !== undefined && jsonPathText === undefined && fmt !== 'json' && fmt !== 'yaml' && fmt !== 'wide' && fmt !== 'name') {
+    throw new UsageError(`unable to match a printer suitable for the output format "${fmt}", allowed formats are: json,jsonpath,name,wide,yaml`);
+  }
+  let jsonPath: JsonPathTemplate | undefined;
+  if (jsonPathText !== undefined) {
+    const t = parseJsonPath(jsonPathText);
+    if ('error' in t) {
+      io.err(`error: error parsing jsonpath ${jsonPathText}, ${t.error}\n`);
+      return 1;
+    }
+    jsonPath = { text: jsonPathText, nodes: t };
+  }
   const args = parseResourceArgs(positionals);
   if (allNamespaces && args.targets.length) throw new UsageError('a resource cannot be retrieved by name across all namespaces');
   if (values.watch && new Set(args.kinds ?? args.targets.map((t) => t.kind)).size > 1) throw new UsageError('you may only specify a single resource type');
@@ -757,9 +789,23 @@ async function get(argv: string[]): Promise<number> {
         namespace: allNamespaces ? undefined : ns,
         names: listing ? undefined : new Set(args.targets.map((t) => t.name)),
         fmt,
+        jsonPath,
         matches: matches(kind),
         extras,
       });
+    }
+    if (jsonPath) {
+      const one = !listing && args.targets.length === 1;
+      const target = one ? objects[0] : objects.length || listing ? kubectlList(objects) : undefined;
+      if (target) {
+        const r = runJsonPath(jsonPath, target);
+        if ('error' in r) {
+          io.err(r.error);
+          return 1;
+        }
+        io.out(r.text);
+      }
+      return missingAfter(missing);
     }
     if (fmt === 'json' || fmt === 'yaml') {
       const print = fmt === 'json' ? kubectlJson : kubectlYaml;

@@ -714,6 +714,57 @@ describe('the command line tells the story', () => {
     assert.match(ageless(ours.out), /^NAME     READY   STATUS    RESTARTS   AGE\ncli-fs   1\/1     Running   0          AGE\ncli-fs   1\/1     Running   0          AGE\n$/);
   });
 
+  test('story: get -o jsonpath=TEMPLATE prints what kubectl 1.33 prints for the same template on the same lab (fields, ranges, filters, slices, unions, literals, JSON for objects) and fails with its words', () => {
+    const f = file('story-jp.yaml', pod('cli-jp', '  terminationGracePeriodSeconds: 0\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sleep", "3600"]\n      ports:\n        - containerPort: 8080\n    - name: side\n      image: busybox:1.35\n      command: ["sleep", "3600"]\n').replace('  name: cli-jp\n', '  name: cli-jp\n  labels:\n    app: jp\n    tier: back\n'));
+    assert.equal(pl(['run', f, '--until', 'Running']).code, 0);
+    const kubectl = (args: string[]) => spawnSync('/usr/lib/google-cloud-sdk/bin/kubectl.1.33', args, { env: { ...process.env, KUBECONFIG: join(lab, 'server', 'kubeconfig') }, encoding: 'utf8', timeout: 60_000 });
+    const templates = [
+      '{.items[0].metadata.name}',
+      '{.items[*].spec.containers[*].image}',
+      '{range .items[*]}{.metadata.name}{"\\t"}{.status.phase}{"\\n"}{end}',
+      '{range .items[*]}{range .spec.containers[*]}{.name}{" "}{end}{"\\n"}{end}',
+      '{.items[0].metadata.labels}',
+      '{.items[0].spec.containers[0]}',
+      '{.items[0].spec.terminationGracePeriodSeconds}',
+      '{.items[0].metadata.deletionTimestamp}',
+      'x{.kind}y{$.apiVersion}',
+      '{.items[?(@.metadata.name=="cli-jp")].status.phase}',
+      '{.items[*].spec.containers[?(@.name=="side")].name}',
+      '{.items[?(@.spec.terminationGracePeriodSeconds==0)].metadata.name}',
+      '{.items[?(@.spec.terminationGracePeriodSeconds==0.0)].metadata.name}',
+      '{.items[0].status.conditions[?(@.type=="Ready")].status}',
+      '{.items[-1:].metadata.name}',
+      '{.items[0].spec.containers[::2].name}',
+      "{.items[0]['kind', 'apiVersion']}",
+      "{.items[0].metadata['name']}",
+      '{.items[0].spec.containers[0].ports[0].containerPort}',
+      '{"a"}{\'b\'}{"\\u00e9\\x41"}{true} {3} {1.5}',
+      '{.items[0].status.containerStatuses[*].ready}',
+      '{range .items[9:9]}{.x}{end}done',
+      '{.items[5]}',
+      '{end}',
+      '{.x',
+      '{#}',
+      '{.items[a]}',
+      '{.items[0].metadata.labels[?(@.x)]}',
+    ];
+    for (const t of templates) {
+      const args = ['get', 'pods', '-l', 'app=jp', '-o', `jsonpath=${t}`];
+      const want = kubectl(args);
+      assert.deepEqual(pl(args), { code: want.status, out: want.stdout, err: want.stderr }, t);
+    }
+    // a map's keys come in Go's random order in kubectl: the same values, in an order of their own
+    for (const t of ['{.items[0].metadata.labels.*}', '{..name}']) {
+      const args = ['get', 'pods', '-l', 'app=jp', '-o', `jsonpath=${t}`];
+      const words = (s: string) => s.split(' ').sort();
+      assert.deepEqual(words(pl(args).out), words(kubectl(args).stdout), t);
+    }
+    // one object named: the template runs over it, not over a List
+    assert.deepEqual(pl(['get', 'pod', 'cli-jp', '-o', 'jsonpath={.metadata.labels.app}']), { code: 0, out: 'jp', err: '' });
+    assert.deepEqual(pl(['get', 'pods', '-o', 'jsonpath']), { code: 2, out: '', err: 'error: template format specified but no template given\n' });
+    assert.equal(pl(['delete', 'cli-jp']).code, 0);
+  });
+
   test('story: delete shows what a terminating pod waits for (a container ignoring SIGTERM, grace period 3 s): one line off a terminal, a line updated in place on one; the final output is unchanged, its lines in argument order as kubectl prints them (a pod gone sooner waits its turn), a missing pod said last', async () => {
     const spec = '  terminationGracePeriodSeconds: 3\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sh", "-c", "trap \'\' TERM; while true; do sleep 1; done"]\n';
     const fast = '  terminationGracePeriodSeconds: 0\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sleep", "3600"]\n';
