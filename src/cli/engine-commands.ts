@@ -28,7 +28,7 @@ import { listenForInterrupt } from './interrupt.js';
 import { nodes } from './nodes-command.js';
 import { simulatedNodeNames } from '../shared/labels.js';
 import { kubectlYaml } from '../shared/go-yaml.js';
-import { executeJsonPath, jsonPathError, parseJsonPath } from '../shared/jsonpath.js';
+import { customColumnCells, customColumnHeaders, executeJsonPath, jsonPathError, parseCustomColumns, parseJsonPath, type CustomColumn } from '../shared/jsonpath.js';
 import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector, type FieldSelector, type LabelSelector } from '../server/selectors.js';
 import { UsageError, cannotRead, deleteGrace, isUsageError, parse, podArg, seconds, kubectlJson, kubectlList, parseResourceArgs, type ResourceKind, type ResourceTarget } from './args.js';
 
@@ -596,13 +596,25 @@ async function watchObjects(
   engine: Engine,
   kind: ResourceKind,
   initial: AnyObject[],
-  opts: { namespace?: string; names?: ReadonlySet<string>; fmt?: string; jsonPath?: JsonPathTemplate; matches?: (o: AnyObject) => boolean; extras?: TableExtras },
+  opts: { namespace?: string; names?: ReadonlySet<string>; fmt?: string; jsonPath?: JsonPathTemplate; columns?: CustomColumn[]; matches?: (o: AnyObject) => boolean; extras?: TableExtras },
 ): Promise<number> {
   const table = new StreamingTable();
   const simulated = simulatedNodeNames(engine.listNodes());
   const withNamespace = opts.namespace === undefined;
   let headerShown = false;
   let printed = 0;
+  /** The header and the objects' rows: kubectl's columns (with --show-labels), or the custom columns. */
+  const rowsOf = (objects: AnyObject[]): string[][] | { error: string } => {
+    const columns = opts.columns;
+    if (!columns) return withExtras(tableRows(kind, objects, Date.now(), opts.fmt === 'wide', false, simulated, withNamespace), objects, { ...opts.extras, noHeaders: false });
+    const rows = [customColumnHeaders(columns)];
+    for (const o of objects) {
+      const cells = customColumnCells(columns, o);
+      if ('error' in cells) return cells;
+      rows.push(cells);
+    }
+    return rows;
+  };
   const print = (o: AnyObject) => {
     if (opts.fmt === 'name') return io.out(`${typeName(kind, o)}\n`);
     // each object by the template, nothing between them (as kubectl prints them)
@@ -622,7 +634,9 @@ async function watchObjects(
       }
       return io.out(`${printed++ ? '---\n' : ''}${text}`);
     }
-    const [header, row] = withExtras(tableRows(kind, [o], Date.now(), opts.fmt === 'wide', false, simulated, withNamespace), [o], { ...opts.extras, noHeaders: false });
+    const rows = rowsOf([o]);
+    if ('error' in rows) return io.err(`error: ${rows.error}\n`);
+    const [header, row] = rows;
     if (!headerShown && !opts.extras?.noHeaders) {
       // kubectl's printer writes the header with the first row, and its tab writer aligns the two.
       table.line(row!);
@@ -633,7 +647,9 @@ async function watchObjects(
   };
   // What is there now is one table, aligned as a whole (the widths then only grow, as kubectl's do).
   if (initial.length && !opts.jsonPath && opts.fmt !== 'name' && opts.fmt !== 'json' && opts.fmt !== 'yaml') {
-    for (const r of withExtras(tableRows(kind, initial, Date.now(), opts.fmt === 'wide', false, simulated, withNamespace), initial, opts.extras ?? {})) table.line(r);
+    const rows = rowsOf(initial);
+    // (an object a column fails on is said when it is printed)
+    if (!('error' in rows)) for (const r of opts.extras?.noHeaders ? rows.slice(1) : rows) table.line(r);
   }
   for (const o of initial) print(o);
   // The selected objects as last printed: one that stops matching the selectors leaves the watch as
@@ -740,11 +756,24 @@ async function get(argv: string[]): Promise<number> {
   const allNamespaces = !!values['all-namespaces'];
   const extras: TableExtras = { showLabels: !!values['show-labels'], noHeaders: !!values['no-headers'] };
   const fmt = values.output;
-  // -o jsonpath=TEMPLATE: parsed before the server is asked, as kubectl makes its printer first
+  // -o jsonpath=TEMPLATE and custom-columns=SPEC: parsed before the server is asked, as kubectl makes its printer first
   const jsonPathText = fmt?.startsWith('jsonpath=') ? fmt.slice('jsonpath='.length) : undefined;
+  const columnsSpec = fmt?.startsWith('custom-columns=') ? fmt.slice('custom-columns='.length) : undefined;
   if (fmt === 'jsonpath' || jsonPathText === '') throw new UsageError('template format specified but no template given');
-  if (fmt !== undefined && jsonPathText === undefined && fmt !== 'json' && fmt !== 'yaml' && fmt !== 'wide' && fmt !== 'name') {
-    throw new UsageError(`unable to match a printer suitable for the output format "${fmt}", allowed formats are: json,jsonpath,name,wide,yaml`);
+  if (fmt === 'custom-columns' || columnsSpec === '') throw new UsageError('custom-columns format specified but no custom columns given');
+  if (fmt !== undefined && jsonPathText === undefined && columnsSpec === undefined && fmt !== 'json' && fmt !== 'yaml' && fmt !== 'wide' && fmt !== 'name') {
+    throw new UsageError(`unable to match a printer suitable for the output format "${fmt}", allowed formats are: custom-columns,json,jsonpath,name,wide,yaml`);
+  }
+  let columns: CustomColumn[] | undefined;
+  if (columnsSpec !== undefined) {
+    const c = parseCustomColumns(columnsSpec);
+    if ('error' in c) {
+      // a column's template is parsed as kubectl prints: after the header
+      if (c.headersFirst && !extras.noHeaders) io.out(formatTable([c.headersFirst]));
+      io.err(`error: ${c.error}\n`);
+      return 1;
+    }
+    columns = c.columns;
   }
   let jsonPath: JsonPathTemplate | undefined;
   if (jsonPathText !== undefined) {
@@ -790,9 +819,31 @@ async function get(argv: string[]): Promise<number> {
         names: listing ? undefined : new Set(args.targets.map((t) => t.name)),
         fmt,
         jsonPath,
+        columns,
         matches: matches(kind),
         extras,
       });
+    }
+    if (columns) {
+      // one table of every object found, its header once (kubectl prints them as one List); an
+      // object a column fails on ends it after the rows before it, with the error
+      const rows: string[][] = extras.noHeaders ? [] : [customColumnHeaders(columns)];
+      let failed: string | undefined;
+      for (const o of objects) {
+        const cells = customColumnCells(columns, o);
+        if ('error' in cells) {
+          failed = cells.error;
+          break;
+        }
+        rows.push(cells);
+      }
+      // (a list prints its header even when empty, and says nothing of it; named objects none of which was found print nothing)
+      if (rows.length && (listing || objects.length)) io.out(formatTable(rows));
+      if (failed !== undefined) {
+        io.err(`error: ${failed}\n`);
+        return 1;
+      }
+      return missingAfter(missing);
     }
     if (jsonPath) {
       const one = !listing && args.targets.length === 1;

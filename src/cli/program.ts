@@ -14,7 +14,7 @@ export const USAGE = `podlab: run and inspect Kubernetes pods on the local Docke
 Usage:
   podlab run FILE [--json] [--logs] [--until Running|Ready|Succeeded|Failed|Terminal] [--timeout SECONDS] [--rm]
                   [--sandbox-image IMAGE] [--backoff-initial SECONDS] [--backoff-max SECONDS] [--nodes FILE] [--step]
-  podlab get [pods|configmaps|secrets[,...]] [NAME...] [-o json|yaml|name|wide|jsonpath=TEMPLATE] [-n NAMESPACE | -A] [-l SELECTOR]
+  podlab get [pods|configmaps|secrets[,...]] [NAME...] [-o json|yaml|name|wide|jsonpath=TEMPLATE|custom-columns=SPEC] [-n NAMESPACE | -A] [-l SELECTOR]
              [--field-selector SELECTOR] [-w]
   podlab describe [pod|configmap|secret[,...]] NAME... [-n NAMESPACE] | describe TYPE [-n NAMESPACE | -A]
   podlab logs NAME [CONTAINER | -c CONTAINER | --all-containers] [--previous] [--tail N] [--since D|--since-time T] [--timestamps]
@@ -102,7 +102,7 @@ export const COMMANDS: readonly CommandHelp[] = [
     description:
       "List the lab's pods (or ConfigMaps, or Secrets) in kubectl's columns, or the objects named. A bare NAME is a pod; TYPE/NAME works too (cm is short for configmap, po for pod), and so do several types at once (pods,cm: a table per type, as kubectl prints them). Exit 1 when a named object is not found.",
     options: [
-      { flags: '-o, --output <format>', description: "json, yaml (kubectl's), name (TYPE/NAME lines), wide (the wide table) or jsonpath=TEMPLATE (kubectl's JSONPath: {.items[*].metadata.name}, {range .items[*]}…{end})" },
+      { flags: '-o, --output <format>', description: "json, yaml (kubectl's), name (TYPE/NAME lines), wide (the wide table), jsonpath=TEMPLATE (kubectl's JSONPath: {.items[*].metadata.name}, {range .items[*]}…{end}) or custom-columns=HEADER:PATH,... (NAME:.metadata.name,PHASE:.status.phase)" },
       NAMESPACE,
       { flags: '-A, --all-namespaces', description: 'every namespace (a NAMESPACE column)' },
       { flags: '-w, --watch', description: 'then a row per change, until interrupted (one type)' },

@@ -653,3 +653,70 @@ export function jsonPathError(template: string, error: string, data: unknown): s
   const object = JSON.parse(JSON.stringify(data)) as Json;
   return `error executing jsonpath ${goQuote(template)}: Error executing template: ${error}. Printing more information for debugging the template:\n\ttemplate was:\n\t\t${template}\n\tobject given to jsonpath engine was:\n\t\t${goSharpV(object)}\n\n\n`;
 }
+
+// ---- custom columns ------------------------------------------------------------------------------
+
+/**
+ * kubectl's RelaxedJSONPathExpression: `name1.name2`, `.name1.name2`, `{name1.name2}` or
+ * `{.name1.name2}` as the template `{.name1.name2}` (an empty one stays empty).
+ */
+export function relaxedJsonPath(expression: string): string | { error: string } {
+  if (expression === '') return expression;
+  const m = /^\{\.?([^{}]+)\}$|^\.?([^{}]+)$/su.exec(expression);
+  if (!m) return { error: "unexpected path string, expected a 'name1.name2' or '.name1.name2' or '{name1.name2}' or '{.name1.name2}'" };
+  return `{.${m[1] || m[2]}}`;
+}
+
+/** One column of `-o custom-columns=HEADER:PATH,...`: its header and its template's nodes. */
+export interface CustomColumn {
+  header: string;
+  nodes: ListNode;
+}
+
+/**
+ * NewCustomColumnsPrinterFromSpec, then each column's template parsed (kubectl parses them when it
+ * prints, after the header: `headersFirst` are the headers it prints before that error).
+ */
+export function parseCustomColumns(spec: string): { columns: CustomColumn[] } | { error: string; headersFirst?: string[] } {
+  if (spec === '') return { error: 'custom-columns format specified but no custom columns given' };
+  const specs: { header: string; template: string }[] = [];
+  for (const part of spec.split(',')) {
+    const colon = part.indexOf(':');
+    if (colon < 0) return { error: `unexpected custom-columns spec: ${part}, expected <header>:<json-path-expr>` };
+    const template = relaxedJsonPath(part.slice(colon + 1));
+    if (typeof template !== 'string') return template;
+    specs.push({ header: part.slice(0, colon), template });
+  }
+  const columns: CustomColumn[] = [];
+  for (const s of specs) {
+    const nodes = parseJsonPath(s.template);
+    if ('error' in nodes) return { error: nodes.error, headersFirst: specs.map((x) => x.header) };
+    columns.push({ header: s.header, nodes });
+  }
+  return { columns };
+}
+
+/** The headers of the columns. */
+export const customColumnHeaders = (columns: readonly CustomColumn[]): string[] => columns.map((c) => c.header);
+
+/**
+ * One object's cells (printOneObject): every value the column's template finds, as Go's %v prints
+ * it (`[sh -c]`, `map[app:web]`, `<nil>`), joined by commas, with ESC and CR escaped for the
+ * terminal; `<none>` when it finds nothing. Or the template's error.
+ */
+export function customColumnCells(columns: readonly CustomColumn[], object: unknown): string[] | { error: string } {
+  const data = JSON.parse(JSON.stringify(object)) as Json;
+  const cells: string[] = [];
+  for (const c of columns) {
+    let groups: Json[][];
+    try {
+      groups = new Evaluator(c.nodes.nodes).find(data);
+    } catch (e) {
+      if (e instanceof ExecError) return { error: e.message };
+      throw e;
+    }
+    const values = groups.flat().map((v) => goValueText(v).replace(/\x1b/g, '^[').replace(/\r/g, '\\r'));
+    cells.push(groups.length === 0 || groups[0]!.length === 0 ? ['<none>', ...values].join(',') : values.join(','));
+  }
+  return cells;
+}

@@ -759,6 +759,28 @@ describe('the command line tells the story', () => {
       const words = (s: string) => s.split(' ').sort();
       assert.deepEqual(words(pl(args).out), words(kubectl(args).stdout), t);
     }
+    // -o custom-columns=HEADER:PATH,... (tables carry no ages here, so they are compared whole)
+    for (const spec of [
+      'NAME:.metadata.name,STATUS:.status.phase',
+      'NAME:metadata.name,IMAGES:.spec.containers[*].image,LABELS:.metadata.labels,PORT:.spec.containers[0].ports[0].containerPort,X:.nope',
+      'A:{.metadata.name},C:.spec.containers[0].command,D:.metadata.deletionTimestamp',
+      'A',
+      'A:{{x}}',
+      'A:.spec.containers[5]',
+      'A:.metadata.name,B:.metadata.name[',
+    ]) {
+      const args = ['get', 'pods', '-l', 'app=jp', '-o', `custom-columns=${spec}`];
+      const want = kubectl(args);
+      assert.deepEqual(pl(args), { code: want.status, out: want.stdout, err: want.stderr }, spec);
+    }
+    for (const args of [
+      ['get', 'cm', '-l', 'app=jp', '-o', 'custom-columns=A:.kind'],
+      ['get', 'pod', 'nope', '-o', 'custom-columns=A:.kind'],
+      ['get', 'pod', 'cli-jp', '-o', 'custom-columns=A:.kind', '--no-headers'],
+    ]) {
+      const want = kubectl(args);
+      assert.deepEqual(pl(args), { code: want.status, out: want.stdout, err: want.stderr }, args.join(' '));
+    }
     // one object named: the template runs over it, not over a List
     assert.deepEqual(pl(['get', 'pod', 'cli-jp', '-o', 'jsonpath={.metadata.labels.app}']), { code: 0, out: 'jp', err: '' });
     assert.deepEqual(pl(['get', 'pods', '-o', 'jsonpath']), { code: 2, out: '', err: 'error: template format specified but no template given\n' });

@@ -4,7 +4,7 @@
 // podlab with kubectl itself on a live lab.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { executeJsonPath, goFloat, goSharpV, jsonPathError, parseJsonPath } from '../../src/shared/jsonpath.js';
+import { customColumnCells, executeJsonPath, goFloat, goSharpV, jsonPathError, parseCustomColumns, parseJsonPath, relaxedJsonPath } from '../../src/shared/jsonpath.js';
 
 const list = {
   apiVersion: 'v1',
@@ -100,4 +100,24 @@ describe("Go's printing of numbers and values, as kubectl's template errors show
       jsonPathError('{.items[5]}', 'array index out of bounds: index 5, length 0', { items: [], kind: 'List' }),
       'error executing jsonpath "{.items[5]}": Error executing template: array index out of bounds: index 5, length 0. Printing more information for debugging the template:\n\ttemplate was:\n\t\t{.items[5]}\n\tobject given to jsonpath engine was:\n\t\tmap[string]interface {}{"items":[]interface {}{}, "kind":"List"}\n\n\n',
     ));
+});
+
+describe("kubectl's custom columns: the spec, and an object's cells", () => {
+  const cells = (spec: string, o: unknown) => {
+    const c = parseCustomColumns(spec);
+    return 'error' in c ? c : customColumnCells(c.columns, o);
+  };
+  const pod = list.items[0];
+  const cases: [string, () => unknown, unknown][] = [
+    ['a relaxed path gets its braces and its leading dot', () => ['metadata.name', '.metadata.name', '{metadata.name}', '{.metadata.name}', ''].map(relaxedJsonPath), ['{.metadata.name}', '{.metadata.name}', '{.metadata.name}', '{.metadata.name}', '']],
+    ['a path with braces inside is refused', () => relaxedJsonPath('{{x}}'), { error: "unexpected path string, expected a 'name1.name2' or '.name1.name2' or '{name1.name2}' or '{.name1.name2}'" }],
+    ['a column without a colon is refused', () => parseCustomColumns('NAME:.metadata.name,A'), { error: 'unexpected custom-columns spec: A, expected <header>:<json-path-expr>' }],
+    ['no spec', () => parseCustomColumns(''), { error: 'custom-columns format specified but no custom columns given' }],
+    ['a template that does not parse: its error, after the headers', () => parseCustomColumns('A:.x,B:.y['), { error: 'unterminated array', headersFirst: ['A', 'B'] }],
+    ['cells: values joined by commas, Go\'s %v for arrays and maps, <none> for nothing', () => cells('N:.metadata.name,I:.spec.containers[*].image,L:.metadata.labels,C:.spec.containers[0].command,X:.nope', pod), ['web', 'busybox:1.35,busybox:1.36', 'map[app:web tier:front]', '[sh -c sleep 1]', '<none>']],
+    ['a null is <nil>, an integer its digits', () => cells('D:.metadata.deletionTimestamp,G:.spec.terminationGracePeriodSeconds', pod), ['<nil>', '30']],
+    ['ESC and CR are escaped for the terminal', () => cells('N:.metadata.name', { metadata: { name: 'a\x1b[31mb\rc' } }), ['a^[[31mb\\rc']],
+    ['a column that fails: its error', () => cells('N:.spec.containers[5]', pod), { error: 'array index out of bounds: index 5, length 2' }],
+  ];
+  for (const [name, fn, want] of cases) test(name, () => assert.deepEqual(fn(), want));
 });
