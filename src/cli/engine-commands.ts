@@ -28,6 +28,7 @@ import { listenForInterrupt } from './interrupt.js';
 import { nodes } from './nodes-command.js';
 import { simulatedNodeNames } from '../shared/labels.js';
 import { kubectlYaml } from '../shared/go-yaml.js';
+import { klogFatal, sortByPath } from './sort-by.js';
 import { customColumnCells, customColumnHeaders, executeJsonPath, jsonPathError, parseCustomColumns, parseJsonPath, type CustomColumn } from '../shared/jsonpath.js';
 import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector, type FieldSelector, type LabelSelector } from '../server/selectors.js';
 import { UsageError, cannotRead, deleteGrace, isUsageError, parse, podArg, seconds, kubectlJson, kubectlList, parseResourceArgs, type ResourceKind, type ResourceTarget } from './args.js';
@@ -696,6 +697,18 @@ function kindRows(kind: ResourceKind, objects: AnyObject[], now: number, wide: b
   return [[...SECRET_COLUMNS], ...objects.map((o) => prefix(secretCells(o as ConfigObject, now)))];
 }
 
+/** A --sort-by that cannot sort: kubectl's error, exit 1. */
+function sortFailed(error: string): number {
+  io.err(`error: ${error}\n`);
+  return 1;
+}
+
+/** A value --sort-by cannot compare: kubectl's klog line from its sorter, exit 1. */
+function sortFatal(error: string, line: number): number {
+  io.err(klogFatal(error, 'sorter.go', line, new Date(), process.pid));
+  return 1;
+}
+
 /** `-o jsonpath=TEMPLATE`: the template as typed and parsed. */
 interface JsonPathTemplate {
   text: string;
@@ -749,6 +762,7 @@ async function get(argv: string[]): Promise<number> {
     watch: { type: 'boolean', short: 'w' },
     selector: { type: 'string', short: 'l' },
     'field-selector': { type: 'string' },
+    'sort-by': { type: 'string' },
     'show-labels': { type: 'boolean' },
     'no-headers': { type: 'boolean' },
   });
@@ -810,7 +824,35 @@ async function get(argv: string[]): Promise<number> {
         else groups.push([kind, [o]]);
       }
     }
-    const objects = groups.flatMap(([, os]) => os);
+    let objects = groups.flatMap(([, os]) => os);
+    // --sort-by: a table's rows per type (when it has more than one, as kubectl's table sorter
+    // runs), or the whole list of the other outputs (a single object named is no list)
+    let named: [ResourceKind, AnyObject][] = groups.flatMap(([kind, os]) => os.map((o): [ResourceKind, AnyObject] => [kind, o]));
+    const sortBy = values['sort-by'];
+    if (sortBy) {
+      const tableOut = fmt === undefined || fmt === 'wide';
+      if (tableOut) {
+        // kubectl's get leaves out a table its sorter refuses (the printer's error is not checked):
+        // with nothing else printed, it says "No resources found"
+        for (const g of groups) {
+          if (g[1].length < 2) continue;
+          const r = sortByPath(g[1], sortBy, true);
+          if ('error' in r && r.fatal) return sortFatal(r.error, r.fatal.line);
+          g[1] = 'error' in r ? [] : r;
+        }
+        groups = groups.filter(([, os]) => os.length);
+        if (groups.length === 0) {
+          io.err(allNamespaces ? 'No resources found\n' : `No resources found in ${ns} namespace.\n`);
+          return missingAfter(missing);
+        }
+        objects = groups.flatMap(([, os]) => os);
+      } else if (listing || args.targets.length > 1) {
+        const r = sortByPath(named, sortBy, false, ([, o]) => o);
+        if ('error' in r) return r.fatal ? sortFatal(r.error, r.fatal.line) : sortFailed(r.error);
+        named = r;
+        objects = r.map(([, o]) => o);
+      }
+    }
     if (values.watch) {
       if (missing.length) return missingAfter(missing);
       const kind = args.kinds?.[0] ?? args.targets[0]?.kind ?? 'Pod';
@@ -866,7 +908,7 @@ async function get(argv: string[]): Promise<number> {
       return missingAfter(missing);
     }
     if (fmt === 'name') {
-      for (const [kind, os] of groups) for (const o of os) io.out(`${typeName(kind, o)}\n`);
+      for (const [kind, o] of named) io.out(`${typeName(kind, o)}\n`);
       return missingAfter(missing);
     }
     if (listing && objects.length === 0) {

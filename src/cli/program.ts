@@ -15,7 +15,7 @@ Usage:
   podlab run FILE [--json] [--logs] [--until Running|Ready|Succeeded|Failed|Terminal] [--timeout SECONDS] [--rm]
                   [--sandbox-image IMAGE] [--backoff-initial SECONDS] [--backoff-max SECONDS] [--nodes FILE] [--step]
   podlab get [pods|configmaps|secrets[,...]] [NAME...] [-o json|yaml|name|wide|jsonpath=TEMPLATE|custom-columns=SPEC] [-n NAMESPACE | -A] [-l SELECTOR]
-             [--field-selector SELECTOR] [-w]
+             [--field-selector SELECTOR] [--sort-by PATH] [-w]
   podlab describe [pod|configmap|secret[,...]] NAME... [-n NAMESPACE] | describe TYPE [-n NAMESPACE | -A]
   podlab logs NAME [CONTAINER | -c CONTAINER | --all-containers] [--previous] [--tail N] [--since D|--since-time T] [--timestamps]
               [--limit-bytes N] [--prefix] [-f [--max-log-requests N]] [--ignore-errors] [-n NAMESPACE]
@@ -108,6 +108,7 @@ export const COMMANDS: readonly CommandHelp[] = [
       { flags: '-w, --watch', description: 'then a row per change, until interrupted (one type)' },
       { flags: '-l, --selector <selector>', description: 'only objects whose labels match (a=b, a!=b, a in (x,y), a, !a; comma-separated)' },
       { flags: '--field-selector <selector>', description: "only objects whose fields match (status.phase=Running, spec.nodeName!=x; a type's own fields)" },
+      { flags: '--sort-by <path>', description: 'order by the value a JSONPath finds (.metadata.name, {.status.phase}; quantities as quantities)' },
       { flags: '--show-labels', description: 'a LABELS column' },
       { flags: '--no-headers', description: 'no header row' },
     ],

@@ -720,3 +720,13 @@ export function customColumnCells(columns: readonly CustomColumn[], object: unkn
   }
   return cells;
 }
+
+/** FindResults: the values a template finds in an object, by top-level action; or its error. */
+export function jsonPathResults(template: ListNode, object: unknown): unknown[][] | { error: string } {
+  try {
+    return new Evaluator(template.nodes).find(JSON.parse(JSON.stringify(object)) as Json);
+  } catch (e) {
+    if (e instanceof ExecError) return { error: e.message };
+    throw e;
+  }
+}
