@@ -1053,6 +1053,8 @@ describe('notices: a missing ConfigMap or Secret keeps the pod from starting', (
   const mountMsg = (err: string) => `MountVolume.SetUp failed for volume "cfg" : ${err}`;
   const ENV_EXPLAIN =
     'The kubelet resolves the environment before it creates the container. Until it can, the container stays Waiting (CreateContainerConfigError) and the kubelet tries again at every pod sync';
+  const PULL_EXPLAIN =
+    "The kubelet pulls a container's image, as its pull policy says, before it creates the container; after a failed pull it waits with a growing back-off (ImagePullBackOff) and tries again.";
   const MOUNT_EXPLAIN =
     "The kubelet sets up every volume before it starts the pod's containers, so they stay Waiting (ContainerCreating) while it retries the mount with a growing back-off";
 
@@ -1154,6 +1156,39 @@ describe('notices: a missing ConfigMap or Secret keeps the pod from starting', (
       [],
     ],
     ['a pod with no problem has no notice', withApp(volApp, waiting('ContainerCreating'), cfgVolume), [], []],
+    [
+      'an image pulled under imagePullPolicy Always fails: the kubelet\'s message, the image and its policy, why a present image is pulled anyway, and the Failed event',
+      withApp({ name: 'app', image: 'busybox:1.35', imagePullPolicy: 'Always' }, waiting('ErrImagePull', 'Error response from daemon: Get "https://registry-1.docker.io/v2/": dial tcp: lookup registry-1.docker.io: no such host')),
+      [ev('Failed', 'Failed to pull image "busybox:1.35": Error response from daemon: Get "https://registry-1.docker.io/v2/": dial tcp: lookup registry-1.docker.io: no such host', 2, 9_000, 'spec.containers{app}'), ev('Failed', 'Error: ErrImagePull', 2, 9_000)],
+      [
+        {
+          key: 'pull:app',
+          kind: 'image-pull',
+          title: 'Container app cannot start: its image cannot be pulled (ErrImagePull)',
+          message: 'Error response from daemon: Get "https://registry-1.docker.io/v2/": dial tcp: lookup registry-1.docker.io: no such host',
+          container: 'app',
+          references: ['image busybox:1.35', 'imagePullPolicy Always'],
+          explain: `${PULL_EXPLAIN} Its imagePullPolicy is Always (the API server's default for an image without a tag or with :latest), so the kubelet pulls it even when it is present on this machine: where no registry is reachable, set imagePullPolicy: IfNotPresent on an image that is present (a tagged one, such as busybox:1.35).`,
+          event: { reason: 'Failed', count: 2, lastAt: 9_000 },
+        },
+      ],
+    ],
+    [
+      'an image that is not present backs off: ImagePullBackOff, how to make it present',
+      withApp({ name: 'app', image: 'example/web:2', imagePullPolicy: 'IfNotPresent' }, waiting('ImagePullBackOff', 'Back-off pulling image "example/web:2"')),
+      [],
+      [
+        {
+          key: 'pull:app',
+          kind: 'image-pull',
+          title: 'Container app cannot start: its image cannot be pulled (ImagePullBackOff)',
+          message: 'Back-off pulling image "example/web:2"',
+          container: 'app',
+          references: ['image example/web:2', 'imagePullPolicy IfNotPresent'],
+          explain: `${PULL_EXPLAIN} The image is not present on this machine's Docker, so it has to be pulled: where no registry is reachable, load or build it into Docker (docker load, docker build; in a Pod Lab checkout, bash scripts/build-images.sh builds busybox:1.35 and the pause image), or name an image that is present.`,
+        },
+      ],
+    ],
   ];
   for (const [name, p, events, want] of cases) test(name, () => assert.deepEqual(noticeViews(p, events), want));
 });

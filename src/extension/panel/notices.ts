@@ -7,6 +7,8 @@
 //   - a volume (pkg/volume/configmap, secret, projected SetUpAt through the operation executor):
 //     Warning `FailedMount` `MountVolume.SetUp failed for volume "cfg" : configmap "x" not found`,
 //     retried with back-off while the pod stays ContainerCreating.
+// And what keeps a container from starting because its image cannot be pulled (ErrImagePull, then
+// ImagePullBackOff), with what the pull policy has to do with it.
 import type { Container, Pod } from 'kubernetes-types/core/v1';
 import type { EventView, NoticeView } from '../../shared/protocol.js';
 
@@ -87,6 +89,31 @@ function configNotice(pod: Pod, c: Container, message: string, events: EventView
   };
 }
 
+/** The image is pulled even when present: the policy says Always (set, or the default for no tag or :latest). */
+const PULL_ALWAYS_EXPLAIN =
+  ' Its imagePullPolicy is Always (the API server\'s default for an image without a tag or with :latest), so the kubelet pulls it even when it is present on this machine: where no registry is reachable, set imagePullPolicy: IfNotPresent on an image that is present (a tagged one, such as busybox:1.35).';
+const PULL_ABSENT_EXPLAIN =
+  ' The image is not present on this machine\'s Docker, so it has to be pulled: where no registry is reachable, load or build it into Docker (docker load, docker build; in a Pod Lab checkout, bash scripts/build-images.sh builds busybox:1.35 and the pause image), or name an image that is present.';
+
+function pullNotice(c: Container, reason: string, message: string, events: EventView[]): NoticeView {
+  const policy = c.imagePullPolicy ?? 'IfNotPresent';
+  const image = c.image ?? '';
+  // the kubelet's Failed event of the pull (`Failed to pull image "x": ...`), the latest
+  const ev = events.filter((e) => e.reason === 'Failed' && e.message.startsWith(`Failed to pull image ${JSON.stringify(image)}`)).sort((a, b) => (a.lastAt ?? 0) - (b.lastAt ?? 0)).pop();
+  return {
+    key: `pull:${c.name}`,
+    kind: 'image-pull',
+    title: `Container ${c.name} cannot start: its image cannot be pulled (${reason})`,
+    message,
+    container: c.name,
+    references: [`image ${image}`, `imagePullPolicy ${policy}`],
+    explain:
+      'The kubelet pulls a container\'s image, as its pull policy says, before it creates the container; after a failed pull it waits with a growing back-off (ImagePullBackOff) and tries again.' +
+      (policy === 'Always' ? PULL_ALWAYS_EXPLAIN : PULL_ABSENT_EXPLAIN),
+    ...(ev ? { event: { reason: ev.reason, count: ev.count, ...(ev.lastAt !== undefined ? { lastAt: ev.lastAt } : {}) } } : {}),
+  };
+}
+
 /** A volume's missing key: the configmap/secret plugins' errors name the key, the volume names the object. */
 function missingVolumeKey(pod: Pod, volume: string, error: string, namespace: string): Missing | undefined {
   const v = pod.spec?.volumes?.find((x) => x.name === volume);
@@ -113,6 +140,7 @@ export function noticeViews(pod: Pod, events: EventView[]): NoticeView[] {
   for (const c of containers) {
     const w = statuses.find((s) => s.name === c.name)?.state?.waiting;
     if (w?.reason === 'CreateContainerConfigError') out.push(configNotice(pod, c, w.message ?? '', events));
+    if (w?.reason === 'ErrImagePull' || w?.reason === 'ImagePullBackOff') out.push(pullNotice(c, w.reason, w.message ?? '', events));
   }
   const phase = pod.status?.phase ?? 'Pending';
   if (phase !== 'Pending' || pod.metadata?.deletionTimestamp || anyContainerStarted(pod)) return out;

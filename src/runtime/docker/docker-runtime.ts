@@ -54,15 +54,11 @@ import { FirstEntryReader } from './tar.js';
 
 export type DockerRuntimeOptions = DockerConnectionOptions;
 
-/** Images scripts/build-images.sh builds offline; a failed pull of one of these says so. */
-const offlineImages = new Set([
-  'registry.k8s.io/pause:3.10',
-  'busybox:1.35',
-  'docker.io/library/busybox:1.35',
-  'podlab.local/pause:offline',
-  'podlab.local/busybox:offline',
-]);
-
+/**
+ * A sandbox image that cannot be pulled says how to build one (a lab matter). A container's image
+ * does not: its pull error is the kubelet's event and waiting message, word for word, and the
+ * lifecycle panel explains it beside them (panel/notices.ts).
+ */
 const buildImagesHint = (image: string) => `run "bash scripts/build-images.sh" to build ${image} locally`;
 
 /** Docker container events after which what an inspection reads is as it was. */
@@ -883,11 +879,7 @@ export class DockerRuntime implements RuntimeService {
   }
 
   async pullImage(image: string, onProgress?: (p: PullProgress) => void): Promise<string> {
-    const pullFailed = (msg: string) =>
-      new RuntimeError(
-        offlineImages.has(image) ? `${msg}. No registry is reachable? ${buildImagesHint(image)}` : msg,
-        'PullFailed',
-      );
+    const pullFailed = (msg: string) => new RuntimeError(msg, 'PullFailed');
     let stream: NodeJS.ReadableStream;
     try {
       stream = await this.docker.pull(image);
