@@ -105,16 +105,18 @@ export class StepModeWatch implements vscode.Disposable {
 /**
  * The notification while a step-mode pod is held: a progress notification (the only kind an
  * extension can close) with Continue and Show Lifecycle as command links; it closes when the hold
- * ends, and its Cancel only dismisses it.
+ * ends. Not cancellable: a Cancel button (VS Code's word, which cannot be changed) read as if it
+ * cancelled the step, and only closed the notice. VS Code shows the title and the message as
+ * `title: message`, so the title has no full stop of its own.
  */
 export function announceHeld() {
   return (_engine: EngineApi, namespace: string, name: string, container: string, released: Promise<void>): void => {
     const arg = encodeURIComponent(JSON.stringify([{ namespace, name }]));
     void vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Pod Lab step mode (a lab feature): pod "${name}" is paused before init container "${container}".`, cancellable: true },
-      (progress, token) => {
+      { location: vscode.ProgressLocation.Notification, title: `Pod Lab step mode (a lab feature): pod "${name}" is paused before init container "${container}"`, cancellable: false },
+      (progress) => {
         progress.report({ message: `[Continue](command:podlab.continueStep?${arg}) · [Show Lifecycle](command:podlab.showLifecycle?${arg})` });
-        return Promise.race([released, new Promise<void>((r) => token.onCancellationRequested(() => r()))]);
+        return released;
       },
     );
   };
