@@ -403,8 +403,26 @@ export class PanelApp {
       this.updateClocks(next);
       morphInto(el, next);
       this.applyFold(id);
+      if (id === 'header') this.selectShownPod(el);
     }
     this.updateClocks();
+  }
+
+  /**
+   * The dropdown keeps the index it had selected when its options change (a pod added before the
+   * shown one, or the shown one gone): it is set to the pod shown.
+   */
+  private selectShownPod(header: Element): void {
+    const sel = header.querySelector('[data-testid=pod-switcher]') as (Element & { value?: string }) | null;
+    const list = this.pods;
+    if (!sel || !list) return;
+    const current = `${list.current.namespace}/${list.current.name}`;
+    // after the dropdown took its new options in (slotchange comes after the morph)
+    setTimeout(() => {
+      const d = sel as Element & { value?: string; selectedIndex?: number; options?: { value: string }[] };
+      const index = d.options?.findIndex((o) => o.value === current) ?? -1;
+      if (index >= 0 && d.selectedIndex !== index) d.selectedIndex = index;
+    }, 0);
   }
 
   private sectionContent(id: Exclude<UiSection, 'logs'>, model: PanelModel): Child {
@@ -468,10 +486,18 @@ export class PanelApp {
     if (!list || list.pods.length < 2) return null;
     const key = (p: { namespace: string; name: string }) => `${p.namespace}/${p.name}`;
     const current = key(list.current);
+    // The pod shown stays in the list when it left the lab (deleted, or never created), so the
+    // switcher shows it rather than the first other pod (which choosing could then not switch to).
+    const pods = list.pods.some((p) => key(p) === current) ? list.pods : [...list.pods, { ...list.current, status: 'not in the lab' }].sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
     const sel = h(
       'vscode-dropdown',
       { 'data-testid': 'pod-switcher', 'aria-label': 'Pod' },
-      list.pods.map((p) => h('vscode-option', { value: key(p), selected: key(p) === current }, `${p.namespace === 'default' ? '' : `${p.namespace}/`}${p.name} · ${p.status}`)),
+      pods.map((p) => {
+        const label = `${p.namespace === 'default' ? '' : `${p.namespace}/`}${p.name} · ${p.status}`;
+        // Keyed by its text: an option whose STATUS changed is a new one to the dropdown, which
+        // then draws the shown pod's new text (it does not watch an option's text change).
+        return h('vscode-option', { value: key(p), selected: key(p) === current, 'data-key': `${key(p)} ${label}` }, label);
+      }),
     );
     on(sel, 'change', (e) => {
       const [namespace, name] = (e.currentTarget as unknown as { value: string }).value.split('/') as [string, string];

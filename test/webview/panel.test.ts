@@ -973,6 +973,42 @@ describe('one panel for all pods: the pod switcher', () => {
   });
 });
 
+describe('the pod switcher follows the pods', () => {
+  test("the closed switcher shows the shown pod's STATUS as it changes, and the shown pod when it is no longer in the lab (not the first other one)", async () => {
+    const { p } = await play(recordedStream('failing-init'), { width: 600 });
+    try {
+      const list = (pods: { name: string; status: string }[]): HostToWebview => ({ type: 'pods', current: { namespace: 'default', name: 'init-fail' }, pods: pods.map((x) => ({ namespace: 'default', ...x })) });
+      const shown = () => p.page.locator('[data-testid=pod-switcher]').evaluate((el) => (el.shadowRoot?.querySelector('.selected-value')?.textContent ?? '').trim());
+      await p.send(list([{ name: 'init-fail', status: 'Init:0/2' }, { name: 'web', status: 'Running' }]));
+      await p.page.locator('[data-testid=pod-switcher]').waitFor();
+      await p.page.waitForFunction(() => document.querySelector('[data-testid=pod-switcher]')?.shadowRoot?.querySelector('.selected-value')?.textContent?.includes('Init:0/2'));
+      await p.send(list([{ name: 'init-fail', status: 'Init:1/2' }, { name: 'web', status: 'Running' }]));
+      await p.page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid=pod-switcher] vscode-option')).some((o) => o.textContent?.includes('Init:1/2')));
+      await new Promise((r) => setTimeout(r, 100));
+      const afterChange = await shown();
+      await p.send(list([{ name: 'crashloop', status: 'CrashLoopBackOff' }, { name: 'web', status: 'Running' }]));
+      await p.page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid=pod-switcher] vscode-option')).some((o) => o.textContent?.includes('crashloop')));
+      await new Promise((r) => setTimeout(r, 100));
+      const options = await p.page.locator('[data-testid=pod-switcher] vscode-option').evaluateAll((os) => os.map((o) => [o.getAttribute('value'), o.textContent?.trim(), o.hasAttribute('selected')]));
+      assert.deepEqual(
+        { afterChange, afterGone: await shown(), options },
+        {
+          afterChange: 'init-fail · Init:1/2',
+          afterGone: 'init-fail · not in the lab',
+          options: [
+            ['default/crashloop', 'crashloop · CrashLoopBackOff', false],
+            ['default/init-fail', 'init-fail · not in the lab', true],
+            ['default/web', 'web · Running', false],
+          ],
+        },
+      );
+      assert.deepEqual(await p.problems(), []);
+    } finally {
+      await p.close();
+    }
+  });
+});
+
 describe("the toolkit's components across updates", () => {
   // Sections are morphed into place: the attributes a component gives itself (its role, tabindex,
   // ARIA state, generated ids) must survive an update, or keyboard and screen-reader users lose it.
