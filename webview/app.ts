@@ -1085,7 +1085,8 @@ export class PanelApp {
     const k = logKey(c.name, ref, timestamps);
     this.logSource = { kind: 'once', key: k };
     // The previous instance changes when the container restarts: read it again then.
-    const stamp = `${c.containerID}|${c.state.kind}|${c.restartCount}`;
+    // (a waiting reason of its own: the server's refusal names it, and says another when it changes)
+    const stamp = `${c.containerID}|${c.state.kind}|${c.state.kind === 'waiting' ? c.state.reason : ''}|${c.restartCount}`;
     if (ref.which === 'previous' && this.logStamps.get(k) !== stamp && !m.header.gone) {
       this.logStamps.set(k, stamp);
       this.fetchLogs(c.name, ref, timestamps);
@@ -1097,10 +1098,12 @@ export class PanelApp {
   /**
    * Follows the container's current instance: a new stream when another container, the timestamps
    * option or a new instance (container id) is shown, or to retry after an error once the container
-   * changed. A stream that ended stays as it is until a new instance starts.
+   * changed (its state, its waiting reason, its restarts). A stream that ended stays as it is until
+   * a new instance starts.
    */
   private syncFollow(m: PanelModel, c: ContainerView, timestamps: boolean): void {
-    const stamp = `${c.containerID}|${c.state.kind}|${c.restartCount}`;
+    // (a waiting reason of its own: the server's refusal names it, and says another when it changes)
+    const stamp = `${c.containerID}|${c.state.kind}|${c.state.kind === 'waiting' ? c.state.reason : ''}|${c.restartCount}`;
     const f = this.follow;
     // The host closes a reloaded webview's streams on `ready`: open none before it has answered.
     if (!this.connected || m.header.gone) return;

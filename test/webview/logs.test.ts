@@ -363,6 +363,32 @@ describe('the stream of a finished container', () => {
   });
 });
 
+describe('a container still waiting to start', () => {
+  test("the refusal follows the waiting reason: when it changes (ContainerCreating, then CreateContainerConfigError) the pane asks again and shows the new words, as kubectl's would", async () => {
+    const { p, model, seq } = await play(recordedStream('failing-init'));
+    try {
+      const r = await request(p, isFollow);
+      const c = r.body.kind === 'followLogs' ? r.body.container : '';
+      const waitingFor = (reason: string) => `container "${c}" in pod "init-fail" is waiting to start: ${reason}`;
+      const first = containerPatch(model, seq, c, (x) => ({ ...x, state: { kind: 'waiting', reason: 'ContainerCreating', message: '' } }));
+      await p.send(first.patch);
+      await p.waitForSeq(seq + 1);
+      const asked = await request(p, isFollow, r.index + 1).catch(() => r);
+      await p.send({ type: 'reply', id: asked.id, ok: false, error: waitingFor('ContainerCreating') });
+      await p.page.waitForFunction((t) => document.querySelector('[data-testid=logs] [data-testid=logs-error]')?.textContent === t, waitingFor('ContainerCreating'), { timeout: 5000 });
+      const second = containerPatch(first.model, seq + 1, c, (x) => ({ ...x, state: { kind: 'waiting', reason: 'CreateContainerConfigError', message: 'configmap "settings" not found' } }));
+      await p.send(second.patch);
+      await p.waitForSeq(seq + 2);
+      const again = await request(p, isFollow, asked.index + 1);
+      await p.send({ type: 'reply', id: again.id, ok: false, error: waitingFor('CreateContainerConfigError') });
+      await p.page.waitForFunction((t) => document.querySelector('[data-testid=logs] [data-testid=logs-error]')?.textContent === t, waitingFor('CreateContainerConfigError'), { timeout: 5000 });
+      assert.equal(await visibleText(p, 'logs-error'), waitingFor('CreateContainerConfigError'));
+    } finally {
+      await p.close();
+    }
+  });
+});
+
 describe('the pane after a reload, a deleted pod and a narrow panel', () => {
   const stream = recordedStream('two-containers');
 
