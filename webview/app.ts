@@ -426,6 +426,8 @@ export class PanelApp {
   }
 
   private sectionContent(id: Exclude<UiSection, 'logs'>, model: PanelModel): Child {
+    // a pod never seen has no conditions, containers, events or timeline to show
+    if (model.header.missing && id !== 'header') return null;
     switch (id) {
       case 'header':
         return this.header(model);
@@ -510,6 +512,19 @@ export class PanelApp {
     const hd = m.header;
     const field = (label: string, value: Child, testid: string) =>
       h('div', { class: 'field' }, h('dt', {}, label), h('dd', { 'data-testid': testid }, value));
+    if (hd.missing) {
+      // No such pod: kubectl's NotFound, and how it comes to exist (nothing else, which would be made up).
+      return [
+        this.podSwitcher(),
+        h('div', { class: 'title-row' }, h('h1', {}, hd.name, ' ', h('span', { class: 'namespace' }, hd.namespace))),
+        h(
+          'p',
+          { class: 'banner banner-info', role: 'status', 'data-testid': 'missing' },
+          h('code', {}, `pods "${hd.name}" not found`),
+          ': there is no such pod in the lab (it was never created, or it was deleted before this panel opened). Run Pod on its manifest creates it, and this panel follows it from then on.',
+        ),
+      ];
+    }
     return [
       this.podSwitcher(),
       h(

@@ -251,6 +251,12 @@ describe('folding the watch stream into an observation', () => {
     assert.equal(o.gone, true);
     assert.equal(buildPanelModel(o, 3).header.gone, true);
   });
+  test('a pod never seen is missing: kubectl\'s NotFound, not a made-up Unknown pod with a restart policy and 0/0 ready', () => {
+    const m = buildPanelModel(newObservation('default', 'invalid-demo'), 3);
+    assert.deepEqual([m.header.missing, m.header.status, m.header.gone, m.notices], [true, 'NotFound', false, []]);
+    const seen = observe(newObservation('default', 'web'), podEv('ADDED', pod('web')), 1);
+    assert.equal(buildPanelModel(seen, 2).header.missing, undefined, 'a pod seen is not missing');
+  });
   test('the history records a mark only when the phase or STATUS changes', () => {
     let o = observe(newObservation('default', 'web'), podEv('ADDED', pod('web')), 1);
     o = observe(o, podEv('MODIFIED', pod('web')), 2);

@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { replay, type RecordedStream } from '../../src/extension/panel/recording.js';
 import { recordedStream } from '../support/fixtures.js';
+import { buildPanelModel, newObservation } from '../../src/extension/panel/model.js';
 import { applyPatch, type HostToWebview, type PanelModel, type WebviewState, type WebviewToHost } from '../../src/shared/protocol.js';
 import { bundleWebview, launch, openPanel, type PanelPage } from './harness.js';
 
@@ -966,6 +967,33 @@ describe('one panel for all pods: the pod switcher', () => {
       const asked = (await p.posted()).flatMap((m) => (m.type === 'request' && m.body.kind === 'switchPod' ? [m.body] : []));
       assert.deepEqual(asked, [{ kind: 'switchPod', namespace: 'team-a', name: 'job' }]);
       await p.screenshot('panel-pod-switcher-600px-dark');
+      assert.deepEqual(await p.problems(), []);
+    } finally {
+      await p.close();
+    }
+  });
+});
+
+describe('a pod that is not in the lab', () => {
+  test("Show Lifecycle on a pod never created says kubectl's NotFound and how it comes to exist, and shows no made-up state (no Unknown, no restart policy, no 0/0, no empty sections)", async () => {
+    const p = await openPanel(browser, script, { title: 'default/invalid-demo', width: 600 });
+    try {
+      await p.send({ type: 'snapshot', seq: 1, model: buildPanelModel(newObservation('default', 'invalid-demo'), Date.now()) });
+      await p.waitForSeq(1);
+      const shown = await p.page.evaluate(() => ({
+        banner: document.querySelector('[data-testid=missing]')?.textContent ?? null,
+        status: document.querySelector('[data-testid=status]')?.textContent ?? null,
+        facts: document.querySelectorAll('dl.facts').length,
+        sections: Array.from(document.querySelectorAll('main > section, main > *')).filter((e) => e.querySelector('h2')).map((e) => e.querySelector('h2')!.textContent),
+      }));
+      assert.deepEqual(shown, {
+        banner:
+          'pods "invalid-demo" not found: there is no such pod in the lab (it was never created, or it was deleted before this panel opened). Run Pod on its manifest creates it, and this panel follows it from then on.',
+        status: null,
+        facts: 0,
+        sections: shown.sections.filter((t) => t === 'Logs'),
+      });
+      await p.screenshot('panel-missing-pod-600px-dark');
       assert.deepEqual(await p.problems(), []);
     } finally {
       await p.close();

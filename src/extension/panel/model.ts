@@ -591,7 +591,10 @@ export function buildPanelModel(obs: PodObservation, now: number): PanelModel {
   const pod: Pod = obs.pod ?? { metadata: { name: obs.name, namespace: obs.namespace }, spec: { containers: [] } };
   const containers = containerViews(obs, pod, now);
   const events = eventViews(obs.events);
-  const header = obs.pod ? headerView(obs, pod, containers) : { ...headerView(obs, pod, containers), status: 'Unknown', phase: '' };
+  // A pod seen and deleted keeps its last known state; one never seen has none: it is said missing.
+  const header = obs.pod
+    ? headerView(obs, pod, containers)
+    : { ...headerView(obs, pod, containers), status: obs.gone ? 'Unknown' : 'NotFound', phase: '', ...(obs.gone ? {} : { missing: true }) };
   return {
     now,
     header,
