@@ -319,6 +319,12 @@ async function pickContainer(pod: Pod, given: string | undefined, placeHolder: s
   return pick?.container;
 }
 
+/** A time of day as the panel writes it (24-hour HH:MM:SS, the machine's zone), not the locale's 2:20:34 PM. */
+function hms(t: number): string {
+  const d = new Date(t);
+  return [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
+}
+
 async function showLogs(s: Services, arg: unknown): Promise<void> {
   const ref = await pickPod(s.lab, arg, 'Pod whose logs to show', () => podAtCursor(s));
   if (!ref) return;
@@ -335,7 +341,7 @@ async function showLogs(s: Services, arg: unknown): Promise<void> {
   const items: AttemptPick[] = [{ label: '$(debug-start) Current attempt', description: 'follows the pod', attempt: 'current' }];
   if (attempts.length > 1 || (!info && cs?.lastState?.terminated)) items.push({ label: '$(history) Previous attempt', description: 'kubectl logs --previous', attempt: 'previous' });
   for (const a of attempts) {
-    const when = a.finishedAt ? new Date(a.finishedAt).toLocaleTimeString() : a.startedAt ? `since ${new Date(a.startedAt).toLocaleTimeString()}` : '';
+    const when = a.finishedAt ? hms(a.finishedAt) : a.startedAt ? `since ${hms(a.startedAt)}` : '';
     items.push({
       label: `Attempt ${a.attempt}`,
       description: `${a.state}${a.exitCode !== undefined && a.state === 'exited' ? ` · exit ${a.exitCode}` : ''}${a.reason ? ` · ${a.reason}` : ''}`,

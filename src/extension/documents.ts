@@ -91,14 +91,27 @@ class YamlProvider extends EngineDocument {
 }
 
 class LogsProvider extends EngineDocument {
+  /** What each open log document last showed: a log read before its pod was deleted stays, as `kubectl logs -f` leaves what it printed. */
+  readonly shown = new Map<string, string>();
+
   protected async text(engine: EngineApi, uri: vscode.Uri): Promise<string> {
     const q = new URLSearchParams(uri.query);
     const attempt = q.get('attempt') ?? 'current';
-    const lines =
-      attempt === 'current' || attempt === 'previous'
-        ? await engine.logs(q.get('ns') ?? 'default', q.get('pod') ?? '', q.get('container') ?? '', { previous: attempt === 'previous' })
-        : await engine.attemptLogs(attempt);
-    return lines.length > 0 ? lines.join('\n') + '\n' : '';
+    const pod = q.get('pod') ?? '';
+    let lines: string[];
+    try {
+      lines =
+        attempt === 'current' || attempt === 'previous'
+          ? await engine.logs(q.get('ns') ?? 'default', pod, q.get('container') ?? '', { previous: attempt === 'previous' })
+          : await engine.attemptLogs(attempt);
+    } catch (e) {
+      const kept = this.shown.get(uri.toString());
+      if (kept !== undefined && !engine.getPod(q.get('ns') ?? 'default', pod)) return kept;
+      throw e;
+    }
+    const text = lines.length > 0 ? lines.join('\n') + '\n' : '';
+    this.shown.set(uri.toString(), text);
+    return text;
   }
 }
 
@@ -125,6 +138,7 @@ export class LabDocuments {
       vscode.workspace.registerTextDocumentContentProvider(YAML_SCHEME, this.yaml),
       vscode.workspace.registerTextDocumentContentProvider(LOGS_SCHEME, this.logs),
       lab.onDidChangePods(() => this.refreshOpen()),
+      vscode.workspace.onDidCloseTextDocument((d) => this.logs.shown.delete(d.uri.toString())),
     );
   }
 

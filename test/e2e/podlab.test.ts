@@ -969,8 +969,26 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     // the stream's first lines come a moment after it opens
     await waitFor(async () => /sleeping/.test(await wv.locator('[data-testid=logs-lines]').innerText()), 10000, 'the followed log to show the line the container printed');
     assert.match(back, /e2e-sleeper/);
-    await runCommand(s.page, 'Pod Lab: Delete Pod');
+    // a log document keeps what it showed when its pod is deleted, as `kubectl logs -f` leaves what it printed
+    await openFile(s.page, 'sleeper.yaml');
+    await runCommand(s.page, 'Pod Lab: Show Logs');
+    // which attempt: the current one (the first row)
+    const current = s.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Current attempt' }).first();
+    await current.waitFor({ timeout: 10000 });
+    await current.click();
+    const logTab = s.page.locator('.tabs-container .tab[aria-label*="app.log"]').first();
+    await logTab.waitFor({ timeout: 15000 });
+    const logDoc = () => s.page.locator('.editor-group-container.active .editor-instance .view-lines').first().innerText().catch(() => '');
+    await waitFor(async () => /sleeping/.test(await logDoc()), 15000, 'the log document to show the line the container printed');
+    // (deleted from the command line: the log tab stays where it is)
+    const del = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), 'delete', 'e2e-sleeper'], { env: process.env, encoding: 'utf8', timeout: 60000 });
+    assert.equal(del.status, 0, del.stderr);
     await waitFor(() => labContainers(['e2e-sleeper']).length === 0, 60000, 'the pod to be deleted');
+    await new Promise((r) => setTimeout(r, 1000));
+    await logTab.click();
+    await waitFor(async () => /sleeping/.test(await logDoc()), 10000, 'the log document to keep its line after the deletion');
+    assert.doesNotMatch(await logDoc(), /not found/);
+    await screenshot(s, 'log-document-after-delete');
   });
 
   // A figure, not an assertion: every panel update of the suite's pods that an engine event caused
