@@ -45,6 +45,7 @@ import {
   stateText,
   statusClass,
   streakText,
+  defaultLogsContainer,
 } from './format.js';
 import { renderTimeline } from './timeline.js';
 
@@ -952,7 +953,7 @@ export class PanelApp {
   private logsSelection(m: PanelModel): LogsSelection | undefined {
     if (m.containers.length === 0) return undefined;
     const names = m.containers.map((c) => c.name);
-    const name = this.ui.logsContainer && names.includes(this.ui.logsContainer) ? this.ui.logsContainer : names.find((n) => m.containers.find((c) => c.name === n)?.failed) ?? names[0]!;
+    const name = this.ui.logsContainer && names.includes(this.ui.logsContainer) ? this.ui.logsContainer : (defaultLogsContainer(m.containers) ?? names[0]!);
     const c = m.containers.find((x) => x.name === name)!;
     const attemptKeyNow = this.ui.logsAttempt ?? 'current';
     const options: [string, string][] = [

@@ -1,7 +1,7 @@
 // Text formatting for the panel. Relative times follow kubectl (duration.HumanDuration through the
 // shared printer), so the panel reads like `kubectl get` / `kubectl describe`.
 import { humanDuration } from '../src/engine/printer.js';
-import type { ProbeView, StateView } from '../src/shared/protocol.js';
+import type { ContainerView, ProbeView, StateView } from '../src/shared/protocol.js';
 
 export { humanDuration };
 
@@ -150,4 +150,18 @@ export function streamEndText(finished: Extract<StateView, { kind: 'terminated' 
   if (!finished) return 'The log stream ended: the container is no longer running.';
   const why = finished.reason ? `exit code ${finished.exitCode}, ${finished.reason}` : `exit code ${finished.exitCode}`;
   return `The container finished (${why}): the log stream ended.`;
+}
+
+/**
+ * The container the logs pane opens on until the learner picks one: a failed one; else the init
+ * container the pod is at (the first that has not exited 0); else kubectl logs' default, the first
+ * app container; else the first.
+ */
+export function defaultLogsContainer(containers: readonly Pick<ContainerView, 'name' | 'kind' | 'state' | 'failed'>[]): string | undefined {
+  const failed = containers.find((c) => c.failed);
+  if (failed) return failed.name;
+  const exited0 = (c: Pick<ContainerView, 'state'>) => c.state.kind === 'terminated' && c.state.exitCode === 0;
+  const at = containers.find((c) => c.kind === 'init' && !exited0(c));
+  if (at) return at.name;
+  return (containers.find((c) => c.kind === 'app') ?? containers[0])?.name;
 }

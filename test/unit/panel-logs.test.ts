@@ -10,7 +10,7 @@ import type { Pod } from 'kubernetes-types/core/v1';
 import type { WatchEvent } from '../../src/engine/api.js';
 import { LogChunks, PanelFeed, type Latency } from '../../src/extension/panel/feed.js';
 import { isHostToWebview, isWebviewToHost, type LogChunkMessage, type StateView } from '../../src/shared/protocol.js';
-import { LOG_LINE_CAP, appendLogLines, droppedText, filterLogLines, logCountText, matchSegments, streamEndText, type LogBuffer } from '../../webview/format.js';
+import { LOG_LINE_CAP, appendLogLines, defaultLogsContainer, droppedText, filterLogLines, logCountText, matchSegments, streamEndText, type LogBuffer } from '../../webview/format.js';
 
 // ---------------------------------------------------------------------------------------------
 // Host: batching followed logs.
@@ -264,4 +264,21 @@ describe('the panel latency counts only engine events the ready webview could sh
     ],
   ];
   for (const [name, steps, want] of cases) test(name, () => assert.deepEqual(samples(steps), want));
+});
+
+describe('the container the logs pane opens on', () => {
+  type C = Parameters<typeof defaultLogsContainer>[0][number];
+  const c = (name: string, kind: C['kind'], state: StateView, failed = false): C => ({ name, kind, state, failed });
+  const exited = (exitCode: number): StateView => ({ kind: 'terminated', reason: exitCode ? 'Error' : 'Completed', message: '', exitCode, containerId: '' });
+  const running: StateView = { kind: 'running' };
+  const waiting: StateView = { kind: 'waiting', reason: 'PodInitializing', message: '' };
+  const cases: [string, C[], string | undefined][] = [
+    ['a completed pod: kubectl logs\' default, the first app container (not the first init container)', [c('fetch-config', 'init', exited(0)), c('migrate', 'init', exited(0)), c('app', 'app', exited(0))], 'app'],
+    ['a pod in its second init container: that one', [c('fetch-config', 'init', exited(0)), c('migrate', 'init', running), c('app', 'app', waiting)], 'migrate'],
+    ['a failed container comes first', [c('fetch-config', 'init', exited(1), true), c('app', 'app', waiting)], 'fetch-config'],
+    ['a pod whose init containers have not started: the first of them', [c('a', 'init', { kind: 'none' }), c('app', 'app', { kind: 'none' })], 'a'],
+    ['a sidecar is not where the pod is at', [c('proxy', 'sidecar', running), c('app', 'app', running)], 'app'],
+    ['no containers', [], undefined],
+  ];
+  for (const [name, containers, want] of cases) test(name, () => assert.equal(defaultLogsContainer(containers), want));
 });
