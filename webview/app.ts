@@ -362,7 +362,7 @@ export class PanelApp {
       const num = (k: string) => (d[k] !== undefined && d[k] !== '' ? Number(d[k]) : undefined);
       switch (d.fmt) {
         case 'age':
-          set(el, age(num('since'), now));
+          set(el, age(num('since'), num('until') ?? now));
           break;
         case 'event-age':
           set(el, eventAge(num('first'), num('last'), num('count') ?? 1, now));
@@ -532,7 +532,10 @@ export class PanelApp {
         'div',
         { class: 'title-row' },
         h('h1', {}, hd.name, ' ', h('span', { class: 'namespace' }, hd.namespace)),
-        h('span', { class: `status status-${statusClass(hd.status)}`, 'data-testid': 'status', title: 'kubectl get pod: STATUS column' }, hd.status),
+        // a deleted pod has no STATUS any more: its badge says so, the last one in its title
+        hd.gone
+          ? h('span', { class: 'status status-warn', 'data-testid': 'status', title: `Deleted. Its last kubectl STATUS: ${hd.status}` }, 'Deleted')
+          : h('span', { class: `status status-${statusClass(hd.status)}`, 'data-testid': 'status', title: 'kubectl get pod: STATUS column' }, hd.status),
       ),
       hd.gone ? h('p', { class: 'banner banner-info', 'data-testid': 'gone' }, 'This pod has been deleted. The panel shows its last known state.') : null,
       hd.connectionLost !== undefined
@@ -548,7 +551,8 @@ export class PanelApp {
         field('Phase', hd.phase, 'phase'),
         field('Ready', hd.ready, 'ready'),
         field('Restarts', h('span', { 'data-fmt': 'restarts', 'data-count': hd.restarts, 'data-last': hd.lastRestartAt }), 'restarts'),
-        field('Age', h('span', { 'data-fmt': 'age', 'data-since': hd.createdAt }), 'age'),
+        // (a deleted pod's age stops at its deletion)
+        field('Age', h('span', { 'data-fmt': 'age', 'data-since': hd.createdAt, 'data-until': hd.gone ? hd.goneAt : undefined }), 'age'),
         field('Node', hd.node || '<none>', 'node'),
         field('Pod IP', hd.podIP || '<none>', 'pod-ip'),
         field('Restart policy', hd.restartPolicy, 'restart-policy'),

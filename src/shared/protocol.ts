@@ -42,6 +42,8 @@ export interface HeaderView {
   deletingAt?: number;
   /** The pod no longer exists in the store (deleted). The last known state stays shown. */
   gone: boolean;
+  /** When its deletion was seen: the age stops there. */
+  goneAt?: number;
   /** No such pod was seen at all (never created, or deleted before the panel opened): nothing to show but that. */
   missing?: boolean;
   /** The API client's connection is lost (why; it retries): the panel shows the pod as last seen. */

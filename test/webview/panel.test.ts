@@ -9,6 +9,7 @@ import type { Browser } from 'playwright-core';
 import { replay, type RecordedStream } from '../../src/extension/panel/recording.js';
 import { recordedStream } from '../support/fixtures.js';
 import { buildPanelModel, newObservation } from '../../src/extension/panel/model.js';
+import { humanDuration } from '../../src/engine/printer.js';
 import { applyPatch, type HostToWebview, type PanelModel, type WebviewState, type WebviewToHost } from '../../src/shared/protocol.js';
 import { bundleWebview, launch, openPanel, type PanelPage } from './harness.js';
 
@@ -521,14 +522,18 @@ describe('protocol behaviour in the webview', () => {
     }
   });
 
-  test('a deleted pod keeps its last state with a notice', async () => {
+  test('a deleted pod keeps its last state with a notice: its badge says Deleted (its last STATUS in the title), and its age stops at the deletion', async () => {
     const last = [...stream.frames].reverse().find((f) => 'watch' in f && f.watch.kind === 'Pod');
     assert.ok(last && 'watch' in last);
     const frames = [...stream.frames, { at: last.at + 60_000, watch: { ...last.watch, type: 'DELETED' as const } }];
     const { p } = await play({ ...stream, frames });
     try {
       assert.match(await text(p, '[data-testid=gone]'), /deleted/);
-      assert.equal(await text(p, '[data-testid=status]'), 'Init:CrashLoopBackOff');
+      assert.equal(await text(p, '[data-testid=status]'), 'Deleted');
+      assert.equal(await p.page.locator('[data-testid=status]').getAttribute('title'), 'Deleted. Its last kubectl STATUS: Init:CrashLoopBackOff');
+      // (the recording is old: a running clock would show its age in days or years)
+      const created = Date.parse((last.watch.object as { metadata?: { creationTimestamp?: string } }).metadata?.creationTimestamp ?? '');
+      assert.equal(await text(p, '[data-testid=age]'), humanDuration(last.at + 60_000 - created));
     } finally {
       await p.close();
     }

@@ -53,7 +53,9 @@ export interface PodObservation {
   uid?: string;
   pod?: Pod;
   /** The pod was deleted from the store; `pod` keeps its last state. */
-  gone: boolean;
+gone: boolean;
+  /** When the deletion was seen (host clock). */
+  goneAt?: number;
   /** Events whose involvedObject is this pod, keyed by event uid (or name). */
   events: Record<string, KEvent>;
   debug?: PodDebugInfo;
@@ -122,7 +124,7 @@ export function observe(obs: PodObservation, e: WatchEvent, now: number): PodObs
   if (e.kind === 'Pod') {
     const pod = e.object;
     const uid = pod.metadata?.uid;
-    if (e.type === 'DELETED') return { ...obs, pod, gone: true };
+    if (e.type === 'DELETED') return { ...obs, pod, gone: true, goneAt: obs.goneAt ?? now };
     let base = obs;
     if (obs.uid !== undefined && uid !== undefined && uid !== obs.uid) {
       // A new pod with the same name: start over.
@@ -432,6 +434,7 @@ function headerView(obs: PodObservation, pod: Pod, containers: ContainerView[]):
     createdAt: parseTime(pod.metadata?.creationTimestamp),
     deletingAt: parseTime(pod.metadata?.deletionTimestamp),
     gone: obs.gone,
+    ...(obs.goneAt !== undefined ? { goneAt: obs.goneAt } : {}),
     reason: st.reason,
     message: st.message,
     ...(obs.connectionLost !== undefined ? { connectionLost: obs.connectionLost, connectionTo: obs.connectionTo ?? 'cluster' } : {}),
