@@ -13,7 +13,7 @@ import type { Clusters } from './clusters.js';
 import type { ClusterTree } from './cluster-tree.js';
 import { classify, runInContextQuestion, type ContextInfo } from './clusterModel.js';
 import { hostAccessOf, refKey, runtimeId, type PodRef } from './manifest.js';
-import { countOf, deleteAllQuestion } from './podModel.js';
+import { countOf, deleteAllQuestion, deletePodDetail } from './podModel.js';
 import { docAt, refusal, loadValidator, type DocInfo } from './validator.js';
 import { noticeWhileSlow, SLOW_NOTICE_MS } from './slow-notice.js';
 
@@ -236,10 +236,7 @@ async function deletePod(s: Services, arg: unknown): Promise<void> {
       ref.context !== undefined ? `Delete pod "${refKey(ref)}" in context "${ref.context}"?` : `Delete pod "${refKey(ref)}"?`,
       {
         modal: true,
-        detail:
-          ref.context !== undefined
-            ? 'This is a real cluster, not the lab: its containers get SIGTERM and their grace period to stop, and the pod is gone unless a controller re-creates it.'
-            : 'Its containers get SIGTERM and their grace period to stop. (The setting podlab.confirmDelete turns this question off.)',
+        detail: deletePodDetail(engine.getPod(ref.namespace, ref.name)!, ref.context),
       },
       'Delete',
     );

@@ -272,3 +272,21 @@ export function livePodYaml(pod: Pod): string {
   const { managedFields: _omitted, ...metadata } = pod.metadata ?? {};
   return kubectlYaml({ ...pod, apiVersion: 'v1', kind: 'Pod', metadata });
 }
+
+/**
+ * The detail of "Delete pod?": what deleting does to this pod now. Containers that run get SIGTERM
+ * and the grace period (the pod's terminationGracePeriodSeconds, 30 by default); a pod whose
+ * containers have all stopped has only its record and stopped containers to lose.
+ */
+export function deletePodDetail(pod: Pod, context: string | undefined): string {
+  const statuses = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? []), ...(pod.status?.ephemeralContainerStatuses ?? [])];
+  const running = statuses.filter((c) => c.state?.running).length;
+  const grace = pod.spec?.terminationGracePeriodSeconds ?? 30;
+  const what =
+    running > 0
+      ? `Its ${countOf(running, 'running container')} ${running === 1 ? 'gets' : 'get'} SIGTERM, and SIGKILL if still running after the pod's grace period (${grace}s).`
+      : 'None of its containers runs: the pod and its stopped containers are removed.';
+  return context !== undefined
+    ? `This is a real cluster, not the lab. ${what} The pod is gone unless a controller re-creates it.`
+    : `${what} (The setting podlab.confirmDelete turns this question off.)`;
+}

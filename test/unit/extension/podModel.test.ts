@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ContainerStatus, Pod } from 'kubernetes-types/core/v1';
-import { buildPodRows, containerTone, countOf, deleteAllQuestion, lensSignature, lensTitles, livePodYaml, podRowsSignature, stepModePods } from '../../../src/extension/podModel.js';
+import { buildPodRows, containerTone, countOf, deleteAllQuestion, deletePodDetail, lensSignature, lensTitles, livePodYaml, podRowsSignature, stepModePods } from '../../../src/extension/podModel.js';
 
 const now = Date.UTC(2024, 0, 1, 12, 0, 0);
 const t = (s: number) => new Date(now - s * 1000).toISOString().replace('.000Z', 'Z');
@@ -196,5 +196,23 @@ status:
   podIP: 172.17.0.2
   startTime: "2026-11-24T11:09:00Z"
 `,
+  );
+});
+
+test("the delete question's detail says what deleting does to this pod now (a completed pod has nothing to stop)", () => {
+  const pod = (running: number, grace?: number): Pod => ({
+    metadata: { name: 'web' },
+    spec: { containers: [{ name: 'a', image: 'x' }, { name: 'b', image: 'x' }], ...(grace !== undefined ? { terminationGracePeriodSeconds: grace } : {}) },
+    status: {
+      containerStatuses: ['a', 'b'].map((name, i) => ({ name, image: 'x', imageID: '', ready: false, restartCount: 0, state: i < running ? { running: {} } : { terminated: { exitCode: 0 } } })),
+    },
+  });
+  assert.deepEqual(
+    [deletePodDetail(pod(0), undefined), deletePodDetail(pod(1, 5), undefined), deletePodDetail(pod(2), 'prod')],
+    [
+      'None of its containers runs: the pod and its stopped containers are removed. (The setting podlab.confirmDelete turns this question off.)',
+      "Its 1 running container gets SIGTERM, and SIGKILL if still running after the pod's grace period (5s). (The setting podlab.confirmDelete turns this question off.)",
+      "This is a real cluster, not the lab. Its 2 running containers get SIGTERM, and SIGKILL if still running after the pod's grace period (30s). The pod is gone unless a controller re-creates it.",
+    ],
   );
 });
