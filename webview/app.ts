@@ -491,7 +491,7 @@ export class PanelApp {
     const current = key(list.current);
     // The pod shown stays in the list when it left the lab (deleted, or never created), so the
     // switcher shows it rather than the first other pod (which choosing could then not switch to).
-    const pods = list.pods.some((p) => key(p) === current) ? list.pods : [...list.pods, { ...list.current, status: 'not in the lab' }].sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
+    const pods = list.pods.some((p) => key(p) === current) ? list.pods : [...list.pods, { ...list.current, status: this.model?.header.cluster ? 'not found' : 'not in the lab' }].sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
     const sel = h(
       'vscode-dropdown',
       { 'data-testid': 'pod-switcher', 'aria-label': 'Pod' },
@@ -522,7 +522,9 @@ export class PanelApp {
           'p',
           { class: 'banner banner-info', role: 'status', 'data-testid': 'missing' },
           h('code', {}, `pods "${hd.name}" not found`),
-          ': there is no such pod in the lab (it was never created, or it was deleted before this panel opened). Run Pod on its manifest creates it, and this panel follows it from then on.',
+          hd.cluster
+            ? `: there is no such pod in namespace ${hd.namespace} of this cluster (it was never created, or it was deleted before this panel opened). This panel follows it if it is created.`
+            : ': there is no such pod in the lab (it was never created, or it was deleted before this panel opened). Run Pod on its manifest creates it, and this panel follows it from then on.',
         ),
       ];
     }

@@ -801,15 +801,17 @@ async function get(argv: string[]): Promise<number> {
   const args = parseResourceArgs(positionals);
   if (allNamespaces && args.targets.length) throw new UsageError('a resource cannot be retrieved by name across all namespaces');
   if (values.watch && new Set(args.kinds ?? args.targets.map((t) => t.kind)).size > 1) throw new UsageError('you may only specify a single resource type');
-  const fieldText = values['field-selector'];
-  if ((values.selector !== undefined || fieldText !== undefined) && args.targets.length) throw new UsageError('name cannot be provided when a selector is specified');
+  // kubectl's builder trims the selectors and takes an empty one as none
+  const labelText = values.selector?.trim() || undefined;
+  const fieldText = values['field-selector']?.trim() || undefined;
+  if ((labelText !== undefined || fieldText !== undefined) && args.targets.length) throw new UsageError('name cannot be provided when a selector is specified');
   const engine = await connect({});
   try {
     const listing = args.targets.length === 0;
     /** Said after what was found (exit 1): objects not found, types the selectors are refused for. */
     const missing: string[] = [];
     let groups: [ResourceKind, AnyObject[]][];
-    const { kinds, refusals, matches } = parseSelectors(args.kinds ?? ['Pod'], values.selector, fieldText);
+    const { kinds, refusals, matches } = parseSelectors(args.kinds ?? ['Pod'], labelText, fieldText);
     missing.push(...refusals);
     if (kinds.length === 0) return missingAfter(missing);
     const selected = (kind: ResourceKind, os: AnyObject[]) => os.filter(matches(kind));
@@ -831,7 +833,15 @@ async function get(argv: string[]): Promise<number> {
     const sortBy = values['sort-by'];
     if (sortBy) {
       const tableOut = fmt === undefined || fmt === 'wide';
-      if (tableOut) {
+      const tables = listing ? kinds.length : args.targets.length;
+      if (tableOut && tables > 1) {
+        // kubectl sorts what the server answered, here several Tables (one per type asked or per
+        // NAME), as objects: the path is looked for in the Table objects themselves, and unless a
+        // Table has it (its kind, its apiVersion) the command fails (kubernetes/kubernetes#104318)
+        const table = { apiVersion: 'meta.k8s.io/v1', kind: 'Table', metadata: { resourceVersion: '' }, columnDefinitions: [], rows: [] };
+        const r = sortByPath(Array.from({ length: tables }, () => table), sortBy, false);
+        if ('error' in r) return r.fatal ? sortFatal(r.error, r.fatal.line) : sortFailed(r.error);
+      } else if (tableOut) {
         // kubectl's get leaves out a table its sorter refuses (the printer's error is not checked):
         // with nothing else printed, it says "No resources found"
         for (const g of groups) {
@@ -1079,6 +1089,7 @@ async function logs(argv: string[]): Promise<number> {
 async function followEach(engine: RemoteEngine, ns: string, name: string, containers: readonly string[], request: LogRequest, prefixOf: (c: string) => string, ignoreErrors: boolean): Promise<number> {
   const interrupt = listenForInterrupt();
   const subs: { dispose(): void }[] = [];
+  let done = false;
   try {
     await new Promise<void>((resolve, reject) => {
       void interrupt.signalled.then(resolve);
@@ -1088,8 +1099,9 @@ async function followEach(engine: RemoteEngine, ns: string, name: string, contai
       };
       for (const c of containers) {
         const prefix = prefixOf(c);
-        engine.followLogs(ns, name, c, (l) => io.out(`${prefix}${l}\n`), { ...request, onEnd: ended }).then(
-          (s) => subs.push(s),
+        engine.followLogs(ns, name, c, (l) => void (done || io.out(`${prefix}${l}\n`)), { ...request, onEnd: ended }).then(
+          // a stream that opens after the command ended (another failed) is closed at once
+          (s) => (done ? s.dispose() : subs.push(s)),
           (e: unknown) => {
             if (ignoreErrors && e instanceof ApiStatusError) {
               io.out(`error: ${e.message}\n`);
@@ -1100,6 +1112,7 @@ async function followEach(engine: RemoteEngine, ns: string, name: string, contai
       }
     });
   } finally {
+    done = true;
     interrupt.dispose();
     for (const s of subs) s.dispose();
   }
@@ -1116,7 +1129,10 @@ async function del(argv: string[]): Promise<number> {
   });
   const grace = deleteGrace(values['grace-period']);
   const args = parseResourceArgs(positionals);
-  const selecting = values.selector !== undefined || values['field-selector'] !== undefined;
+  // kubectl's builder trims the selectors and takes an empty one as none (`-l ''` selects nothing to delete)
+  const labelText = values.selector?.trim() || undefined;
+  const fieldText = values['field-selector']?.trim() || undefined;
+  const selecting = labelText !== undefined || fieldText !== undefined;
   // kubectl's refusals, in its order
   if (selecting && args.targets.length) throw new UsageError('name cannot be provided when a selector is specified');
   if (selecting && values.all) throw new UsageError("setting 'all' parameter but found a non empty selector. ");
@@ -1134,7 +1150,7 @@ async function del(argv: string[]): Promise<number> {
       // --all without a TYPE: the lab's pods, ConfigMaps and Secrets of the namespace.
       targets = (args.kinds ?? (['Pod', 'ConfigMap', 'Secret'] as const)).flatMap((kind) => listKind(engine, kind, ns).map((o) => ({ kind, name: nameOf(o) })));
     } else if (selecting) {
-      const sel = parseSelectors(args.kinds!, values.selector, values['field-selector']);
+      const sel = parseSelectors(args.kinds!, labelText, fieldText);
       refusals = sel.refusals;
       targets = sel.kinds.flatMap((kind) => listKind(engine, kind, ns).filter(sel.matches(kind)).map((o) => ({ kind, name: nameOf(o) })));
     }

@@ -569,7 +569,12 @@ class Evaluator {
         try {
           lefts = this.walk([item], node.left);
         } catch (e) {
-          if (node.op === 'exists') continue;
+          // jsonpath.go's failing step returns its input with the error, and the exists test
+          // ignores the error and sees that input: the item is kept
+          if (node.op === 'exists' && e instanceof ExecError) {
+            out.push(item);
+            continue;
+          }
           throw e;
         }
         if (node.op === 'exists') {

@@ -46,6 +46,8 @@ export interface HeaderView {
   goneAt?: number;
   /** No such pod was seen at all (never created, or deleted before the panel opened): nothing to show but that. */
   missing?: boolean;
+  /** The pod is a kubeconfig context's (a real cluster), not the lab's: the panel words what it says for it. */
+  cluster?: boolean;
   /** The API client's connection is lost (why; it retries): the panel shows the pod as last seen. */
   connectionLost?: string;
   /** What the lost connection was to: the lab server, or a kubeconfig context's cluster. */

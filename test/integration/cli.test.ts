@@ -329,6 +329,11 @@ describe('ConfigMaps and Secrets through the command line', () => {
       assert.deepEqual(pl(['delete', 'pod', 'cli-objects-pod', '-l', 'a=b']), { code: 2, out: '', err: 'error: name cannot be provided when a selector is specified\n' });
       assert.deepEqual(pl(['delete', 'pods', '--all', '-l', 'a=b']), { code: 2, out: '', err: "error: setting 'all' parameter but found a non empty selector. \n" });
       assert.deepEqual(pl(['delete', '-l', 'a=b']), { code: 2, out: '', err: 'error: at least one resource must be specified to use a selector\n' });
+      // an empty selector is none (kubectl's builder trims it): it deletes nothing, and get lists everything
+      assert.deepEqual(pl(['delete', 'pods', '-l', ' ']), { code: 2, out: '', err: 'error: delete pods takes NAMEs, --all or a selector (-l, --field-selector)\n' });
+      assert.deepEqual(pl(['delete', 'pods', '--field-selector', '']), { code: 2, out: '', err: 'error: delete pods takes NAMEs, --all or a selector (-l, --field-selector)\n' });
+      assert.deepEqual(pl(['get', 'pods', '-l', ' ', '-o', 'name']), { code: 0, out: 'pod/cli-objects-pod\n', err: '' });
+      assert.deepEqual(pl(['get', 'pod', 'cli-objects-pod', '-l', '', '-o', 'name']), { code: 0, out: 'pod/cli-objects-pod\n', err: '' });
       assert.deepEqual(pl(['delete', 'cm,secrets', '--field-selector', 'metadata.name=cli-secret']), { code: 0, out: 'secret "cli-secret" deleted\n', err: '' });
       const all = pl(['delete', '--all']);
       assert.equal(all.code, 0, all.err);
@@ -796,6 +801,16 @@ describe('the command line tells the story', () => {
       }
     }
     assert.deepEqual(pl(['get', 'pods', '-l', 'app=jp', '--sort-by=.metadata.labels.size', '-o', 'name']), { code: 0, out: 'pod/cli-jp-a\npod/cli-jp-b\npod/cli-jp\n', err: '' });
+    // several tables (types, or NAMEs): kubectl sorts the Table objects themselves (kubernetes/kubernetes#104318)
+    for (const args of [
+      ['get', 'pods,cm', '-l', 'app=jp', '--sort-by=.metadata.name'],
+      ['get', 'pod', 'cli-jp', 'cli-jp-a', '--sort-by=.metadata.name'],
+      ['get', 'pod', 'cli-jp-b', 'cli-jp-a', '--sort-by=.kind'],
+    ]) {
+      const want = kubectl(args);
+      const got = pl(args);
+      assert.deepEqual({ ...got, out: klogless(got.out) }, { code: want.status, out: klogless(want.stdout), err: want.stderr }, args.join(' '));
+    }
     assert.equal(pl(['delete', 'pods', '-l', 'app=jp', '--field-selector', 'metadata.name!=cli-jp']).code, 0);
     // one object named: the template runs over it, not over a List
     assert.deepEqual(pl(['get', 'pod', 'cli-jp', '-o', 'jsonpath={.metadata.labels.app}']), { code: 0, out: 'jp', err: '' });

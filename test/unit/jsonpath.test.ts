@@ -55,6 +55,7 @@ describe("kubectl's JSONPath templates over a List of pods (the whole output com
     ['a float in the template does not compare with an int64', '{.items[?(@.spec.terminationGracePeriodSeconds==30.0)].metadata.name}', 'error: incompatible types for comparison'],
     ['a string does not compare with an int64', '{.items[?(@.spec.terminationGracePeriodSeconds=="30")].metadata.name}', 'error: incompatible types for comparison'],
     ['a filter that only asks for a key', '{.items[?(@.metadata.labels)].metadata.name}', 'web'],
+    ['an exists filter whose path fails keeps the item, as Go\'s does (the failing step hands on its input)', '{.items[?(@.spec.containers[1])].metadata.name}', 'web db'],
     ['a filter on an object is refused', '{.items[0].metadata[?(@.x)]}', 'error: map[deletionTimestamp:<nil> labels:map[app:web tier:front] name:web] is not array or slice and cannot be filtered'],
     ['a filter inside a list of conditions', '{.items[0].status.conditions[?(@.type=="Ready")].status}', 'True'],
     ['a union of fields', "{.items[0]['metadata.name', 'kind']}", 'web Pod'],

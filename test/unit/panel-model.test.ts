@@ -256,6 +256,8 @@ describe('folding the watch stream into an observation', () => {
     assert.deepEqual([m.header.missing, m.header.status, m.header.gone, m.notices], [true, 'NotFound', false, []]);
     const seen = observe(newObservation('default', 'web'), podEv('ADDED', pod('web')), 1);
     assert.equal(buildPanelModel(seen, 2).header.missing, undefined, 'a pod seen is not missing');
+    const onCluster = buildPanelModel({ ...newObservation('default', 'gone-before'), connectionTo: 'cluster' }, 3).header;
+    assert.deepEqual([onCluster.missing, onCluster.cluster], [true, true], "a cluster's missing pod is said to be the cluster's");
   });
   test('the history records a mark only when the phase or STATUS changes', () => {
     let o = observe(newObservation('default', 'web'), podEv('ADDED', pod('web')), 1);
@@ -1197,6 +1199,10 @@ describe('notices: a missing ConfigMap or Secret keeps the pod from starting', (
     ],
   ];
   for (const [name, p, events, want] of cases) test(name, () => assert.deepEqual(noticeViews(p, events), want));
+  test("on a real cluster the pull notice speaks of the node and the registry, not of this machine's Docker and Pod Lab's scripts", () => {
+    const [n] = noticeViews(withApp({ name: 'app', image: 'example/web:2', imagePullPolicy: 'IfNotPresent' }, waiting('ImagePullBackOff', 'Back-off pulling image "example/web:2"')), [], 'cluster');
+    assert.equal(n?.explain, `${PULL_EXPLAIN} Check the image name and tag, that the node can reach the registry, and for a private registry the pod's imagePullSecrets.`);
+  });
 });
 
 describe("the probes table's sentence about the run toward a verdict", () => {

@@ -22,7 +22,8 @@ describe("kubectl's --sort-by: the whole order, or its error", () => {
     ['a string beside a number is unsortable', () => sortByPath([pod('x', { n: 1 }), pod('y', { n: 'a' })], '.metadata.n', false), { error: 'Field {.metadata.n} in *unstructured.Unstructured is an unsortable type: interface, err: unsortable interface: interface', fatal: { line: 329 } }],
     ['a path that is no relaxed path: the list sorter refuses it', () => sortByPath([pod('x')], '{{x}', false), { error: "unexpected path string, expected a 'name1.name2' or '.name1.name2' or '{name1.name2}' or '{.name1.name2}'" }],
     ['the table sorter parses it as written', () => sortByPath([pod('x'), pod('y')], '{{x}', true), { error: "sorting error: unrecognized character in action: U+007B '{'" }],
-    ['a path that fails on an object, in the table sorter\'s words', () => sortByPath([pod('x'), pod('y')], '.metadata.l[3]', true), { error: 'couldn\'t find any field with path "{.metadata.l[3]}" in the list of objects' }],
+    ['a path that finds nothing in any row', () => sortByPath([pod('x'), pod('y')], '.metadata.l[3]', true), { error: 'couldn\'t find any field with path "{.metadata.l[3]}" in the list of objects' }],
+    ['a path that fails on a row, in the table sorter\'s words', () => sortByPath([pod('x', { l: [1, 2, 3, 4] }), pod('y', { l: [1] })], '.metadata.l[3]', true), { error: 'Failed to get values for [][]reflect.Value(nil) using {.metadata.l[3]} (&errors.errorString{s:"array index out of bounds: index 3, length 1"})' }],
     ['an index out of bounds, in the list sorter\'s words', () => sortByPath([pod('x', { l: [1] })], '.metadata.l[3]', false), { error: 'array index out of bounds: index 3, length 1' }],
   ];
   for (const [name, fn, want] of cases) test(name, () => assert.deepEqual(fn(), want));

@@ -598,6 +598,7 @@ export function buildPanelModel(obs: PodObservation, now: number): PanelModel {
   const header = obs.pod
     ? headerView(obs, pod, containers)
     : { ...headerView(obs, pod, containers), status: obs.gone ? 'Unknown' : 'NotFound', phase: '', ...(obs.gone ? {} : { missing: true }) };
+  if (obs.connectionTo === 'cluster') header.cluster = true;
   return {
     now,
     header,
@@ -606,7 +607,7 @@ export function buildPanelModel(obs: PodObservation, now: number): PanelModel {
     events,
     timeline: timelineView(obs, pod, containers, events, now),
     debug: { stepWaitingFor: obs.debug?.stepWaitingFor, available: obs.debug !== undefined },
-    notices: obs.pod ? [...simulatedNotice(obs, pod), ...noticeViews(pod, events)] : [],
+    notices: obs.pod ? [...simulatedNotice(obs, pod), ...noticeViews(pod, events, obs.connectionTo === 'cluster' ? 'cluster' : 'lab')] : [],
   };
 }
 

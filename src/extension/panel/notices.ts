@@ -94,8 +94,11 @@ const PULL_ALWAYS_EXPLAIN =
   ' Its imagePullPolicy is Always (the API server\'s default for an image without a tag or with :latest), so the kubelet pulls it even when it is present on this machine: where no registry is reachable, set imagePullPolicy: IfNotPresent on an image that is present (a tagged one, such as busybox:1.35).';
 const PULL_ABSENT_EXPLAIN =
   ' The image is not present on this machine\'s Docker, so it has to be pulled: where no registry is reachable, load or build it into Docker (docker load, docker build; in a Pod Lab checkout, bash scripts/build-images.sh builds busybox:1.35 and the pause image), or name an image that is present.';
+/** On a real cluster the image is the node's business: what the learner can check from here. */
+const PULL_CLUSTER_EXPLAIN =
+  ' Check the image name and tag, that the node can reach the registry, and for a private registry the pod\'s imagePullSecrets.';
 
-function pullNotice(c: Container, reason: string, message: string, events: EventView[]): NoticeView {
+function pullNotice(c: Container, reason: string, message: string, events: EventView[], place: 'lab' | 'cluster'): NoticeView {
   const policy = c.imagePullPolicy ?? 'IfNotPresent';
   const image = c.image ?? '';
   // the kubelet's Failed event of the pull (`Failed to pull image "x": ...`), the latest
@@ -109,7 +112,7 @@ function pullNotice(c: Container, reason: string, message: string, events: Event
     references: [`image ${image}`, `imagePullPolicy ${policy}`],
     explain:
       'The kubelet pulls a container\'s image, as its pull policy says, before it creates the container; after a failed pull it waits with a growing back-off (ImagePullBackOff) and tries again.' +
-      (policy === 'Always' ? PULL_ALWAYS_EXPLAIN : PULL_ABSENT_EXPLAIN),
+      (place === 'cluster' ? PULL_CLUSTER_EXPLAIN : policy === 'Always' ? PULL_ALWAYS_EXPLAIN : PULL_ABSENT_EXPLAIN),
     ...(ev ? { event: { reason: ev.reason, count: ev.count, ...(ev.lastAt !== undefined ? { lastAt: ev.lastAt } : {}) } } : {}),
   };
 }
@@ -133,14 +136,14 @@ function anyContainerStarted(pod: Pod): boolean {
 }
 
 /** The notices for a pod: config errors of its containers, then volumes that could not be set up. */
-export function noticeViews(pod: Pod, events: EventView[]): NoticeView[] {
+export function noticeViews(pod: Pod, events: EventView[], place: 'lab' | 'cluster' = 'lab'): NoticeView[] {
   const out: NoticeView[] = [];
   const statuses = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
   const containers = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
   for (const c of containers) {
     const w = statuses.find((s) => s.name === c.name)?.state?.waiting;
     if (w?.reason === 'CreateContainerConfigError') out.push(configNotice(pod, c, w.message ?? '', events));
-    if (w?.reason === 'ErrImagePull' || w?.reason === 'ImagePullBackOff') out.push(pullNotice(c, w.reason, w.message ?? '', events));
+    if (w?.reason === 'ErrImagePull' || w?.reason === 'ImagePullBackOff') out.push(pullNotice(c, w.reason, w.message ?? '', events, place));
   }
   const phase = pod.status?.phase ?? 'Pending';
   if (phase !== 'Pending' || pod.metadata?.deletionTimestamp || anyContainerStarted(pod)) return out;
