@@ -1,18 +1,11 @@
 // `kubectl get --sort-by=PATH` (staging/src/k8s.io/kubectl/pkg/cmd/get/sorter.go: TableSorter for
 // tables, RuntimeSort for the other outputs): the objects in the order of the value the path finds
 // first in each, compared as kubectl's isLess compares unstructured values. Pure.
-import { jsonPathResults, parseJsonPath, relaxedJsonPath } from '../shared/jsonpath.js';
+import { goTypeName, jsonPathResults, parseJsonPath, relaxedJsonPath } from '../shared/jsonpath.js';
 import { cmpQ, parseQuantity } from '../validation/quantity.js';
 import { goQuote } from '../shared/go.js';
 
 class Unsortable extends Error {}
-
-/** Go's type name of a decoded JSON value, as `unsortable type: %T` prints it. */
-function goType(v: unknown): string {
-  if (Array.isArray(v)) return '[]interface {}';
-  if (typeof v === 'object') return 'map[string]interface {}';
-  return typeof v === 'boolean' ? 'bool' : typeof v;
-}
 
 /** Go's string comparison: byte by byte in UTF-8. */
 const goLess = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b)) < 0;
@@ -38,7 +31,7 @@ function isLess(i: unknown, j: unknown): boolean {
       if (typeof qi === 'string' || typeof qj === 'string') return goLess(i, j);
       return cmpQ(qi, qj) < 0;
     }
-  } else throw new Unsortable(`unsortable type: ${goType(i)}`);
+  } else throw new Unsortable(`unsortable type: ${goTypeName(i as Parameters<typeof goTypeName>[0])}`);
   throw new Unsortable('unsortable interface: interface');
 }
 

@@ -16,6 +16,8 @@
 // Keys whose natural order is a cycle (a9x < a10 < a90 < a9x) have no one order: kubectl's own
 // changes from run to run (Go's sort starts from the map's random order), and this one's may be another.
 
+import { goFormatFloat } from './go.js';
+
 const BEST_WIDTH = 80;
 const BEST_INDENT = 2;
 
@@ -304,23 +306,9 @@ function scalarOf(v: null | boolean | number | string): { value: string; style: 
   if (v === null) return { value: 'null', style: 'plain' };
   if (typeof v === 'boolean') return { value: String(v), style: 'plain' };
   // An integer in int64 or uint64 range is an int to go-yaml (Go's JSON wrote its digits); beyond, a float.
-  if (typeof v === 'number') return { value: Number.isInteger(v) && v >= -(2 ** 63) && v < 2 ** 64 ? BigInt(v).toString() : goFloat(v), style: 'plain' };
+  if (typeof v === 'number') return { value: Number.isInteger(v) && v >= -(2 ** 63) && v < 2 ** 64 ? BigInt(v).toString() : goFormatFloat(v), style: 'plain' };
   if (v.includes('\n')) return { value: v, style: 'literal' };
   return { value: v, style: resolvesToString(v) && !isBase60Float(v) ? 'plain' : 'double' };
-}
-
-/** strconv.FormatFloat(f, 'g', -1, 64): the shortest digits, in %e form when the exponent is < -4 or ≥ 6 (JSON has no Inf or NaN). */
-function goFloat(f: number): string {
-  const [mantissa, exp] = f.toExponential().split('e') as [string, string];
-  const e = Number(exp);
-  if (e < -4 || e >= 6) return `${mantissa}e${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(2, '0')}`;
-  const neg = mantissa.startsWith('-');
-  const digits = mantissa.replace(/^-/, '').replace('.', '');
-  let text: string;
-  if (e < 0) text = `0.${'0'.repeat(-e - 1)}${digits}`;
-  else if (digits.length <= e + 1) text = digits + '0'.repeat(e + 1 - digits.length);
-  else text = `${digits.slice(0, e + 1)}.${digits.slice(e + 1)}`;
-  return neg ? `-${text}` : text;
 }
 
 const BOOL_OR_NULL = new Set(

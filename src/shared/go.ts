@@ -1,5 +1,5 @@
 // Go's text for values the kubelet and the API server print: strconv.Quote (`%q`),
-// time.Duration.String and a URL path as net/url escapes it. A leaf module: the validator, the engine and its rooms share it. Pure.
+// time.Duration.String, a float64 as `%v` prints it and a URL path as net/url escapes it. A leaf module: the validator, the engine and its rooms share it. Pure.
 
 const lowerHex = (n: number, width: number) => n.toString(16).padStart(width, '0');
 
@@ -262,4 +262,25 @@ export function goEscapePath(path: string): string {
     out += /[A-Za-z0-9\-_.~$&+,/:;=@]/.test(c) ? c : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   return out;
+}
+
+/**
+ * Go's strconv.FormatFloat(f, 'g', -1, 64), which `%v` prints for a float64: the shortest digits
+ * that read back to f, in %e form when the exponent is below -4 or at least 6 (`1e+06`,
+ * `1.234567e+06`, `1e-05`), else plainly (`30.5`, `123456.7`, `0.0001`).
+ */
+export function goFormatFloat(f: number): string {
+  if (Number.isNaN(f)) return 'NaN';
+  if (!Number.isFinite(f)) return f > 0 ? '+Inf' : '-Inf';
+  if (f === 0) return Object.is(f, -0) ? '-0' : '0';
+  const [mantissa, exp] = f.toExponential().split('e') as [string, string];
+  const e = Number(exp);
+  if (e < -4 || e >= 6) return `${mantissa}e${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(2, '0')}`;
+  const neg = mantissa.startsWith('-');
+  const digits = mantissa.replace(/^-/, '').replace('.', '');
+  let text: string;
+  if (e < 0) text = `0.${'0'.repeat(-e - 1)}${digits}`;
+  else if (digits.length <= e + 1) text = digits + '0'.repeat(e + 1 - digits.length);
+  else text = `${digits.slice(0, e + 1)}.${digits.slice(e + 1)}`;
+  return neg ? `-${text}` : text;
 }

@@ -8,7 +8,7 @@
 // Where Go's behaviour depends on its random map order (a wildcard or `..` over an object's keys),
 // the keys are taken sorted.
 
-import { goJsonMarshal, goQuote } from './go.js';
+import { goFormatFloat, goJsonMarshal, goQuote } from './go.js';
 
 /** The 3 parameters of `[start:end:step]`, as the parser fills them. */
 interface Param {
@@ -45,12 +45,17 @@ const isDigit = (r: number) => r !== EOF && /^\p{Nd}$/u.test(String.fromCodePoin
 /** A character that ends an identifier or a field name. */
 const isTerminator = (r: number) => isSpace(r) || isEndOfLine(r) || r === EOF || '.,[]$@{}'.includes(String.fromCodePoint(r));
 
-/** Go's %#U: `U+0023 '#'`. */
-const sharpU = (r: number) => `U+${r.toString(16).toUpperCase().padStart(4, '0')} '${String.fromCodePoint(r)}'`;
+/** Go's %#U: `U+0023 '#'`, the character itself only when it is printable (`U+0009` for a tab). */
+const sharpU = (r: number) => {
+  const code = `U+${r.toString(16).toUpperCase().padStart(4, '0')}`;
+  return /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u.test(String.fromCodePoint(r)) ? `${code} '${String.fromCodePoint(r)}'` : code;
+};
 
-/** strconv.Atoi: an optional sign and decimal digits. */
+/** strconv.Atoi: an optional sign and decimal digits, within int64. */
 function atoi(s: string): number | undefined {
-  return /^[+-]?\d+$/.test(s) ? Number(s) : undefined;
+  if (!/^[+-]?\d+$/.test(s)) return undefined;
+  const n = BigInt(s);
+  return n >= -(2n ** 63n) && n < 2n ** 63n ? Number(n) : undefined;
 }
 
 /** strconv.ParseFloat for what parseNumber can read: signs, digits and dots. */
@@ -368,7 +373,7 @@ const isObject = (v: unknown): v is Record<string, Json> => typeof v === 'object
 const keysSorted = (o: Record<string, Json>) => Object.keys(o).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
 /** Go's reflect type names of decoded JSON, as `%v is not array or slice` prints them. */
-function goTypeName(v: Json | undefined): string {
+export function goTypeName(v: Json | undefined): string {
   if (v === undefined || v === null) return '<nil>';
   if (v instanceof TemplateFloat) return 'float64';
   if (Array.isArray(v)) return '[]interface {}';
@@ -378,29 +383,8 @@ function goTypeName(v: Json | undefined): string {
   return numberKind(v) === 'int' ? 'int64' : 'float64';
 }
 
-/** Go's %v of a float64 (strconv 'g', shortest): `30`, `1.5`, `1e+06`, `1.234567e+06`, `1e-05`. */
-export function goFloat(v: number): string {
-  if (Number.isNaN(v)) return 'NaN';
-  if (!Number.isFinite(v)) return v > 0 ? '+Inf' : '-Inf';
-  if (v === 0) return Object.is(v, -0) ? '-0' : '0';
-  // the shortest digits that read back to v, and the decimal point's place
-  const [mant, expPart] = Math.abs(v).toExponential().split('e') as [string, string];
-  const digits = mant.replace('.', '');
-  const exp = Number(expPart);
-  const sign = v < 0 ? '-' : '';
-  // %e when the exponent is < -4 or >= the precision (6 for the shortest form, or the digits' count
-  // when there are fewer digits than that and they all lie before the point)
-  let eprec = 6;
-  if (eprec > digits.length && digits.length >= exp + 1) eprec = digits.length;
-  if (exp < -4 || exp >= eprec) {
-    const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
-    const e = Math.abs(exp);
-    return `${sign}${m}e${exp < 0 ? '-' : '+'}${e < 10 ? '0' : ''}${e}`;
-  }
-  if (exp < 0) return `${sign}0.${'0'.repeat(-exp - 1)}${digits}`;
-  if (digits.length <= exp + 1) return `${sign}${digits}${'0'.repeat(exp + 1 - digits.length)}`;
-  return `${sign}${digits.slice(0, exp + 1)}.${digits.slice(exp + 1)}`;
-}
+/** Go's %v of a float64 (see goFormatFloat); exported for the tests. */
+export const goFloat = goFormatFloat;
 
 /** Go's %#v of decoded JSON: `map[string]interface {}{"a":"b", "n":1}`, `[]interface {}{...}`, `interface {}(nil)`. */
 export function goSharpV(v: Json): string {

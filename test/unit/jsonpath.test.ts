@@ -70,6 +70,8 @@ describe("kubectl's JSONPath templates over a List of pods (the whole output com
     ['an unclosed action', '{.x', 'parse: unclosed action'],
     ['a character that cannot start anything', '{#}', "parse: unrecognized character in action: U+0023 '#'"],
     ['an index that is not a number', '{.items[a]}', 'parse: invalid array index a'],
+    ['an index beyond int64 is no number to Go', '{.items[99999999999999999999]}', 'parse: array index 99999999999999999999 is not a number'],
+    ['a character that cannot start anything and is not printable: its code alone', '{\t.a}', 'parse: unrecognized character in action: U+0009'],
     ['an unterminated array', '{.items[0}', 'parse: unterminated array'],
     ['an unterminated filter', '{.items[?(@.a=="x"}', 'parse: unterminated filter'],
     ['an unterminated string', '{"abc}', 'parse: unterminated quoted string'],
