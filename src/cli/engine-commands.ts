@@ -29,7 +29,7 @@ import { nodes } from './nodes-command.js';
 import { simulatedNodeNames } from '../shared/labels.js';
 import { kubectlYaml } from '../shared/go-yaml.js';
 import { klogFatal, sortByPath } from './sort-by.js';
-import { customColumnCells, customColumnHeaders, executeJsonPath, jsonPathError, parseCustomColumns, parseJsonPath, type CustomColumn } from '../shared/jsonpath.js';
+import { customColumnRows, executeJsonPath, jsonPathError, parseCustomColumns, parseJsonPath, type CustomColumn } from '../shared/jsonpath.js';
 import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector, type FieldSelector, type LabelSelector } from '../server/selectors.js';
 import { UsageError, cannotRead, deleteGrace, isUsageError, parse, podArg, seconds, kubectlJson, kubectlList, parseResourceArgs, type ResourceKind, type ResourceTarget } from './args.js';
 
@@ -192,17 +192,22 @@ type RunItem = { kind: 'Pod'; pod: Pod } | { kind: ConfigObjectKind; object: Con
  * each key's last value kept. The document keeps its place in the file.
  */
 function asKubectlSends(text: string, doc: ValidatedDocument, options: Parameters<typeof validateText>[1]): ValidatedDocument {
-  const [d] = parseAllDocuments(text.slice(doc.offset, doc.endOffset), PARSE_OPTIONS) as unknown as { toJS(): unknown; errors: unknown[] }[];
-  if (!d || d.errors.length) return doc;
-  const again = validateText(JSON.stringify(d.toJS()), options).documents[0];
+  const v = documentValue(text, doc);
+  if (v === undefined) return doc;
+  const again = validateText(JSON.stringify(v), options).documents[0];
   return again ? { ...again, index: doc.index, offset: doc.offset, endOffset: doc.endOffset } : doc;
 }
 
 /** A valid document's object as the file wrote it (YAML 1.1, as kubectl reads it). */
 function asWritten(text: string, doc: ValidatedDocument): ConfigObject | undefined {
-  const [d] = parseAllDocuments(text.slice(doc.offset, doc.endOffset), PARSE_OPTIONS) as unknown as { toJS(): unknown; errors: unknown[] }[];
-  const v = d && !d.errors.length ? d.toJS() : undefined;
+  const v = documentValue(text, doc);
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as ConfigObject) : undefined;
+}
+
+/** A document's value as kubectl reads it (YAML 1.1), or undefined when it does not parse. */
+function documentValue(text: string, doc: ValidatedDocument): unknown {
+  const [d] = parseAllDocuments(text.slice(doc.offset, doc.endOffset), PARSE_OPTIONS) as unknown as { toJS(): unknown; errors: unknown[] }[];
+  return d && !d.errors.length ? d.toJS() : undefined;
 }
 
 /**
@@ -548,6 +553,11 @@ function listKind(engine: Engine, kind: ResourceKind, ns: string | undefined): A
 /** `pod/web`, as `-o name` prints an object. */
 const typeName = (kind: ResourceKind, o: AnyObject) => `${kind.toLowerCase()}/${nameOf(o)}`;
 
+/** kubectl's line for a listing that found nothing (stderr): of the namespace, or of every one (`-A`). */
+function noResourcesFound(namespace: string | undefined): void {
+  io.err(namespace === undefined ? 'No resources found\n' : `No resources found in ${namespace} namespace.\n`);
+}
+
 /** Says what was not found (after the output, as kubectl does): exit 1 if anything was missing. */
 function missingAfter(missing: readonly string[]): number {
   for (const line of missing) io.err(line);
@@ -606,15 +616,9 @@ async function watchObjects(
   let printed = 0;
   /** The header and the objects' rows: kubectl's columns (with --show-labels), or the custom columns. */
   const rowsOf = (objects: AnyObject[]): string[][] | { error: string } => {
-    const columns = opts.columns;
-    if (!columns) return withExtras(tableRows(kind, objects, Date.now(), opts.fmt === 'wide', false, simulated, withNamespace), objects, { ...opts.extras, noHeaders: false });
-    const rows = [customColumnHeaders(columns)];
-    for (const o of objects) {
-      const cells = customColumnCells(columns, o);
-      if ('error' in cells) return cells;
-      rows.push(cells);
-    }
-    return rows;
+    if (!opts.columns) return withExtras(tableRows(kind, objects, Date.now(), opts.fmt === 'wide', false, simulated, withNamespace), objects, { ...opts.extras, noHeaders: false });
+    const t = customColumnRows(opts.columns, objects);
+    return t.error !== undefined ? { error: t.error } : t.rows;
   };
   const print = (o: AnyObject) => {
     if (opts.fmt === 'name') return io.out(`${typeName(kind, o)}\n`);
@@ -697,15 +701,9 @@ function kindRows(kind: ResourceKind, objects: AnyObject[], now: number, wide: b
   return [[...SECRET_COLUMNS], ...objects.map((o) => prefix(secretCells(o as ConfigObject, now)))];
 }
 
-/** A --sort-by that cannot sort: kubectl's error, exit 1. */
-function sortFailed(error: string): number {
-  io.err(`error: ${error}\n`);
-  return 1;
-}
-
-/** A value --sort-by cannot compare: kubectl's klog line from its sorter, exit 1. */
-function sortFatal(error: string, line: number): number {
-  io.err(klogFatal(error, 'sorter.go', line, new Date(), process.pid));
+/** A --sort-by that cannot sort: kubectl's error, or for a value it cannot compare the klog line from its sorter; exit 1. */
+function sortRefused(r: { error: string; fatal?: { line: number } }): number {
+  io.err(r.fatal ? klogFatal(r.error, 'sorter.go', r.fatal.line, new Date(), process.pid) : `error: ${r.error}\n`);
   return 1;
 }
 
@@ -826,10 +824,11 @@ async function get(argv: string[]): Promise<number> {
         else groups.push([kind, [o]]);
       }
     }
-    let objects = groups.flatMap(([, os]) => os);
+    /** Every object found, each with its type, in the order printed. */
+    const withTypes = () => groups.flatMap(([kind, os]) => os.map((o): [ResourceKind, AnyObject] => [kind, o]));
+    let found = withTypes();
     // --sort-by: a table's rows per type (when it has more than one, as kubectl's table sorter
     // runs), or the whole list of the other outputs (a single object named is no list)
-    let named: [ResourceKind, AnyObject][] = groups.flatMap(([kind, os]) => os.map((o): [ResourceKind, AnyObject] => [kind, o]));
     const sortBy = values['sort-by'];
     if (sortBy) {
       const tableOut = fmt === undefined || fmt === 'wide';
@@ -840,29 +839,29 @@ async function get(argv: string[]): Promise<number> {
         // Table has it (its kind, its apiVersion) the command fails (kubernetes/kubernetes#104318)
         const table = { apiVersion: 'meta.k8s.io/v1', kind: 'Table', metadata: { resourceVersion: '' }, columnDefinitions: [], rows: [] };
         const r = sortByPath(Array.from({ length: tables }, () => table), sortBy, false);
-        if ('error' in r) return r.fatal ? sortFatal(r.error, r.fatal.line) : sortFailed(r.error);
+        if ('error' in r) return sortRefused(r);
       } else if (tableOut) {
         // kubectl's get leaves out a table its sorter refuses (the printer's error is not checked):
         // with nothing else printed, it says "No resources found"
         for (const g of groups) {
           if (g[1].length < 2) continue;
           const r = sortByPath(g[1], sortBy, true);
-          if ('error' in r && r.fatal) return sortFatal(r.error, r.fatal.line);
+          if ('error' in r && r.fatal) return sortRefused(r);
           g[1] = 'error' in r ? [] : r;
         }
         groups = groups.filter(([, os]) => os.length);
         if (groups.length === 0) {
-          io.err(allNamespaces ? 'No resources found\n' : `No resources found in ${ns} namespace.\n`);
+          noResourcesFound(allNamespaces ? undefined : ns);
           return missingAfter(missing);
         }
-        objects = groups.flatMap(([, os]) => os);
+        found = withTypes();
       } else if (listing || args.targets.length > 1) {
-        const r = sortByPath(named, sortBy, false, ([, o]) => o);
-        if ('error' in r) return r.fatal ? sortFatal(r.error, r.fatal.line) : sortFailed(r.error);
-        named = r;
-        objects = r.map(([, o]) => o);
+        const r = sortByPath(found, sortBy, false, ([, o]) => o);
+        if ('error' in r) return sortRefused(r);
+        found = r;
       }
     }
+    const objects = found.map(([, o]) => o);
     if (values.watch) {
       if (missing.length) return missingAfter(missing);
       const kind = args.kinds?.[0] ?? args.targets[0]?.kind ?? 'Pod';
@@ -879,20 +878,12 @@ async function get(argv: string[]): Promise<number> {
     if (columns) {
       // one table of every object found, its header once (kubectl prints them as one List); an
       // object a column fails on ends it after the rows before it, with the error
-      const rows: string[][] = extras.noHeaders ? [] : [customColumnHeaders(columns)];
-      let failed: string | undefined;
-      for (const o of objects) {
-        const cells = customColumnCells(columns, o);
-        if ('error' in cells) {
-          failed = cells.error;
-          break;
-        }
-        rows.push(cells);
-      }
+      const t = customColumnRows(columns, objects);
+      const rows = extras.noHeaders ? t.rows.slice(1) : t.rows;
       // (a list prints its header even when empty, and says nothing of it; named objects none of which was found print nothing)
       if (rows.length && (listing || objects.length)) io.out(formatTable(rows));
-      if (failed !== undefined) {
-        io.err(`error: ${failed}\n`);
+      if (t.error !== undefined) {
+        io.err(`error: ${t.error}\n`);
         return 1;
       }
       return missingAfter(missing);
@@ -918,11 +909,11 @@ async function get(argv: string[]): Promise<number> {
       return missingAfter(missing);
     }
     if (fmt === 'name') {
-      for (const [kind, o] of named) io.out(`${typeName(kind, o)}\n`);
+      for (const [kind, o] of found) io.out(`${typeName(kind, o)}\n`);
       return missingAfter(missing);
     }
     if (listing && objects.length === 0) {
-      if (missing.length === 0) io.err(allNamespaces ? 'No resources found\n' : `No resources found in ${ns} namespace.\n`);
+      if (missing.length === 0) noResourcesFound(allNamespaces ? undefined : ns);
       return missingAfter(missing);
     }
     const now = Date.now();
@@ -958,7 +949,7 @@ async function describe(argv: string[]): Promise<number> {
     let found: [ResourceKind, AnyObject][];
     if (args.targets.length === 0) {
       found = args.kinds!.flatMap((kind) => listKind(engine, kind, allNamespaces ? undefined : ns).map((o): [ResourceKind, AnyObject] => [kind, o]));
-      if (found.length === 0) io.err(allNamespaces ? 'No resources found\n' : `No resources found in ${ns} namespace.\n`);
+      if (found.length === 0) noResourcesFound(allNamespaces ? undefined : ns);
     } else {
       const r = resolveTargets(engine, args.targets, ns);
       found = r.found;

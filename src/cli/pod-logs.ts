@@ -164,9 +164,7 @@ export function labelWidth(pods: readonly Pod[]): number {
   const several = pods.length > 1;
   let w = 0;
   for (const p of pods) {
-    for (const c of [...(p.spec?.initContainers ?? []), ...(p.spec?.containers ?? []), ...(p.spec?.ephemeralContainers ?? [])]) {
-      w = Math.max(w, logLabel(p.metadata?.name ?? '', c.name, several).length);
-    }
+    for (const { c } of containersInOrder(p)) w = Math.max(w, logLabel(p.metadata?.name ?? '', c.name, several).length);
   }
   return w;
 }
@@ -262,7 +260,7 @@ export function logRequest(f: LogFlags): LogRequest | { error: string; validate?
  * run; podlab keeps the spec's, the order the containers start in.
  */
 export function allLogContainers(pod: Pod): string[] {
-  return [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? []), ...(pod.spec?.ephemeralContainers ?? [])].map((c) => c.name);
+  return containersInOrder(pod).map(({ c }) => c.name);
 }
 
 /** kubectl logs --prefix (addPrefixIfNeeded): the source of each line, `[pod/NAME/CONTAINER] `. */

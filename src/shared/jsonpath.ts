@@ -623,24 +623,31 @@ function printResults(results: readonly Json[]): string {
     .join(' ');
 }
 
-/**
- * Runs a parsed template over an object's JSON as kubectl's JSONPath printer does: the text, or
- * the evaluator's error (kubectl prints it with the template and the object, see jsonPathError).
- */
-export function executeJsonPath(template: ListNode, data: unknown): { text: string } | { error: string } {
-  const object = JSON.parse(JSON.stringify(data)) as Json;
+/** An object as the evaluator reads it: its JSON, decoded afresh. */
+const decoded = (object: unknown) => JSON.parse(JSON.stringify(object)) as Json;
+
+/** FindResults over decoded JSON: the values found, by top-level action; or the evaluator's error. */
+function find(template: ListNode, data: Json): Json[][] | { error: string } {
   try {
-    return { text: new Evaluator(template.nodes).find(object).map(printResults).join('') };
+    return new Evaluator(template.nodes).find(data);
   } catch (e) {
     if (e instanceof ExecError) return { error: e.message };
     throw e;
   }
 }
 
+/**
+ * Runs a parsed template over an object's JSON as kubectl's JSONPath printer does: the text, or
+ * the evaluator's error (kubectl prints it with the template and the object, see jsonPathError).
+ */
+export function executeJsonPath(template: ListNode, data: unknown): { text: string } | { error: string } {
+  const r = find(template, decoded(data));
+  return 'error' in r ? r : { text: r.map(printResults).join('') };
+}
+
 /** kubectl's words for a template that fails on an object (its template and the object, for debugging), as it prints them after `error: `. */
 export function jsonPathError(template: string, error: string, data: unknown): string {
-  const object = JSON.parse(JSON.stringify(data)) as Json;
-  return `error executing jsonpath ${goQuote(template)}: Error executing template: ${error}. Printing more information for debugging the template:\n\ttemplate was:\n\t\t${template}\n\tobject given to jsonpath engine was:\n\t\t${goSharpV(object)}\n\n\n`;
+  return `error executing jsonpath ${goQuote(template)}: Error executing template: ${error}. Printing more information for debugging the template:\n\ttemplate was:\n\t\t${template}\n\tobject given to jsonpath engine was:\n\t\t${goSharpV(decoded(data))}\n\n\n`;
 }
 
 // ---- custom columns ------------------------------------------------------------------------------
@@ -685,37 +692,38 @@ export function parseCustomColumns(spec: string): { columns: CustomColumn[] } | 
   return { columns };
 }
 
-/** The headers of the columns. */
-export const customColumnHeaders = (columns: readonly CustomColumn[]): string[] => columns.map((c) => c.header);
-
 /**
  * One object's cells (printOneObject): every value the column's template finds, as Go's %v prints
  * it (`[sh -c]`, `map[app:web]`, `<nil>`), joined by commas, with ESC and CR escaped for the
  * terminal; `<none>` when it finds nothing. Or the template's error.
  */
 export function customColumnCells(columns: readonly CustomColumn[], object: unknown): string[] | { error: string } {
-  const data = JSON.parse(JSON.stringify(object)) as Json;
+  const data = decoded(object);
   const cells: string[] = [];
   for (const c of columns) {
-    let groups: Json[][];
-    try {
-      groups = new Evaluator(c.nodes.nodes).find(data);
-    } catch (e) {
-      if (e instanceof ExecError) return { error: e.message };
-      throw e;
-    }
+    const groups = find(c.nodes, data);
+    if ('error' in groups) return groups;
     const values = groups.flat().map((v) => goValueText(v).replace(/\x1b/g, '^[').replace(/\r/g, '\\r'));
     cells.push(groups.length === 0 || groups[0]!.length === 0 ? ['<none>', ...values].join(',') : values.join(','));
   }
   return cells;
 }
 
+/**
+ * The custom columns' table of the objects (CustomColumnsPrinter.PrintObj): the headers, then each
+ * object's cells, up to the first object a column fails on, with that error.
+ */
+export function customColumnRows(columns: readonly CustomColumn[], objects: readonly unknown[]): { rows: string[][]; error?: string } {
+  const rows = [columns.map((c) => c.header)];
+  for (const o of objects) {
+    const cells = customColumnCells(columns, o);
+    if ('error' in cells) return { rows, error: cells.error };
+    rows.push(cells);
+  }
+  return { rows };
+}
+
 /** FindResults: the values a template finds in an object, by top-level action; or its error. */
 export function jsonPathResults(template: ListNode, object: unknown): unknown[][] | { error: string } {
-  try {
-    return new Evaluator(template.nodes).find(JSON.parse(JSON.stringify(object)) as Json);
-  } catch (e) {
-    if (e instanceof ExecError) return { error: e.message };
-    throw e;
-  }
+  return find(template, decoded(object));
 }

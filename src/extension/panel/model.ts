@@ -435,6 +435,7 @@ function headerView(obs: PodObservation, pod: Pod, containers: ContainerView[]):
     deletingAt: parseTime(pod.metadata?.deletionTimestamp),
     gone: obs.gone,
     ...(obs.goneAt !== undefined ? { goneAt: obs.goneAt } : {}),
+    ...(obs.connectionTo === 'cluster' ? { cluster: true } : {}),
     reason: st.reason,
     message: st.message,
     ...(obs.connectionLost !== undefined ? { connectionLost: obs.connectionLost, connectionTo: obs.connectionTo ?? 'cluster' } : {}),
@@ -598,7 +599,6 @@ export function buildPanelModel(obs: PodObservation, now: number): PanelModel {
   const header = obs.pod
     ? headerView(obs, pod, containers)
     : { ...headerView(obs, pod, containers), status: obs.gone ? 'Unknown' : 'NotFound', phase: '', ...(obs.gone ? {} : { missing: true }) };
-  if (obs.connectionTo === 'cluster') header.cluster = true;
   return {
     now,
     header,

@@ -11,6 +11,7 @@
 // ImagePullBackOff), with what the pull policy has to do with it.
 import type { Container, Pod } from 'kubernetes-types/core/v1';
 import type { EventView, NoticeView } from '../../shared/protocol.js';
+import { goQuote } from '../../shared/go.js';
 
 type Missing = NonNullable<NoticeView['missing']>;
 
@@ -64,6 +65,16 @@ function mountReferences(pod: Pod, volume: string): string[] {
   return out;
 }
 
+/** The latest of the events that match. */
+function latestEvent(events: readonly EventView[], matches: (e: EventView) => boolean): EventView | undefined {
+  return events.filter(matches).sort((a, b) => (a.lastAt ?? 0) - (b.lastAt ?? 0)).pop();
+}
+
+/** The event behind a notice: its reason, how often and when last. */
+function eventRef(e: EventView): NonNullable<NoticeView['event']> {
+  return { reason: e.reason, count: e.count, ...(e.lastAt !== undefined ? { lastAt: e.lastAt } : {}) };
+}
+
 function createHint(missing: Missing): string {
   if (missing.key !== undefined) return `add the key ${missing.key} to ${missing.kind} ${missing.name}`;
   return `create ${missing.kind} ${missing.name} in namespace ${missing.namespace} (a ${missing.kind} document in the manifest, run again)`;
@@ -72,7 +83,7 @@ function createHint(missing: Missing): string {
 function configNotice(pod: Pod, c: Container, message: string, events: EventView[]): NoticeView {
   const ns = pod.metadata?.namespace ?? 'default';
   const missing = missingObject(message, ns);
-  const ev = events.filter((e) => e.reason === 'Failed' && e.message === `Error: ${message}`).sort((a, b) => (a.lastAt ?? 0) - (b.lastAt ?? 0)).pop();
+  const ev = latestEvent(events, (e) => e.reason === 'Failed' && e.message === `Error: ${message}`);
   return {
     key: `config:${c.name}`,
     kind: 'container-config',
@@ -85,7 +96,7 @@ function configNotice(pod: Pod, c: Container, message: string, events: EventView
       'The kubelet resolves the environment before it creates the container. Until it can, the container stays Waiting ' +
       '(CreateContainerConfigError) and the kubelet tries again at every pod sync' +
       (missing ? `: ${createHint(missing)}, or mark the reference optional: true, and the container starts at the next try.` : '.'),
-    ...(ev ? { event: { reason: ev.reason, count: ev.count, ...(ev.lastAt !== undefined ? { lastAt: ev.lastAt } : {}) } } : {}),
+    ...(ev ? { event: eventRef(ev) } : {}),
   };
 }
 
@@ -101,8 +112,8 @@ const PULL_CLUSTER_EXPLAIN =
 function pullNotice(c: Container, reason: string, message: string, events: EventView[], place: 'lab' | 'cluster'): NoticeView {
   const policy = c.imagePullPolicy ?? 'IfNotPresent';
   const image = c.image ?? '';
-  // the kubelet's Failed event of the pull (`Failed to pull image "x": ...`), the latest
-  const ev = events.filter((e) => e.reason === 'Failed' && e.message.startsWith(`Failed to pull image ${JSON.stringify(image)}`)).sort((a, b) => (a.lastAt ?? 0) - (b.lastAt ?? 0)).pop();
+  // the kubelet's Failed event of the pull (`Failed to pull image %q: ...`), the latest
+  const ev = latestEvent(events, (e) => e.reason === 'Failed' && e.message.startsWith(`Failed to pull image ${goQuote(image)}`));
   return {
     key: `pull:${c.name}`,
     kind: 'image-pull',
@@ -113,7 +124,7 @@ function pullNotice(c: Container, reason: string, message: string, events: Event
     explain:
       'The kubelet pulls a container\'s image, as its pull policy says, before it creates the container; after a failed pull it waits with a growing back-off (ImagePullBackOff) and tries again.' +
       (place === 'cluster' ? PULL_CLUSTER_EXPLAIN : policy === 'Always' ? PULL_ALWAYS_EXPLAIN : PULL_ABSENT_EXPLAIN),
-    ...(ev ? { event: { reason: ev.reason, count: ev.count, ...(ev.lastAt !== undefined ? { lastAt: ev.lastAt } : {}) } } : {}),
+    ...(ev ? { event: eventRef(ev) } : {}),
   };
 }
 
@@ -171,7 +182,7 @@ export function noticeViews(pod: Pod, events: EventView[], place: 'lab' | 'clust
         'The kubelet sets up every volume before it starts the pod\'s containers, so they stay Waiting (ContainerCreating) ' +
         'while it retries the mount with a growing back-off' +
         (missing ? `: ${createHint(missing)}, or mark the volume source optional: true, and the pod starts at the next try.` : '.'),
-      event: { reason: e.reason, count: e.count, ...(e.lastAt !== undefined ? { lastAt: e.lastAt } : {}) },
+      event: eventRef(e),
     });
   }
   return out;
