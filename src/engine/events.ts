@@ -29,6 +29,11 @@ export function podRef(pod: Pod, fieldPath?: string): ObjectReference {
   return ref;
 }
 
+/** The kubelet's reference to its node: the node's name stands for its UID too (describe node searches by it). */
+export function nodeRef(nodeName: string): ObjectReference {
+  return { kind: 'Node', name: nodeName, uid: nodeName };
+}
+
 /** `format.Pod`: name_namespace(uid), as the kubelet writes pods into messages. */
 export function formatPod(pod: Pod): string {
   return `${pod.metadata?.name}_${pod.metadata?.namespace ?? 'default'}(${pod.metadata?.uid})`;
@@ -67,7 +72,8 @@ export class EventRecorder {
       ev = this.store.create('Event', {
         apiVersion: 'v1',
         kind: 'Event',
-        metadata: { name: `${ref.name}.${nanos.toString(16)}`, namespace: ref.namespace },
+        // an object outside namespaces (a node) has its events in default
+        metadata: { name: `${ref.name}.${nanos.toString(16)}`, namespace: ref.namespace || 'default' },
         involvedObject: ref,
         type,
         reason,

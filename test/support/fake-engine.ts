@@ -20,6 +20,11 @@ export interface FakeLab {
   close(): Promise<void>;
 }
 
+/** How events() writes the kubelet's MissingClusterDNS Warning on pod `name` (the lab has no cluster DNS). */
+export function missingClusterDNSLine(uid: string | undefined, count: number, name = 'p', namespace = 'default'): string {
+  return `MissingClusterDNS: pod: "${name}_${namespace}(${uid})". kubelet does not have ClusterDNS IP configured and cannot create Pod using "ClusterFirst" policy. Falling back to "Default" policy.${count > 1 ? ` (x${count})` : ''}`;
+}
+
 export async function fakeLab(opts: { backoffInitialMs?: number } = {}): Promise<FakeLab> {
   const clock = new FakeClock();
   const rt = new FakeRuntime(clock);

@@ -3,7 +3,7 @@
 // sandbox retries), deterministic and without Docker.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fakeLab, podOf, stateOf } from '../support/fake-engine.js';
+import { fakeLab, missingClusterDNSLine, podOf, stateOf } from '../support/fake-engine.js';
 
 const sec = 1000;
 
@@ -29,6 +29,8 @@ test('a failing postStart hook kills the container and leaves it Waiting PostSta
   await lab.clock.advanceAsync(1 * sec);
   const uid = created.metadata?.uid;
   assert.deepEqual(lab.events(), [
+    // createPodSandbox's GetPodDNS, then SyncPod's; the pod is Failed after that, so none more
+    missingClusterDNSLine(uid, 2),
     'containers{app} Pulled: Container image "busybox:1.35" already present on machine',
     'containers{app} Created: Created container: app',
     'containers{app} Started: Started container app',
@@ -138,10 +140,11 @@ test('activeDeadlineSeconds fails the pod with DeadlineExceeded and kills its co
 test('a sandbox that cannot be created is retried every 10 s, with one FailedCreatePodSandBox event each time', async () => {
   const lab = await fakeLab();
   for (let i = 0; i < 3; i++) lab.rt.failNext('runPodSandbox', new Error('port is already allocated'));
-  await lab.engine.createPod(podOf({ containers: [{ name: 'app' }] }));
+  const created = await lab.engine.createPod(podOf({ containers: [{ name: 'app' }] }));
   await lab.clock.advanceAsync(35 * sec);
   assert.deepEqual(lab.rt.trace(['runPodSandbox'], lab.t0), ['runPodSandbox POD @0', 'runPodSandbox POD @10000', 'runPodSandbox POD @20000', 'runPodSandbox POD @30000']);
-  assert.deepEqual(lab.events().slice(0, 1), ['FailedCreatePodSandBox: Failed to create pod sandbox: port is already allocated (x3)']);
+  // each attempt generates the sandbox's config (and its DNS) before it fails
+  assert.deepEqual(lab.events().slice(0, 2), [missingClusterDNSLine(created.metadata?.uid, 7), 'FailedCreatePodSandBox: Failed to create pod sandbox: port is already allocated (x3)']);
   assert.equal(stateOf(lab.pod(), 'app'), 'running');
   await lab.close();
 });
@@ -185,7 +188,7 @@ test('a readiness probe keeps the pod NotReady until it succeeds, with an Unheal
 test('a failing liveness probe kills the container after failureThreshold failures and restarts it', async () => {
   const lab = await fakeLab();
   lab.rt.execHandler = (_n, cmd) => (cmd[0] === 'alive' ? { exitCode: 1, stdout: '', stderr: "cat: can't open '/tmp/healthy': No such file or directory\n" } : { exitCode: 0, stdout: '', stderr: '' });
-  await lab.engine.createPod(podOf({ containers: [{ name: 'app', livenessProbe: { exec: { command: ['alive'] }, periodSeconds: 1, failureThreshold: 3 } }] }));
+  const created = await lab.engine.createPod(podOf({ containers: [{ name: 'app', livenessProbe: { exec: { command: ['alive'] }, periodSeconds: 1, failureThreshold: 3 } }] }));
   await lab.clock.advanceAsync(3500);
   assert.deepEqual(lab.rt.trace(['startContainer', 'execSync', 'stopContainer'], lab.t0), [
     'startContainer app @0',
@@ -196,6 +199,8 @@ test('a failing liveness probe kills the container after failureThreshold failur
     'startContainer app @3000',
   ]);
   assert.deepEqual(lab.events(), [
+    // two at the start (the sandbox's creation and the sync), one at each sync after that
+    missingClusterDNSLine(created.metadata?.uid, 5),
     'containers{app} Pulled: Container image "busybox:1.35" already present on machine (x2)',
     'containers{app} Created: Created container: app (x2)',
     'containers{app} Started: Started container app (x2)',
@@ -212,5 +217,26 @@ test('a pod bound to a node the lab does not have is never run: it stays Pending
   await lab.engine.createPod(podOf({ nodeName: 'nowhere', containers: [{ name: 'app' }] }));
   await lab.clock.advanceAsync(15 * sec);
   assert.deepEqual({ phase: lab.pod()?.status?.phase, calls: lab.rt.trace(['runPodSandbox', 'createContainer'], lab.t0) }, { phase: 'Pending', calls: [] });
+  await lab.close();
+});
+
+test('a kubelet without cluster DNS warns MissingClusterDNS on the pod and on its node at each SyncPod of a ClusterFirst pod, and never for a Default one', async () => {
+  const lab = await fakeLab();
+  const first = await lab.engine.createPod(podOf({ restartPolicy: 'Never', containers: [{ name: 'app' }] }));
+  await lab.engine.createPod({ ...podOf({ restartPolicy: 'Never', dnsPolicy: 'Default', containers: [{ name: 'app' }] }), metadata: { name: 'q', namespace: 'default' } });
+  await lab.clock.advanceAsync(1 * sec);
+  const node = lab.pod()?.spec?.nodeName;
+  const dns = lab.engine.listEvents().filter((e) => e.reason === 'MissingClusterDNS');
+  assert.deepEqual(
+    dns.map((e) => ({ object: e.involvedObject, namespace: e.metadata.namespace, type: e.type, count: e.count, source: e.source })),
+    [
+      // the sandbox's creation and SyncPod's "Get podSandboxConfig for containers to start" in the
+      // first sync, then the sync the container's start brings
+      { object: { apiVersion: 'v1', kind: 'Pod', namespace: 'default', name: 'p', uid: first.metadata?.uid }, namespace: 'default', type: 'Warning', count: 3, source: { component: 'kubelet', host: node } },
+      // the kubelet's node reference: the node's name stands for its UID
+      { object: { kind: 'Node', name: node, uid: node }, namespace: 'default', type: 'Warning', count: 3, source: { component: 'kubelet', host: node } },
+    ].sort((a, b) => a.object.kind.localeCompare(b.object.kind)),
+  );
+  assert.deepEqual(lab.events('q').filter((e) => e.startsWith('MissingClusterDNS')), []);
   await lab.close();
 });

@@ -9,6 +9,7 @@ import { capTerminationMessages, messageFromLogLines, terminationMessage } from 
 import { killGracePeriod } from '../../src/engine/kubelet/container-lifecycle.js';
 import { podHostnameAndDomain } from '../../src/engine/kubelet/sandbox.js';
 import { waitingToStartMessage } from '../../src/engine/engine.js';
+import { missingClusterDNS, podDNSType } from '../../src/engine/kubelet/dns.js';
 
 const base = (spec: Partial<NonNullable<Pod['spec']>> = {}, name = 'web'): Pod => ({ metadata: { name, namespace: 'default', uid: 'u' }, spec: { containers: [{ name: 'app' }], ...spec } });
 const header = '# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\nfe00::0\tip6-localnet\nfe00::0\tip6-mcastprefix\nfe00::1\tip6-allnodes\nfe00::2\tip6-allrouters\n';
@@ -33,6 +34,25 @@ for (const [name, got, want] of [
   ],
 ] as const) {
   test(`hosts file: ${name}`, () => assert.equal(got, want));
+}
+
+{
+  const warning = 'kubelet does not have ClusterDNS IP configured and cannot create Pod using "ClusterFirst" policy. Falling back to "Default" policy.';
+  const warned = { node: warning, pod: `pod: "web_default(u)". ${warning}` };
+  for (const [name, spec, want] of [
+    ['no dnsPolicy (the API server defaults ClusterFirst) asks for the cluster DNS the lab lacks', {}, { type: 'cluster', missing: warned }],
+    ['ClusterFirst asks for it', { dnsPolicy: 'ClusterFirst' }, { type: 'cluster', missing: warned }],
+    ['ClusterFirst on the host network means Default, and says nothing', { dnsPolicy: 'ClusterFirst', hostNetwork: true }, { type: 'host', missing: undefined }],
+    ['ClusterFirstWithHostNet asks for it, on the host network too', { dnsPolicy: 'ClusterFirstWithHostNet', hostNetwork: true }, { type: 'cluster', missing: warned }],
+    ['ClusterFirstWithHostNet off the host network asks for it', { dnsPolicy: 'ClusterFirstWithHostNet' }, { type: 'cluster', missing: warned }],
+    ['Default is the node resolver: nothing to say', { dnsPolicy: 'Default' }, { type: 'host', missing: undefined }],
+    ['None takes dnsConfig only: nothing to say', { dnsPolicy: 'None', dnsConfig: { nameservers: ['1.1.1.1'] } }, { type: 'none', missing: undefined }],
+  ] as const) {
+    test(`GetPodDNS without cluster DNS: ${name}`, () => {
+      const pod = base(spec as Partial<NonNullable<Pod['spec']>>);
+      assert.deepEqual({ type: podDNSType(pod), missing: missingClusterDNS(pod) }, want);
+    });
+  }
 }
 
 test('hostname: a 70-character pod name is cut to 63 and trailing dashes are trimmed', () => {

@@ -14,6 +14,8 @@ import { killContainer, killContainersInPod, startContainer, SYNC_ERROR_RETRY_MS
 import type { PodRuntimeFacts } from './container-config.js';
 import type { PodSyncContext } from './context.js';
 import { NODE_IP, podDir, sandboxConfigFor } from './sandbox.js';
+import { missingClusterDNS } from './dns.js';
+import { nodeRef } from '../events.js';
 import type { RuntimePodStatus } from './types.js';
 
 /** Per-pod state SyncPod keeps between syncs (owned by the pod worker). */
@@ -77,6 +79,8 @@ export async function syncPod(ctx: PodSyncContext, st: SyncPodState, rs: Runtime
   let podIP = rs.sandboxes[0]?.ip ?? '';
   const sbConfig: PodSandboxConfig = { ...sandboxConfigFor(pod, a.attempt, deps.settings.stateDir), mounts: d.sandboxMounts };
   if (a.createSandbox) {
+    // createPodSandbox generates the sandbox's config first, its DNS (GetPodDNS) with it.
+    getPodDNS(ctx);
     try {
       mkdirSync(podDir(deps.settings.stateDir, pod.metadata?.uid ?? ''), { recursive: true });
       sandboxId = await rt.runPodSandbox(sbConfig, deps.settings.sandboxImage);
@@ -92,6 +96,8 @@ export async function syncPod(ctx: PodSyncContext, st: SyncPodState, rs: Runtime
       return 'waiting';
     }
   }
+  // "Get podSandboxConfig for containers to start": every sync that gets here generates it again.
+  getPodDNS(ctx);
   const facts: PodRuntimeFacts = { podIP, hostIP: NODE_IP, nodeName: pod.spec?.nodeName ?? '', nodeAllocatable: ctx.k.nodeFacts(pod).nodeAllocatable };
   // The kubelet-managed /etc/hosts, once the pod has an IP (or uses the host's network).
   const etcHostsFile = writeHostsFile(deps.settings.stateDir, pod, podIP);
@@ -121,6 +127,19 @@ export async function syncPod(ctx: PodSyncContext, st: SyncPodState, rs: Runtime
     await startContainer(ctx, st, pod.spec!.containers[i]!, inputs);
   }
   return 'synced';
+}
+
+/**
+ * GetPodDNS of a kubelet without cluster DNS: a pod that asks for the cluster's DNS falls back to
+ * the node's resolver (the sandbox's resolv.conf is Docker's), and each call says so on the node
+ * and on the pod.
+ */
+function getPodDNS(ctx: PodSyncContext): void {
+  const missing = missingClusterDNS(ctx.pod);
+  if (!missing) return;
+  const node = ctx.pod.spec?.nodeName ?? '';
+  ctx.k.deps.recorder.record(nodeRef(node), 'Warning', 'MissingClusterDNS', missing.node, { component: 'kubelet', host: node });
+  ctx.event('Warning', 'MissingClusterDNS', missing.pod);
 }
 
 /** Writes `<podDir>/etc-hosts` (0644) and returns its path; undefined while the pod has no IP. */
