@@ -602,12 +602,14 @@ function withExtras(rows: string[][], objects: readonly AnyObject[], extras: Tab
  * document) per change of a selected object, its deletion included, in the widths the table had;
  * until SIGINT/SIGTERM (exit 0). An empty list prints nothing (no "No resources found": kubectl's
  * watch says nothing of it), and the header comes with the first row, as wide as it.
+ * `--watch-only` (listFirst false) prints the changes alone, as -w does after an empty list; an
+ * object there from the start that stops matching still leaves with its last row.
  */
 async function watchObjects(
   engine: Engine,
   kind: ResourceKind,
   initial: AnyObject[],
-  opts: { namespace?: string; names?: ReadonlySet<string>; fmt?: string; jsonPath?: JsonPathTemplate; columns?: CustomColumn[]; matches?: (o: AnyObject) => boolean; extras?: TableExtras },
+  opts: { listFirst: boolean; namespace?: string; names?: ReadonlySet<string>; fmt?: string; jsonPath?: JsonPathTemplate; columns?: CustomColumn[]; matches?: (o: AnyObject) => boolean; extras?: TableExtras },
 ): Promise<number> {
   const table = new StreamingTable();
   const simulated = simulatedNodeNames(engine.listNodes());
@@ -651,12 +653,13 @@ async function watchObjects(
     io.out(`${table.line(row!)}\n`);
   };
   // What is there now is one table, aligned as a whole (the widths then only grow, as kubectl's do).
-  if (initial.length && !opts.jsonPath && opts.fmt !== 'name' && opts.fmt !== 'json' && opts.fmt !== 'yaml') {
-    const rows = rowsOf(initial);
+  const listed = opts.listFirst ? initial : [];
+  if (listed.length && !opts.jsonPath && opts.fmt !== 'name' && opts.fmt !== 'json' && opts.fmt !== 'yaml') {
+    const rows = rowsOf(listed);
     // (an object a column fails on is said when it is printed)
     if (!('error' in rows)) for (const r of opts.extras?.noHeaders ? rows.slice(1) : rows) table.line(r);
   }
-  for (const o of initial) print(o);
+  for (const o of listed) print(o);
   // The selected objects as last printed: one that stops matching the selectors leaves the watch as
   // the API server's watch cache ends it, with a DELETED event of its last matching state, which
   // kubectl prints as a row; one that starts matching comes as ADDED.
@@ -758,6 +761,7 @@ async function get(argv: string[]): Promise<number> {
     namespace: { type: 'string', short: 'n' },
     'all-namespaces': { type: 'boolean', short: 'A' },
     watch: { type: 'boolean', short: 'w' },
+    'watch-only': { type: 'boolean' },
     selector: { type: 'string', short: 'l' },
     'field-selector': { type: 'string' },
     'sort-by': { type: 'string' },
@@ -796,9 +800,13 @@ async function get(argv: string[]): Promise<number> {
     }
     jsonPath = { text: jsonPathText, nodes: t };
   }
+  // kubectl's get says, as it makes its printer, that a watch's rows are not sorted (those of
+  // -w's first table are)
+  const watching = !!values.watch || !!values['watch-only'];
+  if (values['sort-by'] && watching) io.err(values.watch ? 'warning: --watch requested, --sort-by will be ignored for watch events received\n' : 'warning: --watch-only requested, --sort-by will be ignored\n');
   const args = parseResourceArgs(positionals);
   if (allNamespaces && args.targets.length) throw new UsageError('a resource cannot be retrieved by name across all namespaces');
-  if (values.watch && new Set(args.kinds ?? args.targets.map((t) => t.kind)).size > 1) throw new UsageError('you may only specify a single resource type');
+  if (watching && new Set(args.kinds ?? args.targets.map((t) => t.kind)).size > 1) throw new UsageError('you may only specify a single resource type');
   // kubectl's builder trims the selectors and takes an empty one as none
   const labelText = values.selector?.trim() || undefined;
   const fieldText = values['field-selector']?.trim() || undefined;
@@ -862,10 +870,12 @@ async function get(argv: string[]): Promise<number> {
       }
     }
     const objects = found.map(([, o]) => o);
-    if (values.watch) {
+    if (watching) {
       if (missing.length) return missingAfter(missing);
       const kind = args.kinds?.[0] ?? args.targets[0]?.kind ?? 'Pod';
       return await watchObjects(engine, kind, objects, {
+        // --watch-only: the changes from now on, not what is there now
+        listFirst: !!values.watch,
         namespace: allNamespaces ? undefined : ns,
         names: listing ? undefined : new Set(args.targets.map((t) => t.name)),
         fmt,

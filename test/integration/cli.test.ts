@@ -719,6 +719,50 @@ describe('the command line tells the story', () => {
     assert.match(ageless(ours.out), /^NAME     READY   STATUS    RESTARTS   AGE\ncli-fs   1\/1     Running   0          AGE\ncli-fs   1\/1     Running   0          AGE\n$/);
   });
 
+  test('story: get -w --sort-by and get --watch-only beside kubectl 1.33 on the same lab: the warning that a watch is not sorted, -w\'s first list sorted all the same, --watch-only with the changes alone', async () => {
+    const spec = '  terminationGracePeriodSeconds: 0\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sleep", "3600"]\n';
+    const labelled = (name: string) => file(`story-${name}.yaml`, pod(name, spec).replace(`  name: ${name}\n`, `  name: ${name}\n  labels:\n    story: wo\n`));
+    // created in the order opposite to their names', so that sorting by creation shows
+    assert.equal(pl(['run', labelled('cli-wo-z'), '--until', 'Running']).code, 0);
+    await sleep(1100);
+    assert.equal(pl(['run', labelled('cli-wo-a'), '--until', 'Running']).code, 0);
+    const watch = (cmd: string, argv: string[], env: NodeJS.ProcessEnv) => {
+      const child = spawn(cmd, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const o = { out: '', err: '', child, code: new Promise<number | null>((resolve) => child.on('close', resolve)) };
+      child.stdout.on('data', (d: Buffer) => (o.out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (o.err += d.toString()));
+      return o;
+    };
+    const kubeconfig = { ...process.env, KUBECONFIG: join(lab, 'server', 'kubeconfig') };
+    const forms = [
+      ['get', 'pods', '-l', 'story=wo', '-w', '--sort-by=.metadata.creationTimestamp'],
+      ['get', 'pods', '-l', 'story=wo', '--watch-only', '--sort-by=.metadata.name'],
+    ];
+    const runs = forms.map((args) => ({ ours: watch(process.execPath, [cli, ...args], storyEnv()), theirs: watch('/usr/lib/google-cloud-sdk/bin/kubectl.1.33', args, kubeconfig) }));
+    await sleep(2000);
+    assert.equal(pl(['delete', 'cli-wo-z']).code, 0);
+    await sleep(1500);
+    for (const r of runs) {
+      r.ours.child.kill('SIGINT');
+      r.theirs.child.kill('SIGINT');
+      await Promise.all([r.ours.code, r.theirs.code]);
+    }
+    assert.equal(pl(['delete', 'cli-wo-a']).code, 0);
+    const ageless = (t: string) => t.replace(/\d+s$/gm, 'AGE');
+    runs.forEach((r, i) => assert.deepEqual({ out: ageless(r.ours.out), err: r.ours.err }, { out: ageless(r.theirs.out), err: r.theirs.err }, forms[i]!.join(' ')));
+    const [w, only] = runs.map((r) => ({ out: ageless(r.ours.out).split('\n'), err: r.ours.err }));
+    assert.deepEqual(
+      { wHead: w!.out.slice(0, 3), wErr: w!.err, onlyFirst: only!.out[1]?.split(/\s+/)[0], onlyRows: only!.out.filter((l) => l.startsWith('cli-wo-a')).length, onlyErr: only!.err },
+      {
+        wHead: ['NAME       READY   STATUS    RESTARTS   AGE', 'cli-wo-z   1/1     Running   0          AGE', 'cli-wo-a   1/1     Running   0          AGE'],
+        wErr: 'warning: --watch requested, --sort-by will be ignored for watch events received\n',
+        onlyFirst: 'cli-wo-z',
+        onlyRows: 0,
+        onlyErr: 'warning: --watch-only requested, --sort-by will be ignored\n',
+      },
+    );
+  });
+
   test('story: get -o jsonpath=TEMPLATE prints what kubectl 1.33 prints for the same template on the same lab (fields, ranges, filters, slices, unions, literals, JSON for objects) and fails with its words', () => {
     const f = file('story-jp.yaml', pod('cli-jp', '  terminationGracePeriodSeconds: 0\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sleep", "3600"]\n      ports:\n        - containerPort: 8080\n    - name: side\n      image: busybox:1.35\n      command: ["sleep", "3600"]\n').replace('  name: cli-jp\n', '  name: cli-jp\n  labels:\n    app: jp\n    size: "10"\n    tier: back\n'));
     assert.equal(pl(['run', f, '--until', 'Running']).code, 0);
