@@ -622,14 +622,15 @@ async function watchObjects(
     const t = customColumnRows(opts.columns, objects);
     return t.error !== undefined ? { error: t.error } : t.rows;
   };
-  const print = (o: AnyObject) => {
-    if (opts.fmt === 'name') return io.out(`${typeName(kind, o)}\n`);
+  /** Prints an object's row or document; an object the output cannot print is the error returned (nothing printed). */
+  const print = (o: AnyObject): string | undefined => {
+    if (opts.fmt === 'name') return void io.out(`${typeName(kind, o)}\n`);
     // each object by the template, nothing between them (as kubectl prints them)
     if (opts.jsonPath) {
-      const r = runJsonPath(opts.jsonPath, o);
-      return 'error' in r ? io.err(r.error) : io.out(r.text);
+      const r = executeJsonPath(opts.jsonPath.nodes, o);
+      return 'error' in r ? jsonPathError(opts.jsonPath.text, r.error, o) : void io.out(r.text);
     }
-    if (opts.fmt === 'json') return io.out(kubectlJson(o));
+    if (opts.fmt === 'json') return void io.out(kubectlJson(o));
     // kubectl's YAML printer puts `---` before every object after the first; an object it cannot
     // print (a control character) is its error, not a silence
     if (opts.fmt === 'yaml') {
@@ -637,12 +638,12 @@ async function watchObjects(
       try {
         text = kubectlYaml(o);
       } catch (e) {
-        return io.err(`error: ${(e as Error).message}\n`);
+        return (e as Error).message;
       }
-      return io.out(`${printed++ ? '---\n' : ''}${text}`);
+      return void io.out(`${printed++ ? '---\n' : ''}${text}`);
     }
     const rows = rowsOf([o]);
-    if ('error' in rows) return io.err(`error: ${rows.error}\n`);
+    if ('error' in rows) return rows.error;
     const [header, row] = rows;
     if (!headerShown && !opts.extras?.noHeaders) {
       // kubectl's printer writes the header with the first row, and its tab writer aligns the two.
@@ -651,37 +652,59 @@ async function watchObjects(
     }
     headerShown = true;
     io.out(`${table.line(row!)}\n`);
+    return undefined;
   };
   // What is there now is one table, aligned as a whole (the widths then only grow, as kubectl's do).
   const listed = opts.listFirst ? initial : [];
-  if (listed.length && !opts.jsonPath && opts.fmt !== 'name' && opts.fmt !== 'json' && opts.fmt !== 'yaml') {
+  const tableOut = !opts.jsonPath && opts.fmt !== 'name' && opts.fmt !== 'json' && opts.fmt !== 'yaml';
+  // An object of the first list that cannot be printed ends the command (kubectl: "unable to output
+  // the provided object", exit 1); a table's rows are then not printed at all (kubectl's tab writer
+  // holds them until it flushes).
+  const failed = (error: string) => {
+    io.err(`error: unable to output the provided object: ${error}${error.endsWith('\n') ? '' : '\n'}`);
+    return 1;
+  };
+  if (listed.length && tableOut) {
     const rows = rowsOf(listed);
-    // (an object a column fails on is said when it is printed)
-    if (!('error' in rows)) for (const r of opts.extras?.noHeaders ? rows.slice(1) : rows) table.line(r);
+    if ('error' in rows) return failed(rows.error);
+    for (const r of opts.extras?.noHeaders ? rows.slice(1) : rows) table.line(r);
   }
-  for (const o of listed) print(o);
+  for (const o of listed) {
+    const error = print(o);
+    if (error !== undefined) return failed(error);
+  }
   // The selected objects as last printed: one that stops matching the selectors leaves the watch as
   // the API server's watch cache ends it, with a DELETED event of its last matching state, which
-  // kubectl prints as a row; one that starts matching comes as ADDED.
+  // kubectl prints as a row; one that starts matching comes as ADDED. An event's object that cannot
+  // be printed ends the watch, silently and with exit 0, as kubectl's does (its watch's error is
+  // not returned).
   const shown = new Map(initial.map((o) => [o.metadata?.uid ?? nameOf(o), o]));
+  let stop: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  let ended = false;
   const sub = engine.watch((e) => {
-    if (e.kind !== kind) return;
+    if (ended || e.kind !== kind) return;
     const o = e.object as AnyObject;
     if (opts.namespace !== undefined && (o.metadata?.namespace ?? 'default') !== opts.namespace) return;
     if (opts.names && !opts.names.has(nameOf(o))) return;
     const key = o.metadata?.uid ?? nameOf(o);
     const before = shown.get(key);
+    let error: string | undefined;
     if (e.type !== 'DELETED' && (!opts.matches || opts.matches(o))) {
       shown.set(key, o);
-      print(o);
+      error = print(o);
     } else if (before) {
       shown.delete(key);
-      print(e.type === 'DELETED' ? o : before);
+      error = print(e.type === 'DELETED' ? o : before);
+    }
+    if (error !== undefined) {
+      ended = true;
+      stop();
     }
   });
   const interrupt = listenForInterrupt();
   try {
-    await interrupt.signalled;
+    await Promise.race([interrupt.signalled, stopped]);
     return 0;
   } finally {
     interrupt.dispose();

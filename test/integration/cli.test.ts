@@ -763,6 +763,40 @@ describe('the command line tells the story', () => {
     );
   });
 
+  test('story: get -w with an output that cannot print an object, beside kubectl 1.33 on the same lab: an object of the first list ends the command (unable to output the provided object, exit 1, no row printed), a later event\'s object ends the watch silently (exit 0)', async () => {
+    const spec = '  terminationGracePeriodSeconds: 0\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sleep", "3600"]\n';
+    const labelled = (name: string) => file(`story-${name}.yaml`, pod(name, spec).replace(`  name: ${name}\n`, `  name: ${name}\n  labels:\n    story: we\n`));
+    assert.equal(pl(['run', labelled('cli-we-a'), '--until', 'Running']).code, 0);
+    const kubeconfig = { ...process.env, KUBECONFIG: join(lab, 'server', 'kubeconfig') };
+    const kubectl = '/usr/lib/google-cloud-sdk/bin/kubectl.1.33';
+    // the first list: cli-we-a has one container
+    for (const output of ['custom-columns=N:.metadata.name,C:.spec.containers[5].name', 'jsonpath={.metadata.name}{"\\n"}{.spec.containers[5].name}']) {
+      const args = ['get', 'pods', '-l', 'story=we', '-w', '-o', output];
+      const want = spawnSync(kubectl, args, { env: kubeconfig, encoding: 'utf8', timeout: 20_000 });
+      assert.deepEqual(pl(args), { code: want.status, out: want.stdout, err: want.stderr }, output);
+      assert.deepEqual([want.status, want.stdout, want.stderr.startsWith('error: unable to output the provided object: ')], [1, '', true], output);
+    }
+    // a later event: a new pod has no conditions when created (printed), one once scheduled (the template fails)
+    const args = ['get', 'pods', '-l', 'story=we', '-w', '-o', 'jsonpath={.metadata.name}{"\\n"}{.status.conditions[1].type}{"\\n"}'];
+    const watch = (cmd: string, argv: string[], env: NodeJS.ProcessEnv) => {
+      const child = spawn(cmd, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const o = { out: '', err: '', child, code: new Promise<number | null>((resolve) => child.on('close', resolve)) };
+      child.stdout.on('data', (d: Buffer) => (o.out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (o.err += d.toString()));
+      return o;
+    };
+    const ours = watch(process.execPath, [cli, ...args], storyEnv());
+    const theirs = watch(kubectl, args, kubeconfig);
+    await sleep(2000);
+    assert.equal(pl(['run', labelled('cli-we-b'), '--until', 'Running']).code, 0);
+    const timeout = setTimeout(() => [ours, theirs].forEach((w) => w.child.kill('SIGINT')), 15_000);
+    const codes = await Promise.all([ours.code, theirs.code]);
+    clearTimeout(timeout);
+    for (const name of ['cli-we-a', 'cli-we-b']) assert.equal(pl(['delete', name]).code, 0);
+    assert.deepEqual({ code: codes[0], out: ours.out, err: ours.err }, { code: codes[1], out: theirs.out, err: theirs.err });
+    assert.deepEqual({ code: codes[0], out: ours.out, err: ours.err }, { code: 0, out: 'cli-we-a\nInitialized\ncli-we-b\n\n', err: '' });
+  });
+
   test('story: get -o jsonpath=TEMPLATE prints what kubectl 1.33 prints for the same template on the same lab (fields, ranges, filters, slices, unions, literals, JSON for objects) and fails with its words', () => {
     const f = file('story-jp.yaml', pod('cli-jp', '  terminationGracePeriodSeconds: 0\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sleep", "3600"]\n      ports:\n        - containerPort: 8080\n    - name: side\n      image: busybox:1.35\n      command: ["sleep", "3600"]\n').replace('  name: cli-jp\n', '  name: cli-jp\n  labels:\n    app: jp\n    size: "10"\n    tier: back\n'));
     assert.equal(pl(['run', f, '--until', 'Running']).code, 0);
