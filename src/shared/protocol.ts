@@ -196,7 +196,7 @@ export interface ReadyMark {
  */
 export interface NoticeView {
   key: string;
-  kind: 'container-config' | 'mount' | 'image-pull' | 'simulated';
+  kind: 'container-config' | 'mount' | 'image-pull' | 'sandbox' | 'simulated';
   /** One line saying what is wrong, e.g. `Container app cannot start: configmap "x" not found`. */
   title: string;
   /** The kubelet's own words (container waiting message, or the FailedMount event's message), verbatim. */

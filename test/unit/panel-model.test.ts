@@ -1066,6 +1066,17 @@ describe('notices: a missing ConfigMap or Secret keeps the pod from starting', (
   const MOUNT_EXPLAIN =
     "The kubelet sets up every volume before it starts the pod's containers, so they stay Waiting (ContainerCreating) while it retries the mount with a growing back-off";
 
+  // as the lab's Docker said it (userland proxy), and as Docker's iptables proxy says it
+  const PORT_TAKEN =
+    'Failed to create pod sandbox: failed to start sandbox container for pod "p": Error response from daemon: driver failed programming external connectivity on endpoint k8s_POD_p_default_u_0 (5f1c): Error starting userland proxy: listen tcp4 0.0.0.0:9090: bind: address already in use';
+  const PORT_ALLOCATED = 'Failed to create pod sandbox: Bind for 0.0.0.0:8080 failed: port is already allocated';
+  const SANDBOX_EXPLAIN =
+    "The kubelet creates the pod's sandbox (the pause container that holds its network namespace) before any of its containers, so they stay Waiting (ContainerCreating) while it tries again at its next sync, about 10 s later.";
+  const sandboxPod = (ready: 'True' | 'False'): Pod =>
+    pod('p', {
+      spec: { containers: [{ name: 'web', image: 'busybox:1.35', ports: [{ containerPort: 80, hostPort: 8080 }, { containerPort: 90, hostPort: 9090, protocol: 'UDP' }, { containerPort: 7000 }] }] },
+      status: { phase: 'Pending', conditions: [{ type: 'PodReadyToStartContainers', status: ready }], containerStatuses: [waiting('ContainerCreating')] },
+    });
   const cases: [string, Pod, EventView[], NoticeView[]][] = [
     [
       'env from a ConfigMap that does not exist: CreateContainerConfigError with the kubelet\'s message, every reference to it, and the Failed event',
@@ -1197,8 +1208,64 @@ describe('notices: a missing ConfigMap or Secret keeps the pod from starting', (
         },
       ],
     ],
+    [
+      'a host port something else holds: the sandbox cannot be created, the pod\'s host ports with the one named first, how to free it',
+      sandboxPod('False'),
+      [ev('FailedCreatePodSandBox', PORT_TAKEN, 3, 20_000), ev('Scheduled', 'Successfully assigned default/p to podlab-node', 1, 1_000)],
+      [
+        {
+          key: 'sandbox',
+          kind: 'sandbox',
+          title: "The pod's sandbox cannot be created (FailedCreatePodSandBox): the pod cannot start",
+          message: PORT_TAKEN,
+          references: ['hostPort 9090 (container web, containerPort 90/UDP)', 'hostPort 8080 (container web, containerPort 80/TCP)'],
+          explain: `${SANDBOX_EXPLAIN} A hostPort is a port of this machine that Docker forwards to the pod, and another pod or process holds this one: stop what holds it, choose another hostPort, or leave hostPort out (the pod is reached at its IP without one).`,
+          event: { reason: 'FailedCreatePodSandBox', count: 3, lastAt: 20_000 },
+        },
+      ],
+    ],
+    [
+      'another sandbox failure: the kubelet\'s words and its retry, nothing said of ports',
+      sandboxPod('False'),
+      [ev('FailedCreatePodSandBox', 'Failed to create pod sandbox: no such image: podlab/pause:3.10', 1, 5_000)],
+      [
+        {
+          key: 'sandbox',
+          kind: 'sandbox',
+          title: "The pod's sandbox cannot be created (FailedCreatePodSandBox): the pod cannot start",
+          message: 'Failed to create pod sandbox: no such image: podlab/pause:3.10',
+          references: [],
+          explain: SANDBOX_EXPLAIN,
+          event: { reason: 'FailedCreatePodSandBox', count: 1, lastAt: 5_000 },
+        },
+      ],
+    ],
+    [
+      "Docker's other words for a taken port name it too",
+      sandboxPod('False'),
+      [ev('FailedCreatePodSandBox', PORT_ALLOCATED, 1, 5_000)],
+      [
+        {
+          key: 'sandbox',
+          kind: 'sandbox',
+          title: "The pod's sandbox cannot be created (FailedCreatePodSandBox): the pod cannot start",
+          message: PORT_ALLOCATED,
+          references: ['hostPort 8080 (container web, containerPort 80/TCP)', 'hostPort 9090 (container web, containerPort 90/UDP)'],
+          explain: `${SANDBOX_EXPLAIN} A hostPort is a port of this machine that Docker forwards to the pod, and another pod or process holds this one: stop what holds it, choose another hostPort, or leave hostPort out (the pod is reached at its IP without one).`,
+          event: { reason: 'FailedCreatePodSandBox', count: 1, lastAt: 5_000 },
+        },
+      ],
+    ],
+    ['a sandbox created after failures: its earlier FailedCreatePodSandBox events are past, no notice', sandboxPod('True'), [ev('FailedCreatePodSandBox', PORT_TAKEN, 3, 20_000)], []],
   ];
   for (const [name, p, events, want] of cases) test(name, () => assert.deepEqual(noticeViews(p, events), want));
+  test('on a real cluster the sandbox notice speaks of the node, and of no retry time', () => {
+    const [n] = noticeViews(sandboxPod('False'), [ev('FailedCreatePodSandBox', PORT_TAKEN, 1, 5_000)], 'cluster');
+    assert.equal(
+      n?.explain,
+      "The kubelet creates the pod's sandbox (the pause container that holds its network namespace) before any of its containers, so they stay Waiting (ContainerCreating) while it tries again at its next sync. A hostPort is a port of the node, and another pod or process on that node holds this one: choose another hostPort, or leave hostPort out (a Service or the pod's IP reaches it without one).",
+    );
+  });
   test("on a real cluster the pull notice speaks of the node and the registry, not of this machine's Docker and Pod Lab's scripts", () => {
     const [n] = noticeViews(withApp({ name: 'app', image: 'example/web:2', imagePullPolicy: 'IfNotPresent' }, waiting('ImagePullBackOff', 'Back-off pulling image "example/web:2"')), [], 'cluster');
     assert.equal(n?.explain, `${PULL_EXPLAIN} Check the image name and tag, that the node can reach the registry, and for a private registry the pod's imagePullSecrets.`);

@@ -8,7 +8,8 @@
 //     Warning `FailedMount` `MountVolume.SetUp failed for volume "cfg" : configmap "x" not found`,
 //     retried with back-off while the pod stays ContainerCreating.
 // And what keeps a container from starting because its image cannot be pulled (ErrImagePull, then
-// ImagePullBackOff), with what the pull policy has to do with it.
+// ImagePullBackOff), with what the pull policy has to do with it; and a sandbox that cannot be
+// created (FailedCreatePodSandBox, retried by the pod worker), a host port that is taken above all.
 import type { Container, Pod } from 'kubernetes-types/core/v1';
 import type { EventView, NoticeView } from '../../shared/protocol.js';
 import { goQuote } from '../../shared/go.js';
@@ -146,6 +147,44 @@ function anyContainerStarted(pod: Pod): boolean {
   return [...(st.initContainerStatuses ?? []), ...(st.containerStatuses ?? [])].some((s) => s.state?.running || s.state?.terminated || s.lastState?.terminated);
 }
 
+const SANDBOX_EXPLAIN =
+  "The kubelet creates the pod's sandbox (the pause container that holds its network namespace) before any of its containers, so they stay Waiting (ContainerCreating) while it tries again at its next sync";
+const HOST_PORT_EXPLAIN = {
+  lab: ' A hostPort is a port of this machine that Docker forwards to the pod, and another pod or process holds this one: stop what holds it, choose another hostPort, or leave hostPort out (the pod is reached at its IP without one).',
+  cluster: " A hostPort is a port of the node, and another pod or process on that node holds this one: choose another hostPort, or leave hostPort out (a Service or the pod's IP reaches it without one).",
+};
+/** Docker's words (and the Linux error) when a port to publish is taken. */
+const PORT_TAKEN = /port is already allocated|address already in use/;
+
+/** The pod's host ports, the one the error names first. */
+function hostPortReferences(pod: Pod, message: string): string[] {
+  const named = /:(\d+)(?: failed|:)/.exec(message)?.[1];
+  const refs: { port: number; text: string }[] = [];
+  for (const c of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) {
+    for (const p of c.ports ?? []) if (p.hostPort) refs.push({ port: p.hostPort, text: `hostPort ${p.hostPort} (container ${c.name}, containerPort ${p.containerPort}/${p.protocol ?? 'TCP'})` });
+  }
+  return [...refs.filter((r) => String(r.port) === named), ...refs.filter((r) => String(r.port) !== named)].map((r) => r.text);
+}
+
+/** A sandbox the kubelet could not create, while the pod still has none (its latest FailedCreatePodSandBox). */
+function sandboxNotice(pod: Pod, events: EventView[], place: 'lab' | 'cluster'): NoticeView | undefined {
+  const ready = pod.status?.conditions?.find((c) => c.type === 'PodReadyToStartContainers')?.status === 'True';
+  if (ready) return undefined;
+  const e = latestEvent(events, (x) => x.reason === 'FailedCreatePodSandBox');
+  if (!e) return undefined;
+  const portTaken = PORT_TAKEN.test(e.message);
+  return {
+    key: 'sandbox',
+    kind: 'sandbox',
+    title: "The pod's sandbox cannot be created (FailedCreatePodSandBox): the pod cannot start",
+    message: e.message,
+    references: portTaken ? hostPortReferences(pod, e.message) : [],
+    // the lab's pod worker retries after 10 s; a cluster's kubelet after its own back-off
+    explain: `${SANDBOX_EXPLAIN}${place === 'lab' ? ', about 10 s later.' : '.'}${portTaken ? HOST_PORT_EXPLAIN[place] : ''}`,
+    event: eventRef(e),
+  };
+}
+
 /** The notices for a pod: config errors of its containers, then volumes that could not be set up. */
 export function noticeViews(pod: Pod, events: EventView[], place: 'lab' | 'cluster' = 'lab'): NoticeView[] {
   const out: NoticeView[] = [];
@@ -158,6 +197,8 @@ export function noticeViews(pod: Pod, events: EventView[], place: 'lab' | 'clust
   }
   const phase = pod.status?.phase ?? 'Pending';
   if (phase !== 'Pending' || pod.metadata?.deletionTimestamp || anyContainerStarted(pod)) return out;
+  const sandbox = sandboxNotice(pod, events, place);
+  if (sandbox) out.push(sandbox);
   // The latest FailedMount of each volume.
   const latest = new Map<string, { e: EventView; error: string }>();
   for (const e of events) {
