@@ -13,7 +13,7 @@ import type { Clusters } from './clusters.js';
 import type { ClusterTree } from './cluster-tree.js';
 import { classify, runInContextQuestion, type ContextInfo } from './clusterModel.js';
 import { hostAccessOf, refKey, runtimeId, type PodRef } from './manifest.js';
-import { countOf, deleteAllQuestion, deletePodDetail } from './podModel.js';
+import { countOf, deleteAllQuestion, deletePodDetail, notStartedShellMessage } from './podModel.js';
 import { docAt, refusal, loadValidator, type DocInfo } from './validator.js';
 import { noticeWhileSlow, SLOW_NOTICE_MS } from './slow-notice.js';
 
@@ -384,7 +384,10 @@ async function openShell(s: Services, arg: unknown): Promise<void> {
     const attempts = (info?.attempts ?? []).filter((a) => a.containerName === container && a.state === 'exited').sort((a, b) => b.attempt - a.attempt);
     exitedId = attempts[0]?.id;
   }
-  if (!exitedId) throw new Error(`container "${container}" has neither a running nor an exited instance yet`);
+  if (!exitedId) {
+    void vscode.window.showInformationMessage(notStartedShellMessage(container, cs));
+    return;
+  }
   const sandbox = info?.sandboxes.find((x) => x.state === 'ready')?.id;
   await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Pod Lab: copying the filesystem of ${container}` }, () =>
     s.shells.debugCopy(exitedId!, ref.name, container, sandbox),

@@ -274,6 +274,17 @@ export function livePodYaml(pod: Pod): string {
 }
 
 /**
+ * Open Shell on a container with no instance yet (it never started): there is nothing to open a
+ * shell in, and the user is told why (its waiting reason) and what Open Shell does, rather than
+ * given an error.
+ */
+export function notStartedShellMessage(container: string, status: ContainerStatus | undefined): string {
+  const w = status?.state?.waiting;
+  const why = w?.reason ? ` (waiting: ${w.reason}${w.message ? `, ${w.message}` : ''})` : '';
+  return `Container "${container}" has not started yet${why}, so there is no instance to open a shell in. Open Shell opens one in a running container, or in a copy of an exited one.`;
+}
+
+/**
  * The detail of "Delete pod?": what deleting does to this pod now. Containers that run get SIGTERM
  * and the grace period (the pod's terminationGracePeriodSeconds, 30 by default); a pod whose
  * containers have all stopped has only its record and stopped containers to lose.

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ContainerStatus, Pod } from 'kubernetes-types/core/v1';
-import { buildPodRows, containerTone, countOf, deleteAllQuestion, deletePodDetail, lensSignature, lensTitles, livePodYaml, podRowsSignature, stepModePods } from '../../../src/extension/podModel.js';
+import { buildPodRows, containerTone, countOf, deleteAllQuestion, deletePodDetail, lensSignature, lensTitles, livePodYaml, notStartedShellMessage, podRowsSignature, stepModePods } from '../../../src/extension/podModel.js';
 
 const now = Date.UTC(2024, 0, 1, 12, 0, 0);
 const t = (s: number) => new Date(now - s * 1000).toISOString().replace('.000Z', 'Z');
@@ -213,6 +213,21 @@ test("the delete question's detail says what deleting does to this pod now (a co
       'None of its containers runs: the pod and its stopped containers are removed. (The setting podlab.confirmDelete turns this question off.)',
       "Its 1 running container gets SIGTERM, and SIGKILL if still running after the pod's grace period (5s). (The setting podlab.confirmDelete turns this question off.)",
       "This is a real cluster, not the lab. Its 2 running containers get SIGTERM, and SIGKILL if still running after the pod's grace period (30s). The pod is gone unless a controller re-creates it.",
+    ],
+  );
+});
+
+test('Open Shell on a container that never started says why there is nothing to open, with its waiting reason and message when it has them', () => {
+  assert.deepEqual(
+    [
+      notStartedShellMessage('app', { name: 'app', image: 'busybox:1.35', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'PodInitializing' } } }),
+      notStartedShellMessage('app', { name: 'app', image: 'busybox:1.35', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'CreateContainerConfigError', message: 'configmap "cfg" not found' } } }),
+      notStartedShellMessage('app', undefined),
+    ],
+    [
+      'Container "app" has not started yet (waiting: PodInitializing), so there is no instance to open a shell in. Open Shell opens one in a running container, or in a copy of an exited one.',
+      'Container "app" has not started yet (waiting: CreateContainerConfigError, configmap "cfg" not found), so there is no instance to open a shell in. Open Shell opens one in a running container, or in a copy of an exited one.',
+      'Container "app" has not started yet, so there is no instance to open a shell in. Open Shell opens one in a running container, or in a copy of an exited one.',
     ],
   );
 });
