@@ -660,10 +660,7 @@ async function watchObjects(
   // An object of the first list that cannot be printed ends the command (kubectl: "unable to output
   // the provided object", exit 1); a table's rows are then not printed at all (kubectl's tab writer
   // holds them until it flushes).
-  const failed = (error: string) => {
-    io.err(`error: unable to output the provided object: ${error}${error.endsWith('\n') ? '' : '\n'}`);
-    return 1;
-  };
+  const failed = outputFailed;
   if (listed.length && tableOut) {
     const rows = rowsOf(listed);
     if ('error' in rows) return failed(rows.error);
@@ -728,6 +725,16 @@ function kindRows(kind: ResourceKind, objects: AnyObject[], now: number, wide: b
 }
 
 /** A --sort-by that cannot sort: kubectl's error, or for a value it cannot compare the klog line from its sorter; exit 1. */
+/** kubectl's get -w when its printer fails on the first objects. */
+function outputFailed(error: string): number {
+  io.err(`error: unable to output the provided object: ${error}${error.endsWith('\n') ? '' : '\n'}`);
+  return 1;
+}
+
+function objectsIn(groups: readonly [unknown, readonly unknown[]][]): number {
+  return groups.reduce((n, [, os]) => n + os.length, 0);
+}
+
 function sortRefused(r: { error: string; fatal?: { line: number } }): number {
   io.err(r.fatal ? klogFatal(r.error, 'sorter.go', r.fatal.line, new Date(), process.pid) : `error: ${r.error}\n`);
   return 1;
@@ -795,6 +802,10 @@ async function get(argv: string[]): Promise<number> {
   const allNamespaces = !!values['all-namespaces'];
   const extras: TableExtras = { showLabels: !!values['show-labels'], noHeaders: !!values['no-headers'] };
   const fmt = values.output;
+  // kubectl's get says, before it makes its printer, that a watch's rows are not sorted (those of
+  // -w's first table are)
+  const watching = !!values.watch || !!values['watch-only'];
+  if (values['sort-by'] && watching) io.err(values.watch ? 'warning: --watch requested, --sort-by will be ignored for watch events received\n' : 'warning: --watch-only requested, --sort-by will be ignored\n');
   // -o jsonpath=TEMPLATE and custom-columns=SPEC: parsed before the server is asked, as kubectl makes its printer first
   const jsonPathText = fmt?.startsWith('jsonpath=') ? fmt.slice('jsonpath='.length) : undefined;
   const columnsSpec = fmt?.startsWith('custom-columns=') ? fmt.slice('custom-columns='.length) : undefined;
@@ -823,10 +834,6 @@ async function get(argv: string[]): Promise<number> {
     }
     jsonPath = { text: jsonPathText, nodes: t };
   }
-  // kubectl's get says, as it makes its printer, that a watch's rows are not sorted (those of
-  // -w's first table are)
-  const watching = !!values.watch || !!values['watch-only'];
-  if (values['sort-by'] && watching) io.err(values.watch ? 'warning: --watch requested, --sort-by will be ignored for watch events received\n' : 'warning: --watch-only requested, --sort-by will be ignored\n');
   const args = parseResourceArgs(positionals);
   if (allNamespaces && args.targets.length) throw new UsageError('a resource cannot be retrieved by name across all namespaces');
   if (watching && new Set(args.kinds ?? args.targets.map((t) => t.kind)).size > 1) throw new UsageError('you may only specify a single resource type');
@@ -861,8 +868,18 @@ async function get(argv: string[]): Promise<number> {
     // --sort-by: a table's rows per type (when it has more than one, as kubectl's table sorter
     // runs), or the whole list of the other outputs (a single object named is no list)
     const sortBy = values['sort-by'];
-    if (sortBy) {
-      const tableOut = fmt === undefined || fmt === 'wide';
+    const tableOut = fmt === undefined || fmt === 'wide';
+    if (sortBy && watching) {
+      // kubectl's watch prints the first list's objects one by one, so only a table (the server's
+      // Table, one object) is sorted, and only by -w (--watch-only prints none of it); a path the
+      // sorter refuses is then the printer's error
+      if (values.watch && !values['watch-only'] && tableOut && objectsIn(groups) > 1) {
+        const r = sortByPath(groups[0]![1], sortBy, true);
+        if ('error' in r) return r.fatal ? sortRefused(r) : outputFailed(r.error);
+        groups[0]![1] = r;
+        found = withTypes();
+      }
+    } else if (sortBy) {
       const tables = listing ? kinds.length : args.targets.length;
       if (tableOut && tables > 1) {
         // kubectl sorts what the server answered, here several Tables (one per type asked or per
@@ -897,8 +914,8 @@ async function get(argv: string[]): Promise<number> {
       if (missing.length) return missingAfter(missing);
       const kind = args.kinds?.[0] ?? args.targets[0]?.kind ?? 'Pod';
       return await watchObjects(engine, kind, objects, {
-        // --watch-only: the changes from now on, not what is there now
-        listFirst: !!values.watch,
+        // --watch-only (with -w too): the changes from now on, not what is there now
+        listFirst: !values['watch-only'],
         namespace: allNamespaces ? undefined : ns,
         names: listing ? undefined : new Set(args.targets.map((t) => t.name)),
         fmt,

@@ -138,7 +138,7 @@ export const UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
 
   'PodSpec.dnsPolicy': {
     family: 'DNS',
-    note: 'The lab has no cluster DNS: with ClusterFirst (the default) or Default, containers use the resolv.conf Docker gives them, and for ClusterFirst the kubelet says so at each sync in a MissingClusterDNS Warning on the pod and on its node, as a kubelet without clusterDNS does.',
+    note: 'The lab has no cluster DNS: with ClusterFirst (the default) or Default, containers use the resolv.conf Docker gives them, and for ClusterFirst or ClusterFirstWithHostNet the kubelet says so at its syncs in a MissingClusterDNS Warning on the pod and on its node, as a kubelet without clusterDNS does.',
     detail: `Pod Lab does not apply dnsPolicy None or ClusterFirstWithHostNet: ${DOCKER_RESOLV}`,
     when: (v) => v === 'None' || v === 'ClusterFirstWithHostNet',
   },

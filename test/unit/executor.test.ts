@@ -240,3 +240,15 @@ test('a kubelet without cluster DNS warns MissingClusterDNS on the pod and on it
   assert.deepEqual(lab.events('q').filter((e) => e.startsWith('MissingClusterDNS')), []);
   await lab.close();
 });
+
+test('MissingClusterDNS of an idle pod grows as a kubelet resyncs it (every 60 s), not at each 10 s relist', async () => {
+  const lab = await fakeLab();
+  const created = await lab.engine.createPod(podOf({ containers: [{ name: 'app' }] }));
+  await lab.clock.advanceAsync(5 * sec);
+  const early = lab.events().filter((e) => e.startsWith('MissingClusterDNS'));
+  await lab.clock.advanceAsync(120 * sec);
+  const later = lab.events().filter((e) => e.startsWith('MissingClusterDNS'));
+  // three at the start (the sandbox's creation, that sync, the container's start), then one at 60 s and one at 120 s
+  assert.deepEqual({ early, later }, { early: [missingClusterDNSLine(created.metadata?.uid, 3)], later: [missingClusterDNSLine(created.metadata?.uid, 5)] });
+  await lab.close();
+});

@@ -1256,6 +1256,28 @@ describe('notices: a missing ConfigMap or Secret keeps the pod from starting', (
         },
       ],
     ],
+    [
+      'a cluster without the PodReadyToStartContainers condition: the kubelet went on to pull after the failure, so the sandbox exists',
+      { ...sandboxPod('False'), status: { phase: 'Pending', containerStatuses: [waiting('ContainerCreating')] } },
+      [ev('FailedCreatePodSandBox', PORT_TAKEN, 2, 20_000), ev('MissingClusterDNS', 'pod: "p_default(u)". kubelet does not have ClusterDNS IP configured', 4, 31_000), ev('Pulling', 'Pulling image "busybox:1.35"', 1, 31_000)],
+      [],
+    ],
+    [
+      'a cluster without the condition, nothing after the failure but its retry: the notice stays',
+      { ...sandboxPod('False'), status: { phase: 'Pending', containerStatuses: [waiting('ContainerCreating')] } },
+      [ev('FailedCreatePodSandBox', PORT_ALLOCATED, 1, 5_000), ev('MissingClusterDNS', 'pod: "p_default(u)". kubelet does not have ClusterDNS IP configured', 2, 6_000)],
+      [
+        {
+          key: 'sandbox',
+          kind: 'sandbox',
+          title: "The pod's sandbox cannot be created (FailedCreatePodSandBox): the pod cannot start",
+          message: PORT_ALLOCATED,
+          references: ['hostPort 8080 (container web, containerPort 80/TCP)', 'hostPort 9090 (container web, containerPort 90/UDP)'],
+          explain: `${SANDBOX_EXPLAIN} A hostPort is a port of this machine that Docker forwards to the pod, and another pod or process holds this one: stop what holds it, choose another hostPort, or leave hostPort out (the pod is reached at its IP without one).`,
+          event: { reason: 'FailedCreatePodSandBox', count: 1, lastAt: 5_000 },
+        },
+      ],
+    ],
     ['a sandbox created after failures: its earlier FailedCreatePodSandBox events are past, no notice', sandboxPod('True'), [ev('FailedCreatePodSandBox', PORT_TAKEN, 3, 20_000)], []],
   ];
   for (const [name, p, events, want] of cases) test(name, () => assert.deepEqual(noticeViews(p, events), want));

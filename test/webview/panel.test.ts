@@ -1069,14 +1069,23 @@ describe("the toolkit's components across updates", () => {
             control: ['role', 'tabindex', 'aria-haspopup', 'aria-expanded', 'aria-disabled'].map((n) => el.getAttribute(n)),
           })),
         );
-      const before = await attrs();
+      // The toolkit sets its attributes a frame or more after an option joins the list (FAST's
+      // update queue runs on requestAnimationFrame): both readings are taken once two agree.
+      const settled = async (until = Date.now() + 5000) => {
+        let last = await attrs();
+        for (;;) {
+          await delay(50);
+          const next = await attrs();
+          if (isDeepStrictEqual(next, last) || Date.now() > until) return next;
+          last = next;
+        }
+      };
+      const before = await settled();
       await p.send(pods('Running'));
       await p.page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid=pod-switcher] vscode-option')).some((o) => o.textContent?.includes('Running')));
-      // The toolkit gives a new option its position and the set's size a frame or more after it
-      // joins the list (FAST reflects them from its update queue, on requestAnimationFrame): the
-      // attributes are read once they settle. What the morph strips (a role, a tabindex, an id) the
-      // toolkit never sets again, so a lost one still fails the comparison below.
-      let after = await attrs();
+      // What the morph strips (a role, a tabindex, an id) the toolkit never sets again, so a lost
+      // one still fails the comparison below.
+      let after = await settled();
       for (const until = Date.now() + 5000; !isDeepStrictEqual(after, before) && Date.now() < until; after = await attrs()) await delay(50);
       const comboboxes = before.filter((e) => e.control[0] === 'combobox').length;
       assert.deepEqual({ after, comboboxes }, { after: before, comboboxes: 1 });

@@ -138,7 +138,7 @@ export class Kubelet implements Disposable, KubeletShared {
   private scheduleRelist(): void {
     if (this.closed) return;
     this.relistTimer = this.deps.clock.setTimeout(() => {
-      for (const w of this.workers.values()) w.trigger();
+      for (const w of this.workers.values()) w.trigger('relist');
       this.scheduleRelist();
     }, this.deps.settings.relistIntervalMs);
   }

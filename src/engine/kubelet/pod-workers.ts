@@ -39,6 +39,10 @@ export class PodWorker implements Disposable, SyncPodState {
   readonly skipBackoff = new Set<string>();
   readonly failedAt = new Map<string, number>();
   sandboxRetryAt = 0;
+  periodicSync = false;
+  dnsRecordedAt = Number.NEGATIVE_INFINITY;
+  /** What asked for a sync since the last one began: the relist, and anything else. */
+  private asked = { relist: false, other: false };
   /** The kubelet decided the pod is done (killPod without a new sandbox, or a terminal phase). */
   private finished = false;
   /** A status the kubelet forces over getPhase (activeDeadlineSeconds). */
@@ -73,8 +77,11 @@ export class PodWorker implements Disposable, SyncPodState {
     if (this.key.startsWith(`${namespace}/`)) this.trigger();
   }
 
-  trigger(): void {
+  /** `relist`: the kubelet's periodic relist asks (see SyncPodState.periodicSync). */
+  trigger(by: 'relist' | 'event' = 'event'): void {
     if (this.disposed) return;
+    if (by === 'relist') this.asked.relist = true;
+    else this.asked.other = true;
     if (this.running) {
       this.again = true;
       return;
@@ -82,6 +89,8 @@ export class PodWorker implements Disposable, SyncPodState {
     this.running = (async () => {
       do {
         this.again = false;
+        this.periodicSync = this.asked.relist && !this.asked.other;
+        this.asked = { relist: false, other: false };
         try {
           await this.sync();
         } catch (e) {

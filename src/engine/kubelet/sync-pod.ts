@@ -26,7 +26,14 @@ export interface SyncPodState extends LifecycleState {
   stepHold(c: Container): boolean;
   /** The worker was disposed (the engine is closing): start nothing more. */
   halted(): boolean;
+  /** This sync was brought by the relist alone (no runtime, store, probe or timer event). */
+  periodicSync: boolean;
+  /** When GetPodDNS last recorded its Warning for this pod (clock ms). */
+  dnsRecordedAt: number;
 }
+
+/** Upstream's syncFrequency default: an idle pod's worker resyncs it this long after its last sync. */
+const RESYNC_INTERVAL_MS = 60_000;
 
 export type SyncPodOutcome = 'synced' | 'podKilled' | 'waiting';
 
@@ -54,7 +61,11 @@ export async function syncPod(ctx: PodSyncContext, st: SyncPodState, rs: Runtime
     if (a.createSandbox && a.sandboxId) ctx.event('Normal', 'SandboxChanged', 'Pod sandbox changed, it will be killed and re-created.');
     await killContainersInPod(ctx, rs, grace);
     for (const sb of rs.sandboxes) if (sb.state === 'SANDBOX_READY') await rt.stopPodSandbox(sb.id, 10);
-    if (!a.createSandbox) return 'podKilled';
+    // SyncPod goes on to "Get podSandboxConfig for containers to start" (none start): GetPodDNS once more
+    if (!a.createSandbox) {
+      getPodDNS(ctx, st, a);
+      return 'podKilled';
+    }
     // Init containers run again in a new sandbox: remove their old instances.
     const inits = new Set((pod.spec?.initContainers ?? []).map((c) => c.name));
     for (const c of rs.containers) if (inits.has(c.name)) await rt.removeContainer(c.id).catch(() => undefined);
@@ -80,7 +91,7 @@ export async function syncPod(ctx: PodSyncContext, st: SyncPodState, rs: Runtime
   const sbConfig: PodSandboxConfig = { ...sandboxConfigFor(pod, a.attempt, deps.settings.stateDir), mounts: d.sandboxMounts };
   if (a.createSandbox) {
     // createPodSandbox generates the sandbox's config first, its DNS (GetPodDNS) with it.
-    getPodDNS(ctx);
+    getPodDNS(ctx, st, a);
     try {
       mkdirSync(podDir(deps.settings.stateDir, pod.metadata?.uid ?? ''), { recursive: true });
       sandboxId = await rt.runPodSandbox(sbConfig, deps.settings.sandboxImage);
@@ -97,7 +108,7 @@ export async function syncPod(ctx: PodSyncContext, st: SyncPodState, rs: Runtime
     }
   }
   // "Get podSandboxConfig for containers to start": every sync that gets here generates it again.
-  getPodDNS(ctx);
+  getPodDNS(ctx, st, a);
   const facts: PodRuntimeFacts = { podIP, hostIP: NODE_IP, nodeName: pod.spec?.nodeName ?? '', nodeAllocatable: ctx.k.nodeFacts(pod).nodeAllocatable };
   // The kubelet-managed /etc/hosts, once the pod has an IP (or uses the host's network).
   const etcHostsFile = writeHostsFile(deps.settings.stateDir, pod, podIP);
@@ -134,9 +145,19 @@ export async function syncPod(ctx: PodSyncContext, st: SyncPodState, rs: Runtime
  * the node's resolver (the sandbox's resolv.conf is Docker's), and each call says so on the node
  * and on the pod.
  */
-function getPodDNS(ctx: PodSyncContext): void {
+function getPodDNS(ctx: PodSyncContext, st: SyncPodState, a: PodActions): void {
   const missing = missingClusterDNS(ctx.pod);
   if (!missing) return;
+  // The lab's relist syncs every pod each 10 s; upstream's pod worker resyncs a pod with nothing to
+  // do only after its resync interval (syncFrequency, 1 min, plus jitter). Such a sync, brought by
+  // the relist alone, stands for that resync only once the interval has passed, so the Warning's
+  // count grows as a kubelet's does. (A pod with work, a back-off to wait out above all, is synced
+  // again about every 10 s upstream too: its worker's back-off period after a sync error.)
+  const now = ctx.k.deps.clock.now();
+  const nothingToDo =
+    !a.killPod && !a.createSandbox && a.containersToKill.size === 0 && a.initContainersToStart.length === 0 && a.containersToStart.length === 0 && a.ephemeralContainersToStart.length === 0;
+  if (st.periodicSync && nothingToDo && now - st.dnsRecordedAt < RESYNC_INTERVAL_MS) return;
+  st.dnsRecordedAt = now;
   const node = ctx.pod.spec?.nodeName ?? '';
   ctx.k.deps.recorder.record(nodeRef(node), 'Warning', 'MissingClusterDNS', missing.node, { component: 'kubelet', host: node });
   ctx.event('Warning', 'MissingClusterDNS', missing.pod);

@@ -168,10 +168,14 @@ function hostPortReferences(pod: Pod, message: string): string[] {
 
 /** A sandbox the kubelet could not create, while the pod still has none (its latest FailedCreatePodSandBox). */
 function sandboxNotice(pod: Pod, events: EventView[], place: 'lab' | 'cluster'): NoticeView | undefined {
-  const ready = pod.status?.conditions?.find((c) => c.type === 'PodReadyToStartContainers')?.status === 'True';
-  if (ready) return undefined;
+  const condition = pod.status?.conditions?.find((c) => c.type === 'PodReadyToStartContainers');
+  if (condition?.status === 'True') return undefined;
   const e = latestEvent(events, (x) => x.reason === 'FailedCreatePodSandBox');
   if (!e) return undefined;
+  // A cluster without the condition (before 1.29, or the feature off): the sandbox exists once the
+  // kubelet went on to the containers (an event after the failure, other than its retry's own)
+  const after = (x: EventView) => (x.lastAt ?? 0) > (e.lastAt ?? 0) && !['FailedCreatePodSandBox', 'SandboxChanged', 'MissingClusterDNS'].includes(x.reason);
+  if (!condition && events.some(after)) return undefined;
   const portTaken = PORT_TAKEN.test(e.message);
   return {
     key: 'sandbox',
