@@ -35,6 +35,15 @@ function jsonLines(out: string): { kind: string; [k: string]: unknown }[] {
 
 const pod = (name: string, body: string) => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\nspec:\n${body}`;
 
+/** A command left running (a watch): what it printed so far, and its exit code once it ends. */
+function watch(cmd: string, argv: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(cmd, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const o = { out: '', err: '', child, code: new Promise<number | null>((resolve) => child.on('close', resolve)) };
+  child.stdout.on('data', (d: Buffer) => (o.out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (o.err += d.toString()));
+  return o;
+}
+
 before(() => {
   execFileSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
   stateDir = mkdtempSync(join(tmpdir(), 'podlab-test-cli-'));
@@ -696,13 +705,6 @@ describe('the command line tells the story', () => {
   test('story: get -w --field-selector status.phase=Running from an empty list, beside kubectl 1.33 -w on the same lab: nothing said for the empty list, the header as wide as the first row, and a pod that stops Running leaves with its last Running row', async () => {
     const f = file('story-fs.yaml', pod('cli-fs', '  restartPolicy: Never\n  terminationGracePeriodSeconds: 0\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sleep", "3"]\n').replace('  name: cli-fs\n', '  name: cli-fs\n  labels:\n    story: fs\n'));
     const args = ['get', 'pods', '-l', 'story=fs', '--field-selector', 'status.phase=Running', '-w'];
-    const watch = (cmd: string, argv: string[], env: NodeJS.ProcessEnv) => {
-      const child = spawn(cmd, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-      const o = { out: '', err: '', child, code: new Promise<number | null>((resolve) => child.on('close', resolve)) };
-      child.stdout.on('data', (d: Buffer) => (o.out += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (o.err += d.toString()));
-      return o;
-    };
     assert.equal(pl(['kubeconfig']).code, 0, 'the lab server runs before kubectl asks it');
     const ours = watch(process.execPath, [cli, ...args], storyEnv());
     const theirs = watch('/usr/lib/google-cloud-sdk/bin/kubectl.1.33', args, { ...process.env, KUBECONFIG: join(lab, 'server', 'kubeconfig') });
@@ -726,13 +728,6 @@ describe('the command line tells the story', () => {
     assert.equal(pl(['run', labelled('cli-wo-z'), '--until', 'Running']).code, 0);
     await sleep(1100);
     assert.equal(pl(['run', labelled('cli-wo-a'), '--until', 'Running']).code, 0);
-    const watch = (cmd: string, argv: string[], env: NodeJS.ProcessEnv) => {
-      const child = spawn(cmd, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-      const o = { out: '', err: '', child, code: new Promise<number | null>((resolve) => child.on('close', resolve)) };
-      child.stdout.on('data', (d: Buffer) => (o.out += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (o.err += d.toString()));
-      return o;
-    };
     const kubeconfig = { ...process.env, KUBECONFIG: join(lab, 'server', 'kubeconfig') };
     const forms = [
       ['get', 'pods', '-l', 'story=wo', '-w', '--sort-by=.metadata.creationTimestamp'],
@@ -785,13 +780,6 @@ describe('the command line tells the story', () => {
     }
     // a later event: a new pod has no conditions when created (printed), one once scheduled (the template fails)
     const args = ['get', 'pods', '-l', 'story=we', '-w', '-o', 'jsonpath={.metadata.name}{"\\n"}{.status.conditions[1].type}{"\\n"}'];
-    const watch = (cmd: string, argv: string[], env: NodeJS.ProcessEnv) => {
-      const child = spawn(cmd, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-      const o = { out: '', err: '', child, code: new Promise<number | null>((resolve) => child.on('close', resolve)) };
-      child.stdout.on('data', (d: Buffer) => (o.out += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (o.err += d.toString()));
-      return o;
-    };
     const ours = watch(process.execPath, [cli, ...args], storyEnv());
     const theirs = watch(kubectl, args, kubeconfig);
     await sleep(2000);

@@ -1072,6 +1072,19 @@ describe('notices: a missing ConfigMap or Secret keeps the pod from starting', (
   const PORT_ALLOCATED = 'Failed to create pod sandbox: Bind for 0.0.0.0:8080 failed: port is already allocated';
   const SANDBOX_EXPLAIN =
     "The kubelet creates the pod's sandbox (the pause container that holds its network namespace) before any of its containers, so they stay Waiting (ContainerCreating) while it tries again at its next sync, about 10 s later.";
+  const HOST_PORT_EXPLAIN = `A hostPort is a port of this machine that Docker forwards to the pod, and another pod or process holds this one: stop what holds it, choose another hostPort, or leave hostPort out (the pod is reached at its IP without one).`;
+  /** The sandbox notice for a taken port: the message, the pod's host ports in that order, the event. */
+  const portNotice = (message: string, ports: string[], count: number, lastAt: number): NoticeView => ({
+    key: 'sandbox',
+    kind: 'sandbox',
+    title: "The pod's sandbox cannot be created (FailedCreatePodSandBox): the pod cannot start",
+    message,
+    references: ports,
+    explain: `${SANDBOX_EXPLAIN} ${HOST_PORT_EXPLAIN}`,
+    event: { reason: 'FailedCreatePodSandBox', count, lastAt },
+  });
+  const PORT_8080 = 'hostPort 8080 (container web, containerPort 80/TCP)';
+  const PORT_9090 = 'hostPort 9090 (container web, containerPort 90/UDP)';
   const sandboxPod = (ready: 'True' | 'False'): Pod =>
     pod('p', {
       spec: { containers: [{ name: 'web', image: 'busybox:1.35', ports: [{ containerPort: 80, hostPort: 8080 }, { containerPort: 90, hostPort: 9090, protocol: 'UDP' }, { containerPort: 7000 }] }] },
@@ -1212,17 +1225,7 @@ describe('notices: a missing ConfigMap or Secret keeps the pod from starting', (
       'a host port something else holds: the sandbox cannot be created, the pod\'s host ports with the one named first, how to free it',
       sandboxPod('False'),
       [ev('FailedCreatePodSandBox', PORT_TAKEN, 3, 20_000), ev('Scheduled', 'Successfully assigned default/p to podlab-node', 1, 1_000)],
-      [
-        {
-          key: 'sandbox',
-          kind: 'sandbox',
-          title: "The pod's sandbox cannot be created (FailedCreatePodSandBox): the pod cannot start",
-          message: PORT_TAKEN,
-          references: ['hostPort 9090 (container web, containerPort 90/UDP)', 'hostPort 8080 (container web, containerPort 80/TCP)'],
-          explain: `${SANDBOX_EXPLAIN} A hostPort is a port of this machine that Docker forwards to the pod, and another pod or process holds this one: stop what holds it, choose another hostPort, or leave hostPort out (the pod is reached at its IP without one).`,
-          event: { reason: 'FailedCreatePodSandBox', count: 3, lastAt: 20_000 },
-        },
-      ],
+      [portNotice(PORT_TAKEN, [PORT_9090, PORT_8080], 3, 20_000)],
     ],
     [
       'another sandbox failure: the kubelet\'s words and its retry, nothing said of ports',
@@ -1244,17 +1247,7 @@ describe('notices: a missing ConfigMap or Secret keeps the pod from starting', (
       "Docker's other words for a taken port name it too",
       sandboxPod('False'),
       [ev('FailedCreatePodSandBox', PORT_ALLOCATED, 1, 5_000)],
-      [
-        {
-          key: 'sandbox',
-          kind: 'sandbox',
-          title: "The pod's sandbox cannot be created (FailedCreatePodSandBox): the pod cannot start",
-          message: PORT_ALLOCATED,
-          references: ['hostPort 8080 (container web, containerPort 80/TCP)', 'hostPort 9090 (container web, containerPort 90/UDP)'],
-          explain: `${SANDBOX_EXPLAIN} A hostPort is a port of this machine that Docker forwards to the pod, and another pod or process holds this one: stop what holds it, choose another hostPort, or leave hostPort out (the pod is reached at its IP without one).`,
-          event: { reason: 'FailedCreatePodSandBox', count: 1, lastAt: 5_000 },
-        },
-      ],
+      [portNotice(PORT_ALLOCATED, [PORT_8080, PORT_9090], 1, 5_000)],
     ],
     [
       'a cluster without the PodReadyToStartContainers condition: the kubelet went on to pull after the failure, so the sandbox exists',
@@ -1266,17 +1259,7 @@ describe('notices: a missing ConfigMap or Secret keeps the pod from starting', (
       'a cluster without the condition, nothing after the failure but its retry: the notice stays',
       { ...sandboxPod('False'), status: { phase: 'Pending', containerStatuses: [waiting('ContainerCreating')] } },
       [ev('FailedCreatePodSandBox', PORT_ALLOCATED, 1, 5_000), ev('MissingClusterDNS', 'pod: "p_default(u)". kubelet does not have ClusterDNS IP configured', 2, 6_000)],
-      [
-        {
-          key: 'sandbox',
-          kind: 'sandbox',
-          title: "The pod's sandbox cannot be created (FailedCreatePodSandBox): the pod cannot start",
-          message: PORT_ALLOCATED,
-          references: ['hostPort 8080 (container web, containerPort 80/TCP)', 'hostPort 9090 (container web, containerPort 90/UDP)'],
-          explain: `${SANDBOX_EXPLAIN} A hostPort is a port of this machine that Docker forwards to the pod, and another pod or process holds this one: stop what holds it, choose another hostPort, or leave hostPort out (the pod is reached at its IP without one).`,
-          event: { reason: 'FailedCreatePodSandBox', count: 1, lastAt: 5_000 },
-        },
-      ],
+      [portNotice(PORT_ALLOCATED, [PORT_8080, PORT_9090], 1, 5_000)],
     ],
     ['a sandbox created after failures: its earlier FailedCreatePodSandBox events are past, no notice', sandboxPod('True'), [ev('FailedCreatePodSandBox', PORT_TAKEN, 3, 20_000)], []],
   ];
