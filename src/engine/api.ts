@@ -63,10 +63,19 @@ export interface PodDebugInfo {
   backoff: Record<string, { until: number; delayMs: number }>;
   /** Step mode: the init container the kubelet is waiting to start, if any. */
   stepWaitingFor?: string;
+  /** Step mode: each wait it held, oldest first (epoch ms; `until` when Continue let it go). */
+  stepWaits?: StepWait[];
   /** The prober's recent runs per container and probe type (oldest first, bounded). */
   probes?: ProbeHistoryView[];
   /** Lifecycle hook runs (postStart, preStop), oldest first. */
   hooks?: HookRun[];
+}
+
+/** One init container held by step mode: from when, and until Continue. */
+export interface StepWait {
+  container: string;
+  from: number;
+  until?: number;
 }
 
 /** One probe run as the prober recorded it. */

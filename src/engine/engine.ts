@@ -359,6 +359,7 @@ export class Engine implements EngineApi {
       ].sort((a, b) => a.createdAt - b.createdAt),
       backoff: w?.debugState().backoff ?? {},
       stepWaitingFor: w?.debugState().stepWaitingFor,
+      stepWaits: w?.debugState().stepWaits ?? [],
       probes: this.kubelet?.prober.history(pod.metadata?.uid ?? '') ?? [],
       hooks: [...(this.kubelet?.hookRuns.get(pod.metadata?.uid ?? '') ?? [])].map((h) => ({ ...h })),
     };

@@ -133,3 +133,25 @@ test('after Restart now fails again, the back-off shown (delay, end) agrees with
   );
   await lab.close();
 });
+
+test('step mode keeps each wait it held, from its start until Continue, so the panel can draw it after the pod went on', async () => {
+  const lab = await fakeLab();
+  for (const n of ['one', 'two']) lab.rt.programs.set(n, { exitAfterMs: 0, exitCode: 0 });
+  await lab.engine.createPod(podOf({ initContainers: [{ name: 'one' }, { name: 'two' }], containers: [{ name: 'app', command: ['sleep', '3600'] }] }), { stepMode: true });
+  await lab.clock.advanceAsync(2 * sec);
+  lab.engine.continueStep('default', 'p');
+  await lab.clock.advanceAsync(3 * sec);
+  const waiting = (await lab.engine.debugInfo('default', 'p'))?.stepWaits;
+  lab.engine.continueStep('default', 'p');
+  await lab.clock.advanceAsync(1 * sec);
+  const done = (await lab.engine.debugInfo('default', 'p'))?.stepWaits;
+  const rel = (ws: typeof done) => ws?.map((w) => ({ container: w.container, from: w.from - lab.t0, ...(w.until !== undefined ? { until: w.until - lab.t0 } : {}) }));
+  assert.deepEqual(
+    { waiting: rel(waiting), done: rel(done) },
+    {
+      waiting: [{ container: 'one', from: 0, until: 2000 }, { container: 'two', from: 2000 }],
+      done: [{ container: 'one', from: 0, until: 2000 }, { container: 'two', from: 2000, until: 5000 }],
+    },
+  );
+  await lab.close();
+});

@@ -573,6 +573,19 @@ describe('the update feed', () => {
     const m = f.next(1100)!;
     assert.deepEqual([m.type, f.onRendered(m.seq, 140, 130)], ['snapshot', undefined]);
   });
+  test("step mode's waits stay on their init containers' lanes after the pod went on: each from its start until Continue, the current one open", () => {
+    const f = new PanelFeed('default', 'web');
+    const spec = { initContainers: [{ name: 'one', image: 'busybox:1.35' }, { name: 'two', image: 'busybox:1.35' }], containers: [{ name: 'app', image: 'busybox:1.35' }] };
+    f.onWatch(podEv('ADDED', pod('web', { spec })), 1000, 10);
+    f.setDebug({ uid: 'uid-1', sandboxes: [], attempts: [], backoff: {}, stepWaitingFor: 'two', stepWaits: [{ container: 'one', from: 1_000, until: 3_000 }, { container: 'two', from: 4_000 }] }, 20);
+    const m = f.next(5_000)!;
+    const model = m.type === 'snapshot' ? m.model : undefined;
+    const waits = model?.timeline.lanes.flatMap((l) => l.bars.filter((b) => b.kind === 'stepwait').map((b) => ({ lane: l.key, label: b.label, start: b.start, end: b.end })));
+    assert.deepEqual(waits, [
+      { lane: 'container:one', label: 'waited for Continue (step mode)', start: 1_000, end: 3_000 },
+      { lane: 'container:two', label: 'waiting for Continue (step mode)', start: 4_000, end: undefined },
+    ]);
+  });
   test('an acknowledgement of an unknown update measures nothing', () => {
     const f = new PanelFeed('default', 'web');
     assert.equal(f.onRendered(7, 100), undefined);

@@ -6,7 +6,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import type { Container, Pod, PodStatus } from 'kubernetes-types/core/v1';
 import type { ContainerStatus as CriContainerStatus, Disposable } from '../../runtime/cri.js';
-import type { PodDebugInfo } from '../api.js';
+import type { PodDebugInfo, StepWait } from '../api.js';
 import { podRef } from '../events.js';
 import { EarliestTimer } from '../clock.js';
 import * as L from '../../shared/labels.js';
@@ -23,6 +23,8 @@ import { capTerminationMessages, MaxContainerTerminationMessageLength, readAtMos
 import type { RuntimePodStatus, StartFailure } from './types.js';
 
 const SYNC_ERROR_RETRY_MS = 10_000;
+/** How many of step mode's waits a pod keeps (a pod re-run in a new sandbox is held again). */
+const MAX_STEP_WAITS = 50;
 const isTerminalPhase = (p?: PodStatus) => p?.phase === 'Succeeded' || p?.phase === 'Failed';
 
 export class PodWorker implements Disposable, SyncPodState {
@@ -34,6 +36,8 @@ export class PodWorker implements Disposable, SyncPodState {
   /** Step mode: init container name → approved to start (per attempt). */
   private readonly approved = new Set<string>();
   private stepWaiting?: string;
+  /** Step mode's waits, oldest first (bounded): the panel draws them after the pod went on. */
+  private readonly stepWaits: StepWait[] = [];
   /** debugState() after the last sync, as JSON. */
   private lastDebugState = '';
   readonly skipBackoff = new Set<string>();
@@ -133,10 +137,14 @@ export class PodWorker implements Disposable, SyncPodState {
     if (this.approved.has(c.name)) {
       this.approved.delete(c.name);
       this.stepWaiting = undefined;
+      const open = [...this.stepWaits].reverse().find((w) => w.container === c.name && w.until === undefined);
+      if (open) open.until = this.d.clock.now();
       return false;
     }
     if (this.stepWaiting !== c.name) {
       this.stepWaiting = c.name;
+      this.stepWaits.push({ container: c.name, from: this.d.clock.now() });
+      if (this.stepWaits.length > MAX_STEP_WAITS) this.stepWaits.shift();
       this.d.log(`${this.key}: step mode: waiting for Continue before starting init container ${c.name}`);
       this.d.onStepWaiting?.(this.key, c.name);
     }
@@ -318,7 +326,7 @@ export class PodWorker implements Disposable, SyncPodState {
     this.d.onDebugChanged?.(this.uid);
   }
 
-  debugState(): Pick<PodDebugInfo, 'backoff' | 'stepWaitingFor'> {
+  debugState(): Pick<PodDebugInfo, 'backoff' | 'stepWaitingFor' | 'stepWaits'> {
     const pod = this.pod();
     const backoff: PodDebugInfo['backoff'] = {};
     if (pod) {
@@ -327,7 +335,7 @@ export class PodWorker implements Disposable, SyncPodState {
         if (r?.reason === 'CrashLoopBackOff' && r.backoff) backoff[c.name] = { until: r.backoff.until, delayMs: r.backoff.delayMs };
       }
     }
-    return { backoff, stepWaitingFor: this.stepWaiting };
+    return { backoff, stepWaitingFor: this.stepWaiting, stepWaits: this.stepWaits.map((w) => ({ ...w })) };
   }
 
   dispose(): void {

@@ -521,7 +521,13 @@ function timelineView(obs: PodObservation, pod: Pod, containers: ContainerView[]
         outcome: 'unknown',
       });
     }
-    if (c.stepWaiting) {
+    // step mode's waits as the kubelet kept them (they stay drawn after the pod went on); a server
+    // without that record: the current wait, from the previous init container's end
+    const waits = (debug?.stepWaits ?? []).filter((w) => w.container === c.name);
+    waits.forEach((w, i) =>
+      bars.push({ key: `${c.name}:step:${i}`, kind: 'stepwait', label: w.until === undefined ? 'waiting for Continue (step mode)' : 'waited for Continue (step mode)', start: w.from, end: w.until, outcome: 'unknown' }),
+    );
+    if (c.stepWaiting && !debug?.stepWaits) {
       bars.push({ key: `${c.name}:step`, kind: 'stepwait', label: 'waiting for Continue (step mode)', start: prevInitEnd ?? now, end: undefined, outcome: 'unknown' });
     }
     if (c.state.kind === 'waiting' && c.state.reason === 'CreateContainerConfigError') {
