@@ -660,15 +660,14 @@ async function watchObjects(
   // An object of the first list that cannot be printed ends the command (kubectl: "unable to output
   // the provided object", exit 1); a table's rows are then not printed at all (kubectl's tab writer
   // holds them until it flushes).
-  const failed = outputFailed;
   if (listed.length && tableOut) {
     const rows = rowsOf(listed);
-    if ('error' in rows) return failed(rows.error);
+    if ('error' in rows) return outputFailed(rows.error);
     for (const r of opts.extras?.noHeaders ? rows.slice(1) : rows) table.line(r);
   }
   for (const o of listed) {
     const error = print(o);
-    if (error !== undefined) return failed(error);
+    if (error !== undefined) return outputFailed(error);
   }
   // The selected objects as last printed: one that stops matching the selectors leaves the watch as
   // the API server's watch cache ends it, with a DELETED event of its last matching state, which
@@ -724,17 +723,13 @@ function kindRows(kind: ResourceKind, objects: AnyObject[], now: number, wide: b
   return [[...SECRET_COLUMNS], ...objects.map((o) => prefix(secretCells(o as ConfigObject, now)))];
 }
 
-/** A --sort-by that cannot sort: kubectl's error, or for a value it cannot compare the klog line from its sorter; exit 1. */
 /** kubectl's get -w when its printer fails on the first objects. */
 function outputFailed(error: string): number {
   io.err(`error: unable to output the provided object: ${error}${error.endsWith('\n') ? '' : '\n'}`);
   return 1;
 }
 
-function objectsIn(groups: readonly [unknown, readonly unknown[]][]): number {
-  return groups.reduce((n, [, os]) => n + os.length, 0);
-}
-
+/** A --sort-by that cannot sort: kubectl's error, or for a value it cannot compare the klog line from its sorter; exit 1. */
 function sortRefused(r: { error: string; fatal?: { line: number } }): number {
   io.err(r.fatal ? klogFatal(r.error, 'sorter.go', r.fatal.line, new Date(), process.pid) : `error: ${r.error}\n`);
   return 1;
@@ -873,7 +868,8 @@ async function get(argv: string[]): Promise<number> {
       // kubectl's watch prints the first list's objects one by one, so only a table (the server's
       // Table, one object) is sorted, and only by -w (--watch-only prints none of it); a path the
       // sorter refuses is then the printer's error
-      if (values.watch && !values['watch-only'] && tableOut && objectsIn(groups) > 1) {
+      // (a watch is of one type: one group; a table of one row is not sorted, as below)
+      if (values.watch && !values['watch-only'] && tableOut && (groups[0]?.[1].length ?? 0) > 1) {
         const r = sortByPath(groups[0]![1], sortBy, true);
         if ('error' in r) return r.fatal ? sortRefused(r) : outputFailed(r.error);
         groups[0]![1] = r;

@@ -329,7 +329,7 @@ export class Engine implements EngineApi {
     const pod = this.store.get('Pod', namespace, name);
     if (!pod) return undefined;
     const { rs } = await this.instances(namespace, name);
-    const w = this.kubelet?.workerFor(pod.metadata?.uid ?? '');
+    const kubelet = this.kubelet?.workerFor(pod.metadata?.uid ?? '')?.debugState();
     return {
       uid: pod.metadata?.uid ?? '',
       sandboxes: rs.sandboxes.map((s) => ({ id: s.id, attempt: s.metadata.attempt, state: s.state === 'SANDBOX_READY' ? 'ready' : 'notready', createdAt: s.createdAt, ip: s.ip })),
@@ -357,9 +357,9 @@ export class Engine implements EngineApi {
           finishedAt: c.finishedAt || undefined,
         })),
       ].sort((a, b) => a.createdAt - b.createdAt),
-      backoff: w?.debugState().backoff ?? {},
-      stepWaitingFor: w?.debugState().stepWaitingFor,
-      stepWaits: w?.debugState().stepWaits ?? [],
+      backoff: kubelet?.backoff ?? {},
+      stepWaitingFor: kubelet?.stepWaitingFor,
+      stepWaits: kubelet?.stepWaits ?? [],
       probes: this.kubelet?.prober.history(pod.metadata?.uid ?? '') ?? [],
       hooks: [...(this.kubelet?.hookRuns.get(pod.metadata?.uid ?? '') ?? [])].map((h) => ({ ...h })),
     };
