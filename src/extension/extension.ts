@@ -44,7 +44,7 @@ export function activate(context: vscode.ExtensionContext): { lab: Lab } {
     async showPanel(namespace, name, ctx) {
       if (!panel) {
         const { LifecyclePanelManager } = await import('./panel/manager.js');
-        panel = new LifecyclePanelManager(context.extensionUri, engineFor, (line) => l.out.info(line));
+        panel = new LifecyclePanelManager(context.extensionUri, engineFor, l.out);
       }
       panel.show(namespace, name, ctx);
     },

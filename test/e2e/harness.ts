@@ -103,7 +103,11 @@ export async function startSession(name: string, extraFiles: Record<string, stri
   server.stdout?.on('data', (b: Buffer) => serverLog.push(b.toString()));
   server.stderr?.on('data', (b: Buffer) => serverLog.push(b.toString()));
   await waitFor(async () => serverLog.join('').includes('HTTP server listening'), 30000, 'code-server to listen');
-  const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`;
+  // The panel's per-update latency lines, which the suite's figures are read from, are at trace
+  // level: the web workbench takes an extension's log level from the URL's payload (as desktop
+  // VS Code takes `--log podlab.pod-lab:trace`).
+  const payload = JSON.stringify([['logLevel', 'podlab.pod-lab:trace']]);
+  const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`;
   log(`code-server on ${url}`);
 
   const browser = await chromium.launch({

@@ -40,6 +40,16 @@ const ACK_TIMEOUT_MS = 250;
 /** Latency target from an engine event to the painted panel. */
 const LATENCY_TARGET_MS = 100;
 
+/**
+ * Where the panels write (the Pod Lab output channel). Each update's latency is a trace line: one
+ * a frame while a pod changes is noise at the channel's default level; Developer: Set Log Level…
+ * → Pod Lab → Trace shows them (the e2e suite sets it in argv.json).
+ */
+export interface PanelLog {
+  info(line: string): void;
+  trace(line: string): void;
+}
+
 export interface OpenShellArgs {
   namespace: string;
   name: string;
@@ -59,7 +69,7 @@ export class LifecyclePanelManager implements vscode.Disposable {
     private readonly extensionUri: vscode.Uri,
     /** The lab's engine (context undefined), or a kubeconfig context's API client. */
     private readonly getEngine: (context: string | undefined) => Promise<EngineApi>,
-    private readonly log: (line: string) => void,
+    private readonly log: PanelLog,
   ) {}
 
   show(namespace: string, name: string, context?: string): void {
@@ -123,7 +133,7 @@ class PodPanel {
     private namespace: string,
     private name: string,
     getEngine: () => Promise<EngineApi>,
-    private readonly log: (line: string) => void,
+    private readonly log: PanelLog,
     /** The kubeconfig context of a real cluster's pods; undefined for the lab. */
     private readonly context?: string,
   ) {
@@ -222,7 +232,7 @@ class PodPanel {
       if (this.disposed || this.engine) return;
       this.attach(engine);
     } catch (err) {
-      this.log(`lifecycle ${this.key}: cannot reach the engine: ${errorText(err)}`);
+      this.log.info(`lifecycle ${this.key}: cannot reach the engine: ${errorText(err)}`);
     }
   }
 
@@ -372,26 +382,26 @@ class PodPanel {
         paintedMono === undefined || paintedAt === undefined ? '' : `painted at ${paintedAt.toFixed(1)}`,
       ].filter(Boolean);
       const detail = parts.length ? ` (${parts.join(', ')})` : '';
-      this.log(`lifecycle ${this.key}: update #${lat.seq} [${lat.sections.join(', ')}] ${lat.paintedMs === undefined ? 'shown' : 'painted'} ${shown.toFixed(1)} ms after the engine event${detail}${flag}; containers: ${lat.containers || 'none'}`);
+      this.log.trace(`lifecycle ${this.key}: update #${lat.seq} [${lat.sections.join(', ')}] ${lat.paintedMs === undefined ? 'shown' : 'painted'} ${shown.toFixed(1)} ms after the engine event${detail}${flag}; containers: ${lat.containers || 'none'}`);
       return;
     }
     const last = this.feed.lastShown;
     if (last?.seq === u.seq) {
       // A snapshot for a (re)loaded webview, or a change of the lab's objects: no sample, but what it shows from now on.
-      this.log(`lifecycle ${this.key}: update #${u.seq} [${last.sections.join(', ')}] shown (not caused by an engine event${paintedMono === undefined || paintedAt === undefined ? '' : `; painted at ${paintedAt.toFixed(1)}`}); containers: ${last.containers || 'none'}`);
+      this.log.trace(`lifecycle ${this.key}: update #${u.seq} [${last.sections.join(', ')}] shown (not caused by an engine event${paintedMono === undefined || paintedAt === undefined ? '' : `; painted at ${paintedAt.toFixed(1)}`}); containers: ${last.containers || 'none'}`);
     }
   }
 
   private onMessage(raw: unknown): void {
     if (!isWebviewToHost(raw)) {
-      this.log(`lifecycle ${this.key}: ignored a malformed message from the webview`);
+      this.log.info(`lifecycle ${this.key}: ignored a malformed message from the webview`);
       return;
     }
     const m: WebviewToHost = raw;
     switch (m.type) {
       case 'ready':
       case 'resync':
-        this.log(`lifecycle ${this.key}: the webview ${m.type === 'ready' ? 'loaded' : 'asked for a snapshot'} (it had update #${m.haveSeq ?? 'none'})`);
+        this.log.info(`lifecycle ${this.key}: the webview ${m.type === 'ready' ? 'loaded' : 'asked for a snapshot'} (it had update #${m.haveSeq ?? 'none'})`);
         this.webviewReady = true;
         this.feed.resetWebview();
         // A (re)loaded webview acknowledges nothing posted before.
@@ -512,11 +522,11 @@ class PodPanel {
       case 'followLogs':
         return this.followLogs(engine, body);
       case 'restartNow':
-        this.log(`lifecycle ${this.key}: Restart now (lab feature) for init container ${body.container}`);
+        this.log.info(`lifecycle ${this.key}: Restart now (lab feature) for init container ${body.container}`);
         engine.restartNow(namespace, name, body.container);
         return { kind: 'restartNow' };
       case 'continueStep':
-        this.log(`lifecycle ${this.key}: Continue (step mode, lab feature)`);
+        this.log.info(`lifecycle ${this.key}: Continue (step mode, lab feature)`);
         engine.continueStep(namespace, name);
         return { kind: 'continueStep' };
       case 'openShell': {
