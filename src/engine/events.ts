@@ -1,8 +1,12 @@
-// Event recording with the apiserver-side aggregation kubectl users see: an identical event
-// (same object, field path, type, reason, message, source) bumps `count` and `lastTimestamp`.
+// Event recording (client-go tools/record's recorder). The kubelet's events pass its correlator
+// (event-correlator.ts: aggregation, counting, the spam filter) as upstream's legacy recorder does;
+// the scheduler's (upstream: the events.k8s.io recorder, whose series are another mechanism) are
+// counted here: an identical event (same object, field path, type, reason, message, source) bumps
+// `count` and `lastTimestamp`.
 import type { Event as KEvent, ObjectReference, Pod } from 'kubernetes-types/core/v1';
 import type { Store } from './store.js';
 import { rfc3339, type Clock } from './clock.js';
+import { EventCorrelator } from './event-correlator.js';
 
 export type EventType = 'Normal' | 'Warning';
 
@@ -47,8 +51,12 @@ export class EventRecorder {
     private readonly sink?: (e: KEvent) => void,
   ) {}
 
-  record(ref: ObjectReference, type: EventType, reason: string, message: string, source: EventSource, action?: string): KEvent {
+  private readonly kubeletCorrelator = new EventCorrelator();
+
+  /** Records an event; undefined when the kubelet's spam filter dropped it. */
+  record(ref: ObjectReference, type: EventType, reason: string, message: string, source: EventSource, action?: string): KEvent | undefined {
     const now = this.clock.now();
+    if (source.component === 'kubelet') return this.recordCorrelated(ref, type, reason, message, source, now);
     // The events of the same object only (the store's index), as the kubelet's correlator keys them.
     const existing = this.store
       .byIndex('Event', 'involvedUid', ref.uid ?? '')
@@ -68,25 +76,53 @@ export class EventRecorder {
         e.lastTimestamp = rfc3339(now);
       });
     } else {
-      const nanos = BigInt(now) * 1_000_000n + BigInt(this.seq++ % 1_000_000);
-      ev = this.store.create('Event', {
-        apiVersion: 'v1',
-        kind: 'Event',
-        // an object outside namespaces (a node) has its events in default
-        metadata: { name: `${ref.name}.${nanos.toString(16)}`, namespace: ref.namespace || 'default' },
-        involvedObject: ref,
-        type,
-        reason,
-        message,
-        source,
-        count: 1,
-        firstTimestamp: rfc3339(now),
-        lastTimestamp: rfc3339(now),
-        reportingComponent: source.component,
-        reportingInstance: source.host ?? '',
-        ...(action ? { action } : {}),
-      });
+      ev = this.create(this.newName(ref, now), ref, type, reason, message, source, 1, now, now, action);
     }
+    this.sink?.(ev);
+    return ev;
+  }
+
+  /** makeEvent's name: the object's name and the time in nanoseconds, in hex (unique within a millisecond here). */
+  private newName(ref: ObjectReference, now: number): string {
+    return `${ref.name}.${(BigInt(now) * 1_000_000n + BigInt(this.seq++ % 1_000_000)).toString(16)}`;
+  }
+
+  private create(name: string, ref: ObjectReference, type: EventType, reason: string, message: string, source: EventSource, count: number, first: number, now: number, action?: string): KEvent {
+    return this.store.create('Event', {
+      apiVersion: 'v1',
+      kind: 'Event',
+      // an object outside namespaces (a node) has its events in default
+      metadata: { name, namespace: ref.namespace || 'default' },
+      involvedObject: ref,
+      type,
+      reason,
+      message,
+      source,
+      count,
+      firstTimestamp: rfc3339(first),
+      lastTimestamp: rfc3339(now),
+      reportingComponent: source.component,
+      reportingInstance: source.host ?? '',
+      ...(action ? { action } : {}),
+    });
+  }
+
+  /**
+   * The kubelet's path (recordToSink): the correlator decides; a repeat patches its event (count,
+   * lastTimestamp, message), and is created again under its name when that event is gone.
+   */
+  private recordCorrelated(ref: ObjectReference, type: EventType, reason: string, message: string, source: EventSource, now: number): KEvent | undefined {
+    const c = this.kubeletCorrelator.correlate({ source, involvedObject: ref, type, reason, message }, now, this.newName(ref, now));
+    if (c.skip) return undefined;
+    const ns = c.involvedObject.namespace || 'default';
+    const existing = c.seen ? this.store.get('Event', ns, c.name) : undefined;
+    const ev = existing
+      ? this.store.update('Event', ns, c.name, (e) => {
+          e.count = c.count;
+          e.lastTimestamp = rfc3339(now);
+          e.message = c.message;
+        })
+      : this.create(c.name, c.involvedObject, type, reason, c.message, source, c.count, c.firstTimestamp, now);
     this.sink?.(ev);
     return ev;
   }

@@ -123,6 +123,37 @@ test('a crash-looping container restarts at once, then after 10, 20 and 40 s', a
   await lab.close();
 });
 
+test("a crash loop's events pass the kubelet's spam filter: 25 per type, then one every five minutes, which a dropped event's count still reaches", async () => {
+  const lab = await fakeLab();
+  lab.rt.programs.set('app', { exitAfterMs: 0, exitCode: 1 });
+  await lab.engine.createPod(podOf({ containers: [{ name: 'app' }] }));
+  await lab.clock.advanceAsync(1250 * sec);
+  const ago = (t: string | undefined) => (Date.parse(t ?? '') - lab.t0) / sec;
+  const seen = lab.engine
+    .listEvents()
+    .filter((e) => e.involvedObject.name === 'p' && e.source?.component === 'kubelet')
+    .map((e) => `${e.type} ${e.reason} x${e.count} ${ago(e.firstTimestamp)}-${ago(e.lastTimestamp)}s`);
+  assert.deepEqual(
+    { starts: lab.rt.trace(['startContainer'], lab.t0).length, seen },
+    {
+      // starts at 0, 0, 10, 30, 70, 150, 310, 610, 910 and 1210 s
+      starts: 10,
+      seen: [
+        // Warnings: each back-off sync records MissingClusterDNS, then BackOff; the 25 are gone at
+        // 50 s, and each token after (one per 300 s) goes to the sync's first Warning
+        `Warning MissingClusterDNS x147 0-1200s`,
+        // Normal: three a start; the 25th at 910 s, with three tokens refilled by then; at 1210 s
+        // two are left, so Started is dropped (its count still grows, for the next write)
+        'Normal Pulled x10 0-1210s',
+        'Normal Created x10 0-1210s',
+        'Normal Started x9 0-910s',
+        'Warning BackOff x8 0-50s',
+      ],
+    },
+  );
+  await lab.close();
+});
+
 test('activeDeadlineSeconds fails the pod with DeadlineExceeded and kills its containers with the pod grace', async () => {
   const lab = await fakeLab();
   await lab.engine.createPod(podOf({ activeDeadlineSeconds: 5, containers: [{ name: 'app' }] }));
