@@ -19,6 +19,7 @@ import {
   addKeyEditIn,
   fieldPathAt,
   referenceProbs,
+  imageProbs,
   explanation,
   lensOffset,
   configObjectsIn,
@@ -247,13 +248,13 @@ export class Diagnostics implements vscode.Disposable {
     return a;
   }
 
-  /** The validator's problems and the workspace check's reference warnings of an analysis, as diagnostics. */
+  /** The validator's problems, the workspace check's reference warnings and the image hints of an analysis, as diagnostics. */
   private publish(doc: vscode.TextDocument, a: Analysis): void {
-    const refs = referenceProbs(a, this.objects.known(doc.uri));
-    this.references.set(doc.uri.toString(), refs);
+    const own = [...referenceProbs(a, this.objects.known(doc.uri)), ...imageProbs(a)];
+    this.references.set(doc.uri.toString(), own);
     this.collection.set(
       doc.uri,
-      [...a.problems, ...refs].map((p) => toDiagnostic(doc, p, explanation(a, p))),
+      [...a.problems, ...own].map((p) => toDiagnostic(doc, p, explanation(a, p))),
     );
   }
 
@@ -265,7 +266,7 @@ export class Diagnostics implements vscode.Disposable {
     }
   }
 
-  /** The workspace check's reference warnings last published for a document. */
+  /** Pod Lab's own findings last published for a document: the workspace check's reference warnings, the image hints. */
   referencesFor(uri: vscode.Uri): readonly Prob[] {
     return this.references.get(uri.toString()) ?? [];
   }

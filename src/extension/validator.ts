@@ -35,7 +35,7 @@ export interface Prob {
   field?: string;
   type?: string;
   docIndex: number;
-  raw: V.Problem;
+  raw: V.Problem | Q.ReferenceProblem;
 }
 
 export interface DocInfo {
@@ -60,7 +60,7 @@ export interface Analysis {
   problems: Prob[];
 }
 
-function toProb(p: V.Problem, docIndex: number): Prob {
+function toProb(p: V.Problem | Q.ReferenceProblem, docIndex: number): Prob {
   return {
     offset: p.offset,
     endOffset: Math.max(p.endOffset, p.offset),
@@ -206,6 +206,17 @@ export function referenceProbs(a: Analysis, external: readonly KnownObject[]): P
     return q.referenceFindings(a.text, a.docs.map((d) => d.raw), external).map((p) => toProb(p, p.document));
   } catch {
     // a check of our own must never cost the API server's diagnostics
+    return [];
+  }
+}
+
+/** Pod Lab's image hints (information): an image without a tag, or tagged latest, pulled before every start (imageFindings). */
+export function imageProbs(a: Analysis): Prob[] {
+  const q = qmod;
+  if (!q) return [];
+  try {
+    return q.imageFindings(a.text, a.docs.map((d) => d.raw)).map((p) => toProb(p, p.document));
+  } catch {
     return [];
   }
 }

@@ -185,7 +185,7 @@ const unquote = (v: string) => (/^["'].*["']$/.test(v) ? v.slice(1, -1) : v);
  * else the ones computed from the problem's type, field and the text.
  */
 export function quickFixesFor(text: string, problem: Problem | ReferenceProblem): QuickFix[] {
-  if ('fixes' in problem && Array.isArray(problem.fixes)) return problem.fixes;
+  if ('fixes' in problem) return problem.fixes;
   const value = text.slice(problem.offset, problem.endOffset);
   const fixes: QuickFix[] = [];
   const replace = (title: string, newText: string, preferred = false): QuickFix => ({ title, ...(preferred ? { isPreferred: true } : {}), edits: [{ offset: problem.offset, endOffset: problem.endOffset, newText }] });

@@ -13,7 +13,9 @@ export type ProblemType =
   | 'YAML syntax'
   | 'Internal error'
   /** Pod Lab's own warning: a field the lab cannot honour (never an API server finding) */
-  | 'Lab warning';
+  | 'Lab warning'
+  /** Pod Lab's editor hint: information on a valid field that often surprises (never an API server finding) */
+  | 'Lab hint';
 
 /** A key the YAML writes twice (found while decoding: a strict-decoding problem, as an unknown field is). */
 export const isDuplicateField = (p: { type: ProblemType; detail: string }): boolean => p.type === 'YAML syntax' && p.detail.startsWith('duplicate field ');

@@ -9,6 +9,7 @@
 import { isMap, isScalar, isSeq, parseAllDocuments, parseDocument, type Document, type Node, type Pair } from 'yaml';
 import type { ConfigMap, Container, Pod, Secret, Volume } from 'kubernetes-types/core/v1';
 import { keyString } from './decode.js';
+import { imageTag } from './defaults.js';
 import { Lines, PARSE_OPTIONS, splitChunks, splitField, walk, type Problem, type ValidatedDocument } from './documents.js';
 import { pathAt, rootType } from './paths.js';
 import { parseQuantity, QUANTITY_FORMAT_ERR, QUANTITY_NUMERIC_ERR, QUANTITY_SUFFIX_ERR } from './quantity.js';
@@ -258,7 +259,8 @@ export const QUANTITY_SYNTAX =
  * More words for a problem whose upstream message is terse: for an invalid quantity or a fractional
  * byte count, the quantity syntax and what the value probably meant.
  */
-export function explanationFor(text: string, problem: Problem): string | undefined {
+export function explanationFor(text: string, problem: Problem | ReferenceProblem): string | undefined {
+  if ('fixes' in problem) return undefined;
   const fraction = fractionalBytesAt(text, problem);
   if (fraction !== undefined) {
     const g = guessQuantity(fraction, 'bytes');
@@ -337,7 +339,9 @@ export function configObjectsIn(text: string, origin: KnownObject['origin'] = 'w
 }
 
 /** A reference finding: a Pod Lab warning (not the API server's) with the fixes that create what is missing. */
-export interface ReferenceProblem extends Problem {
+export interface ReferenceProblem extends Omit<Problem, 'severity'> {
+  /** 'info': an editor hint (type `Lab hint`, imageFindings), never the validator's */
+  severity: Problem['severity'] | 'info';
   fixes: QuickFix[];
 }
 
@@ -444,6 +448,10 @@ class FileView {
     const node = depth === segments && found.value && isScalar(found.value) ? found.value : found.key;
     const r = (node as Node | null)?.range ?? [0, 0];
     return [d.offset + r[0], d.offset + r[1]];
+  }
+  /** Whether the document writes a field (its key is there). */
+  has(d: ValidatedDocument, field: string): boolean {
+    return walk(this.doc(d), splitField(field)).depth === splitField(field).length;
   }
   /** Where a range of the text is, as a problem's line/column span. */
   span(start: number, end: number): ReturnType<Lines['span']> {
@@ -602,6 +610,54 @@ export function referenceFindings(text: string, docs: readonly ValidatedDocument
     out.push(problemAt(view, d, r.keyField, detail, fixes));
   }
   return out;
+}
+
+// ---- Image hints ----
+
+const IMAGE_HINT = 'Pod Lab hint';
+
+/**
+ * Editor hints (information, not warnings) for containers whose image names no tag or the tag
+ * `latest` and that leave imagePullPolicy unset: the API server defaults the policy to Always
+ * (SetDefaults_Container, by parsers.ParseImageName's tag), so the kubelet pulls before each start
+ * and the start fails with ErrImagePull when the registry cannot be reached, the image on the
+ * machine notwithstanding. The fix sets imagePullPolicy: IfNotPresent below the image.
+ */
+export function imageFindings(text: string, docs: readonly ValidatedDocument[]): ReferenceProblem[] {
+  const out: ReferenceProblem[] = [];
+  let view: FileView | undefined;
+  for (const d of docs) {
+    const spec = d.kind === 'Pod' ? d.pod?.spec : undefined;
+    if (!spec) continue;
+    for (const list of ['initContainers', 'containers'] as const) {
+      (spec[list] ?? []).forEach((c, i) => {
+        const image = c.image;
+        if (typeof image !== 'string' || !image || imageTag(image) !== 'latest') return;
+        view ??= new FileView(text, docs);
+        const base = `spec.${list}[${i}]`;
+        if (view.has(d, `${base}.imagePullPolicy`)) return;
+        const tagged = /:latest(@|$)/.test(image.slice(image.lastIndexOf('/') + 1));
+        const detail = `${IMAGE_HINT}: ${JSON.stringify(image)} ${tagged ? 'has the tag "latest"' : 'has no tag'}, so the API server sets imagePullPolicy: Always${tagged ? '' : ' (as for the tag "latest")'}: the kubelet pulls the image before every start of the container, and the start fails with ErrImagePull when the registry cannot be reached, even with the image on the machine. Pin a tag, or set imagePullPolicy: IfNotPresent`;
+        const p = problemAt(view, d, `${base}.image`, detail, []);
+        p.severity = 'info';
+        p.type = 'Lab hint';
+        const fix = pullPolicyEdit(text, p.offset);
+        if (fix) p.fixes.push({ title: 'Set imagePullPolicy: IfNotPresent', edits: [fix] });
+        out.push(p);
+      });
+    }
+  }
+  return out;
+}
+
+/** Inserts `imagePullPolicy: IfNotPresent` on the line after the block-style `image:` key whose value starts at `valueAt`. */
+function pullPolicyEdit(text: string, valueAt: number): QuickFix['edits'][number] | undefined {
+  const lineStart = text.lastIndexOf('\n', valueAt - 1) + 1;
+  const m = /^( *(?:- +)?)image *: */.exec(text.slice(lineStart, valueAt));
+  if (!m || m[0].length !== valueAt - lineStart) return undefined;
+  const lineEnd = text.indexOf('\n', valueAt);
+  const at = lineEnd < 0 ? text.length : lineEnd;
+  return { offset: at, endOffset: at, newText: `\n${' '.repeat(m[1]!.length)}imagePullPolicy: IfNotPresent` };
 }
 
 // ---- CodeLens placement ----

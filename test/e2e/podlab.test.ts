@@ -223,6 +223,7 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
       'remote.yaml': REMOTE_POD,
       'settings-cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  level: debug\n',
       'uses-settings.yaml': 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: e2e-keyfix\nspec:\n  containers:\n    - name: app\n      image: busybox:1.35\n      env:\n        - name: COLOUR\n          valueFrom:\n            configMapKeyRef: {name: settings, key: colour}\n',
+      'untagged.yaml': 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: e2e-untagged\nspec:\n  containers:\n    - name: app\n      image: nginx\n',
       'after-marker.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n---\n# the pod\napiVersion: v1\nkind: Pod\nmetadata:\n  name: e2e-typo\nspec:\n  containers:\n    - name: app\n      image: busybox:1.35\n      comand: ["sh"]\n',
     });
   });
@@ -377,6 +378,28 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     }, 10000, 'the key added to settings-cm.yaml');
     assert.match(text, /data:\s+level: debug\s+colour: ""/);
     // the workspace as it was, for the scenarios after this one
+    await runCommand(s.page, 'File: Revert File');
+  });
+
+  test('an image without a tag: an information hint in the Problems view, and a fix that sets imagePullPolicy: IfNotPresent', async () => {
+    const hinted = async () => {
+      await runCommand(s.page, 'View: Focus Problems (Errors, Warnings, Infos)');
+      return s.page.locator('.markers-panel .monaco-list-row', { hasText: '"nginx" has no tag, so the API server sets imagePullPolicy: Always' }).count();
+    };
+    await openFile(s.page, 'untagged.yaml');
+    await waitFor(async () => ((await hinted()) > 0 ? true : undefined), 20000, 'the image hint');
+    // an information marker, not a warning
+    assert.equal(await s.page.locator('.markers-panel .monaco-list-row', { hasText: 'has no tag' }).locator('.codicon-info, .codicon-problems-info-icon, .marker-icon.info').count() > 0, true, 'shown as information');
+    await openFile(s.page, 'untagged.yaml');
+    await gotoLine(s.page, 8, 16);
+    await s.page.keyboard.press('Control+.');
+    await s.page.locator('.action-widget .monaco-list-row.focused', { hasText: 'Set imagePullPolicy: IfNotPresent' }).first().waitFor({ timeout: 10000 });
+    await screenshot(s, 'quick-fix-image-pull-policy');
+    await s.page.keyboard.press('Enter');
+    await waitFor(async () => ((await hinted()) === 0 ? true : undefined), 20000, 'the hint to go once the policy is set');
+    await openFile(s.page, 'untagged.yaml');
+    const text = (await s.page.locator('.editor-instance .monaco-editor .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
+    assert.match(text, /image: nginx\s+imagePullPolicy: IfNotPresent/);
     await runCommand(s.page, 'File: Revert File');
   });
 

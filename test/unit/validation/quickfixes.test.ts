@@ -16,6 +16,7 @@ import {
   knownObject,
   nearest,
   referenceFindings,
+  imageFindings,
   type KnownObject,
   type QuickFix,
   type ReferenceProblem,
@@ -867,4 +868,43 @@ describe('the ConfigMaps and Secrets of another workspace file', () => {
     ['a broken YAML file yields what parses', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ok}\n---\nkind: Secret\n  : [\n', [{ kind: 'ConfigMap', namespace: 'default', name: 'ok', envKeys: [], volumeKeys: [], origin: 'workspace', where: 'w.yaml' }]],
   ];
   for (const [name, text, want] of cases) test(name, () => assert.deepEqual(configObjectsIn(text, 'workspace', 'w.yaml'), want));
+});
+
+describe('the image hints: an image without a tag, or tagged latest, with imagePullPolicy unset', () => {
+  const HINT = (image: string, tagged: boolean) =>
+    `Pod Lab hint: ${JSON.stringify(image)} ${tagged ? 'has the tag "latest"' : 'has no tag'}, so the API server sets imagePullPolicy: Always${tagged ? '' : ' (as for the tag "latest")'}: the kubelet pulls the image before every start of the container, and the start fails with ErrImagePull when the registry cannot be reached, even with the image on the machine. Pin a tag, or set imagePullPolicy: IfNotPresent`;
+  const podWith = (containers: string, init = '') => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: demo\nspec:\n${init}  containers:\n${containers}`;
+  const fix = (at: string, indent: number) => ({ title: 'Set imagePullPolicy: IfNotPresent', preferred: false, edits: [{ at, old: '', newText: `\n${' '.repeat(indent)}imagePullPolicy: IfNotPresent` }] });
+  const hint = (field: string, at: string, image: string, tagged: boolean, fixes: Fix[]) => ({
+    document: 0,
+    at,
+    text: image,
+    severity: 'info',
+    type: 'Lab hint',
+    source: 'podlab',
+    field,
+    detail: HINT(image, tagged),
+    fixes,
+  });
+  const cases: [string, string, Finding[]][] = [
+    ['an image without a tag: a hint, and a fix that sets IfNotPresent below it', podWith('    - name: app\n      image: busybox\n'), [hint('spec.containers[0].image', '8:14', 'busybox', false, [fix('8:21', 6)])]],
+    ['the tag latest, written', podWith('    - name: app\n      image: busybox:latest\n'), [hint('spec.containers[0].image', '8:14', 'busybox:latest', true, [fix('8:28', 6)])]],
+    ['a registry with a port and no tag, as the first key of its item, in an init container', podWith('    - name: app\n      image: busybox:1.35\n', '  initContainers:\n    - image: localhost:5000/tools\n      name: init\n'), [hint('spec.initContainers[0].image', '7:14', 'localhost:5000/tools', false, [fix('7:34', 6)])]],
+    ['a container in flow style: the hint without a fix', podWith('    - {name: app, image: nginx}\n'), [hint('spec.containers[0].image', '7:26', 'nginx', false, [])]],
+    ['a tag other than latest: nothing', podWith('    - name: app\n      image: busybox:1.35\n'), []],
+    ['a digest only: nothing (IfNotPresent)', podWith(`    - name: app\n      image: busybox@sha256:${'a'.repeat(64)}\n`), []],
+    ['imagePullPolicy written, even Always: nothing', podWith('    - name: app\n      image: busybox\n      imagePullPolicy: Always\n    - name: b\n      image: nginx:latest\n      imagePullPolicy: IfNotPresent\n'), []],
+  ];
+  for (const [name, text, want] of cases) {
+    test(name, () => assert.deepEqual(imageFindings(text, validateText(text).documents).map((p) => readableFinding(text, p)), want));
+  }
+
+  test('applying each fix leaves no hint and no validation problem', () => {
+    for (const [name, text] of cases) {
+      let t = text;
+      for (const f of imageFindings(text, validateText(text).documents).flatMap((p) => p.fixes)) t = apply(t, f.edits);
+      const left = imageFindings(t, validateText(t).documents).filter((p) => p.fixes.length);
+      assert.deepEqual({ left, problems: validateText(t).problems.map((p) => p.message) }, { left: [], problems: [] }, `${name}:\n${t}`);
+    }
+  });
 });
