@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { Lab } from './lab.js';
 import type { EngineApi } from '../engine/api.js';
+import { outputGroup } from './output-group.js';
 
 export const DESCRIBE_SCHEME = 'podlab-describe';
 export const LOGS_SCHEME = 'podlab-logs';
@@ -172,11 +173,11 @@ export class LabDocuments {
   }
 }
 
-/**
- * Where describe, live YAML and logs documents open: the editor group that already shows one of them, so
- * they gather in one group beside the manifest instead of each opening a new group further right.
- */
+/** Where describe, live YAML and logs documents open: the group that has one of them (output-group.ts), else beside. */
 function outputColumn(): vscode.ViewColumn {
-  const ours = vscode.window.visibleTextEditors.find((e) => [DESCRIBE_SCHEME, YAML_SCHEME, LOGS_SCHEME].includes(e.document.uri.scheme));
-  return ours?.viewColumn ?? vscode.ViewColumn.Beside;
+  const groups = vscode.window.tabGroups.all.map((g) => ({
+    viewColumn: g.viewColumn,
+    tabs: g.tabs.map((t) => ({ scheme: t.input instanceof vscode.TabInputText ? t.input.uri.scheme : undefined, active: t.isActive })),
+  }));
+  return outputGroup(groups, [DESCRIBE_SCHEME, YAML_SCHEME, LOGS_SCHEME]) ?? vscode.ViewColumn.Beside;
 }
