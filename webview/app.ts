@@ -1434,6 +1434,9 @@ function envTable(c: ContainerView): Child {
             h(
               'tbody',
               {},
+              // kubectl describe's `Environment Variables from:` lines first, each across the table
+              // (a row of its own, so a narrow panel's cards do not label it as a variable)
+              c.envFrom.map((f) => h('tr', { class: 'env-from' }, h('td', { colspan: 2 }, h('span', { class: 'muted' }, 'Environment variables from: '), h('code', {}, f)))),
               c.env.map((e) =>
                 h(
                   'tr',
@@ -1448,7 +1451,6 @@ function envTable(c: ContainerView): Child {
                   ),
                 ),
               ),
-              c.envFrom.map((f) => h('tr', {}, h('td', { class: 'muted' }, 'envFrom'), h('td', {}, f))),
             ),
           )
         : h('p', { class: 'muted' }, '<none>');

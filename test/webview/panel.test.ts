@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { replay, type RecordedStream } from '../../src/extension/panel/recording.js';
 import { recordedStream } from '../support/fixtures.js';
-import { buildPanelModel, newObservation } from '../../src/extension/panel/model.js';
+import { buildPanelModel, newObservation, observe } from '../../src/extension/panel/model.js';
 import { humanDuration } from '../../src/engine/printer.js';
 import { applyPatch, type HostToWebview, type PanelModel, type WebviewState, type WebviewToHost } from '../../src/shared/protocol.js';
 import { bundleWebview, launch, openPanel, type PanelPage } from './harness.js';
@@ -974,6 +974,51 @@ describe('one panel for all pods: the pod switcher', () => {
       const asked = (await p.posted()).flatMap((m) => (m.type === 'request' && m.body.kind === 'switchPod' ? [m.body] : []));
       assert.deepEqual(asked, [{ kind: 'switchPod', namespace: 'team-a', name: 'job' }]);
       await p.screenshot('panel-pod-switcher-600px-dark');
+      assert.deepEqual(await p.problems(), []);
+    } finally {
+      await p.close();
+    }
+  });
+});
+
+describe("a container's environment", () => {
+  test('at 360 px, an envFrom source is a line of its own (kubectl describe\'s "Environment Variables from"), not a row that reads as a variable named envFrom', async () => {
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'env-demo', namespace: 'default', uid: 'u-env', creationTimestamp: '2026-11-24T10:00:00Z' },
+      spec: {
+        containers: [
+          {
+            name: 'app',
+            image: 'busybox:1.35',
+            envFrom: [{ configMapRef: { name: 'settings' } }, { prefix: 'DB_', secretRef: { name: 'db', optional: true } }],
+            env: [{ name: 'MODE', value: 'debug' }],
+          },
+        ],
+      },
+      status: { phase: 'Pending' },
+    };
+    const now = Date.parse('2026-11-24T10:00:05Z');
+    const obs = observe(newObservation('default', 'env-demo'), { type: 'ADDED', kind: 'Pod', object: pod } as Parameters<typeof observe>[1], now);
+    const p = await openPanel(browser, script, { title: 'default/env-demo', width: 360 });
+    try {
+      await p.send({ type: 'snapshot', seq: 1, model: buildPanelModel(obs, now) });
+      await p.waitForSeq(1);
+      const details = p.page.locator('[data-testid=container-details-app]');
+      await details.locator('summary').click();
+      const rows = await details.locator('[data-testid=env] tbody tr').evaluateAll((trs) =>
+        trs.map((tr) => Array.from(tr.children).map((td) => [td.getAttribute('data-label') ?? '', (td.textContent ?? '').replace(/\s+/g, ' ').trim()])),
+      );
+      assert.deepEqual(rows, [
+        [['', 'Environment variables from: settings ConfigMap Optional: false']],
+        [['', "Environment variables from: db Secret with prefix 'DB_' Optional: true"]],
+        [
+          ['Name', 'MODE'],
+          ['Value', 'debug'],
+        ],
+      ]);
+      await p.screenshot('panel-env-from-360px-dark');
       assert.deepEqual(await p.problems(), []);
     } finally {
       await p.close();
