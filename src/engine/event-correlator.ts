@@ -62,8 +62,8 @@ const obj = (e: EventInput) => {
 };
 /** getEventKey: source, object (field path included), type, reason, message. */
 const eventKey = (e: EventInput) => [...obj(e), e.involvedObject.fieldPath ?? '', e.involvedObject.uid ?? '', e.involvedObject.apiVersion ?? '', e.type, e.reason, e.message].join('\x00');
-/** EventAggregatorByReasonFunc: source, object (no field path), type, reason (the reporting fields are empty for the kubelet). */
-const aggregateKey = (e: EventInput) => [...obj(e), e.involvedObject.uid ?? '', e.involvedObject.apiVersion ?? '', e.type, e.reason, '', ''].join('\x00');
+/** EventAggregatorByReasonFunc: source, object (no field path), type, reason (and the reporting controller and instance, which follow from the source). */
+const aggregateKey = (e: EventInput) => [...obj(e), e.involvedObject.uid ?? '', e.involvedObject.apiVersion ?? '', e.type, e.reason].join('\x00');
 /** getSpamKey: source, object (no field path), type. */
 const spamKey = (e: EventInput) => [...obj(e), e.involvedObject.uid ?? '', e.involvedObject.apiVersion ?? '', e.type].join('\x00');
 
@@ -72,12 +72,12 @@ export class EventCorrelator {
   private readonly seen = new Lru<{ count: number; first: number; name: string }>(CACHE_ENTRIES);
   private readonly buckets = new Lru<{ tokens: number; at: number }>(CACHE_ENTRIES);
 
-  /** EventCorrelate. `newName`: the name the recorder gave the event (an aggregate event is named here). */
+  /** EventCorrelate. `newName`: the name the recorder gave the event, kept for it (or its aggregate) if it is new. */
   correlate(e: EventInput, now: number, newName: string): Correlation {
     // 1. aggregation
     let message = e.message;
     let key = eventKey(e);
-    let name = newName;
+    const name = newName;
     const ak = aggregateKey(e);
     let rec = this.aggregates.get(ak);
     if (!rec || now - rec.last > AGGREGATE_INTERVAL_MS) rec = { messages: [], last: now };
@@ -88,7 +88,7 @@ export class EventCorrelator {
       rec.messages.shift();
       message = COMBINED_PREFIX + e.message;
       key = ak;
-      name = `${e.involvedObject.name}.${(BigInt(now) * 1_000_000n).toString(16)}`;
+      // (upstream names the copy `<object>.<now in ns, hex>` anew; the recorder's name is that, made unique)
     }
     // 2. counting (before the filter: a dropped event still counts)
     const last = this.seen.get(key);

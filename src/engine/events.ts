@@ -4,7 +4,7 @@
 // counted here: an identical event (same object, field path, type, reason, message, source) bumps
 // `count` and `lastTimestamp`.
 import type { Event as KEvent, ObjectReference, Pod } from 'kubernetes-types/core/v1';
-import type { Store } from './store.js';
+import { AlreadyExistsError, type Store } from './store.js';
 import { rfc3339, type Clock } from './clock.js';
 import { EventCorrelator } from './event-correlator.js';
 
@@ -116,13 +116,20 @@ export class EventRecorder {
     if (c.skip) return undefined;
     const ns = c.involvedObject.namespace || 'default';
     const existing = c.seen ? this.store.get('Event', ns, c.name) : undefined;
-    const ev = existing
-      ? this.store.update('Event', ns, c.name, (e) => {
-          e.count = c.count;
-          e.lastTimestamp = rfc3339(now);
-          e.message = c.message;
-        })
-      : this.create(c.name, c.involvedObject, type, reason, c.message, source, c.count, c.firstTimestamp, now);
+    let ev: KEvent;
+    try {
+      ev = existing
+        ? this.store.update('Event', ns, c.name, (e) => {
+            e.count = c.count;
+            e.lastTimestamp = rfc3339(now);
+            e.message = c.message;
+          })
+        : this.create(c.name, c.involvedObject, type, reason, c.message, source, c.count, c.firstTimestamp, now);
+    } catch (e) {
+      // recordEvent: an event the server refuses is dropped ("will not retry"), never the caller's error
+      if (e instanceof AlreadyExistsError) return undefined;
+      throw e;
+    }
     this.sink?.(ev);
     return ev;
   }

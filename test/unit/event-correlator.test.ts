@@ -58,8 +58,8 @@ const cases: { name: string; steps: [number, EventInput][]; want: string[] }[] =
     steps: Array.from({ length: 11 }, (_, i): [number, EventInput] => [i, created(`c${i + 1}`)]),
     want: [
       ...Array.from({ length: 9 }, (_, i) => `new web.n${i + 1} x1 first@${i} spec.containers{c${i + 1}} Created container: c${i + 1}`),
-      `new web.${(9000n * 1_000_000n).toString(16)} x1 first@9 spec.containers{c10} (combined from similar events): Created container: c10`,
-      `patch web.${(9000n * 1_000_000n).toString(16)} x2 first@9 spec.containers{c11} (combined from similar events): Created container: c11`,
+      `new web.n10 x1 first@9 spec.containers{c10} (combined from similar events): Created container: c10`,
+      `patch web.n10 x2 first@9 spec.containers{c11} (combined from similar events): Created container: c11`,
     ],
   },
   {
@@ -67,8 +67,8 @@ const cases: { name: string; steps: [number, EventInput][]; want: string[] }[] =
     steps: [...Array.from({ length: 10 }, (_, i): [number, EventInput] => [i, created(`c${i + 1}`)]), [10, created('c1')], [11, created('c5')]],
     want: [
       ...Array.from({ length: 9 }, (_, i) => `new web.n${i + 1} x1 first@${i} spec.containers{c${i + 1}} Created container: c${i + 1}`),
-      `new web.${(9000n * 1_000_000n).toString(16)} x1 first@9 spec.containers{c10} (combined from similar events): Created container: c10`,
-      `patch web.${(9000n * 1_000_000n).toString(16)} x2 first@9 spec.containers{c1} (combined from similar events): Created container: c1`,
+      `new web.n10 x1 first@9 spec.containers{c10} (combined from similar events): Created container: c10`,
+      `patch web.n10 x2 first@9 spec.containers{c1} (combined from similar events): Created container: c1`,
       'patch web.n5 x2 first@4 spec.containers{c5} Created container: c5',
     ],
   },
@@ -122,3 +122,22 @@ const cases: { name: string; steps: [number, EventInput][]; want: string[] }[] =
 ];
 
 for (const c of cases) test(c.name, () => assert.deepEqual(run(c.steps), c.want));
+
+test('combined events written in one millisecond (ten distinct messages of two reasons) are each written under a name of their own', async () => {
+  const { Store } = await import('../../src/engine/store.js');
+  const { FakeClock } = await import('../../src/engine/clock.js');
+  const { EventRecorder } = await import('../../src/engine/events.js');
+  const clock = new FakeClock();
+  const store = new Store(clock);
+  const rec = new EventRecorder(store, clock);
+  const ref = pod();
+  const kubelet = { component: 'kubelet' as const, host: 'podlab-node' };
+  for (const reason of ['FailedMount', 'FailedAttachVolume']) {
+    for (let i = 1; i <= 10; i++) rec.record(ref, 'Warning', reason, `${reason} ${i}`, kubelet);
+  }
+  const written = store
+    .list('Event')
+    .map((e) => `${e.reason} x${e.count} ${e.message}`)
+    .filter((m) => m.includes('combined'));
+  assert.deepEqual(written, ['FailedMount x1 (combined from similar events): FailedMount 10', 'FailedAttachVolume x1 (combined from similar events): FailedAttachVolume 10']);
+});
