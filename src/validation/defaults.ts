@@ -4,15 +4,27 @@ import { formatQuantity, parseQuantity, roundUpMilli } from './quantity.js';
 
 type Obj = Record<string, unknown>;
 
-/** Tag of an image reference as the kubelet's parsers.ParseImageName sees it ("latest" when neither tag nor digest). */
+// distribution/reference's grammar, as ParseNormalizedNamed applies it: [domain[:port]/]path[:tag][@digest],
+// the path in lower case, a digest of a known algorithm with its length of lower-case hex.
+const DOMAIN_COMPONENT = '(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])';
+const DOMAIN = `(?:${DOMAIN_COMPONENT}(?:\\.${DOMAIN_COMPONENT})*|\\[[a-fA-F0-9:]+\\])(?::[0-9]+)?`;
+const PATH_COMPONENT = '[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*';
+const REFERENCE = new RegExp(
+  `^(?:${DOMAIN}/)?${PATH_COMPONENT}(?:/${PATH_COMPONENT})*(?::([\\w][\\w.-]{0,127}))?(?:@(sha256:[a-f0-9]{64}|sha384:[a-f0-9]{96}|sha512:[a-f0-9]{128}))?$`,
+);
+
+/**
+ * Tag of an image reference as the kubelet's parsers.ParseImageName sees it: "latest" when it has
+ * neither tag nor digest, "" when it does not parse (ParseNormalizedNamed refuses it: an upper-case
+ * path, a malformed tag or digest, a 64-hex identifier), so the API server defaults its
+ * imagePullPolicy to IfNotPresent and the kubelet fails it with InvalidImageName.
+ */
 export function imageTag(image: string): string {
-  const at = image.indexOf('@');
-  const noDigest = at >= 0 ? image.slice(0, at) : image;
-  const lastSlash = noDigest.lastIndexOf('/');
-  const colon = noDigest.lastIndexOf(':');
-  const tag = colon > lastSlash ? noDigest.slice(colon + 1) : '';
-  if (!tag && at < 0) return 'latest';
-  return tag;
+  if (/^[a-f0-9]{64}$/.test(image)) return '';
+  const m = REFERENCE.exec(image);
+  if (!m) return '';
+  const [, tag, digest] = m;
+  return tag ?? (digest ? '' : 'latest');
 }
 
 function defaultHTTPGet(h: LifecycleHandler['httpGet'] | undefined): void {

@@ -449,9 +449,13 @@ class FileView {
     const r = (node as Node | null)?.range ?? [0, 0];
     return [d.offset + r[0], d.offset + r[1]];
   }
-  /** Whether the document writes a field (its key is there). */
-  has(d: ValidatedDocument, field: string): boolean {
-    return walk(this.doc(d), splitField(field)).depth === splitField(field).length;
+  /** A field as the document writes it: absent, written empty (no value, null or ""), or written. */
+  written(d: ValidatedDocument, field: string): 'absent' | 'empty' | 'set' {
+    const segments = splitField(field);
+    const { found, depth } = walk(this.doc(d), segments);
+    if (depth !== segments.length) return 'absent';
+    const v = found.value;
+    return !v || (isScalar(v) && (v.value === null || v.value === '')) ? 'empty' : 'set';
   }
   /** Where a range of the text is, as a problem's line/column span. */
   span(start: number, end: number): ReturnType<Lines['span']> {
@@ -635,13 +639,15 @@ export function imageFindings(text: string, docs: readonly ValidatedDocument[]):
         if (typeof image !== 'string' || !image || imageTag(image) !== 'latest') return;
         view ??= new FileView(text, docs);
         const base = `spec.${list}[${i}]`;
-        if (view.has(d, `${base}.imagePullPolicy`)) return;
+        // SetDefaults_Container tests for "": a key written empty is defaulted as an absent one
+        const policy = view.written(d, `${base}.imagePullPolicy`);
+        if (policy === 'set') return;
         const tagged = /:latest(@|$)/.test(image.slice(image.lastIndexOf('/') + 1));
-        const detail = `${IMAGE_HINT}: ${JSON.stringify(image)} ${tagged ? 'has the tag "latest"' : 'has no tag'}, so the API server sets imagePullPolicy: Always${tagged ? '' : ' (as for the tag "latest")'}: the kubelet pulls the image before every start of the container, and the start fails with ErrImagePull when the registry cannot be reached, even with the image on the machine. Pin a tag, or set imagePullPolicy: IfNotPresent`;
+        const detail = `${IMAGE_HINT}: ${JSON.stringify(image)} ${tagged ? 'has the tag "latest"' : 'has no tag'}, so the API server sets imagePullPolicy: Always${tagged ? '' : ' (as for the tag "latest")'}: the kubelet pulls the image before every start of the container, and the start fails with ErrImagePull when it cannot be pulled (no registry within reach, or an image built on this machine that no registry has), even with the image on the machine. Pin a tag, or set imagePullPolicy: IfNotPresent`;
         const p = problemAt(view, d, `${base}.image`, detail, []);
         p.severity = 'info';
         p.type = 'Lab hint';
-        const fix = pullPolicyEdit(text, p.offset);
+        const fix = policy === 'absent' ? pullPolicyEdit(text, p.offset, p.endOffset) : undefined;
         if (fix) p.fixes.push({ title: 'Set imagePullPolicy: IfNotPresent', edits: [fix] });
         out.push(p);
       });
@@ -650,14 +656,20 @@ export function imageFindings(text: string, docs: readonly ValidatedDocument[]):
   return out;
 }
 
-/** Inserts `imagePullPolicy: IfNotPresent` on the line after the block-style `image:` key whose value starts at `valueAt`. */
-function pullPolicyEdit(text: string, valueAt: number): QuickFix['edits'][number] | undefined {
+/**
+ * Inserts `imagePullPolicy: IfNotPresent` on the line after a block-style `image:` key whose
+ * one-line value is [valueAt, valueEnd), with the file's line ending (before a `\r\n`'s `\r`).
+ * None for a value over several lines (a block scalar) or a flow-style container.
+ */
+function pullPolicyEdit(text: string, valueAt: number, valueEnd: number): QuickFix['edits'][number] | undefined {
   const lineStart = text.lastIndexOf('\n', valueAt - 1) + 1;
   const m = /^( *(?:- +)?)image *: */.exec(text.slice(lineStart, valueAt));
   if (!m || m[0].length !== valueAt - lineStart) return undefined;
   const lineEnd = text.indexOf('\n', valueAt);
   const at = lineEnd < 0 ? text.length : lineEnd;
-  return { offset: at, endOffset: at, newText: `\n${' '.repeat(m[1]!.length)}imagePullPolicy: IfNotPresent` };
+  if (valueEnd > at || /[|>]/.test(text[valueAt] ?? '')) return undefined;
+  const crlf = lineEnd > 0 && text[lineEnd - 1] === '\r';
+  return { offset: crlf ? at - 1 : at, endOffset: crlf ? at - 1 : at, newText: `${crlf ? '\r\n' : '\n'}${' '.repeat(m[1]!.length)}imagePullPolicy: IfNotPresent` };
 }
 
 // ---- CodeLens placement ----

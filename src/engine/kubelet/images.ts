@@ -5,6 +5,7 @@ import type { PullProgress, RuntimeService } from '../../runtime/cri.js';
 import type { Backoff } from './backoff.js';
 import { goDuration } from './backoff.js';
 import type { StartFailure } from './types.js';
+import { imageTag } from '../../validation/defaults.js';
 
 export type ImageResult = { imageRef: string } | { failure: StartFailure };
 
@@ -27,12 +28,9 @@ export function applyDefaultImageTag(image: string): { image: string } | { error
   return { image: hasTag || hasDigest ? image : `${image}:latest` };
 }
 
-/** The API server's default: Always for `:latest` or no tag, IfNotPresent otherwise. */
+/** The API server's default (for a pod that reached the kubelet without one): Always for the tag `latest` or none, IfNotPresent otherwise. */
 export function defaultPullPolicy(image: string): 'Always' | 'IfNotPresent' {
-  const last = image.slice(image.lastIndexOf('/') + 1);
-  if (image.includes('@')) return 'IfNotPresent';
-  const tag = last.includes(':') ? last.slice(last.indexOf(':') + 1) : '';
-  return tag === '' || tag === 'latest' ? 'Always' : 'IfNotPresent';
+  return imageTag(image) === 'latest' ? 'Always' : 'IfNotPresent';
 }
 
 export function shouldPullImage(policy: string, present: boolean): boolean {

@@ -872,7 +872,7 @@ describe('the ConfigMaps and Secrets of another workspace file', () => {
 
 describe('the image hints: an image without a tag, or tagged latest, with imagePullPolicy unset', () => {
   const HINT = (image: string, tagged: boolean) =>
-    `Pod Lab hint: ${JSON.stringify(image)} ${tagged ? 'has the tag "latest"' : 'has no tag'}, so the API server sets imagePullPolicy: Always${tagged ? '' : ' (as for the tag "latest")'}: the kubelet pulls the image before every start of the container, and the start fails with ErrImagePull when the registry cannot be reached, even with the image on the machine. Pin a tag, or set imagePullPolicy: IfNotPresent`;
+    `Pod Lab hint: ${JSON.stringify(image)} ${tagged ? 'has the tag "latest"' : 'has no tag'}, so the API server sets imagePullPolicy: Always${tagged ? '' : ' (as for the tag "latest")'}: the kubelet pulls the image before every start of the container, and the start fails with ErrImagePull when it cannot be pulled (no registry within reach, or an image built on this machine that no registry has), even with the image on the machine. Pin a tag, or set imagePullPolicy: IfNotPresent`;
   const podWith = (containers: string, init = '') => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: demo\nspec:\n${init}  containers:\n${containers}`;
   const fix = (at: string, indent: number) => ({ title: 'Set imagePullPolicy: IfNotPresent', preferred: false, edits: [{ at, old: '', newText: `\n${' '.repeat(indent)}imagePullPolicy: IfNotPresent` }] });
   const hint = (field: string, at: string, image: string, tagged: boolean, fixes: Fix[]) => ({
@@ -891,6 +891,10 @@ describe('the image hints: an image without a tag, or tagged latest, with imageP
     ['the tag latest, written', podWith('    - name: app\n      image: busybox:latest\n'), [hint('spec.containers[0].image', '8:14', 'busybox:latest', true, [fix('8:28', 6)])]],
     ['a registry with a port and no tag, as the first key of its item, in an init container', podWith('    - name: app\n      image: busybox:1.35\n', '  initContainers:\n    - image: localhost:5000/tools\n      name: init\n'), [hint('spec.initContainers[0].image', '7:14', 'localhost:5000/tools', false, [fix('7:34', 6)])]],
     ['a container in flow style: the hint without a fix', podWith('    - {name: app, image: nginx}\n'), [hint('spec.containers[0].image', '7:26', 'nginx', false, [])]],
+    ['imagePullPolicy written empty (the API server defaults it as if unset): the hint, without a fix (the key is there)', podWith('    - name: app\n      image: busybox\n      imagePullPolicy: ""\n    - name: b\n      image: nginx\n      imagePullPolicy:\n'), [hint('spec.containers[0].image', '8:14', 'busybox', false, []), hint('spec.containers[1].image', '11:14', 'nginx', false, [])]],
+    ['an image written as a block scalar: the hint, without a fix (a key below its first line would land inside it)', podWith('    - name: app\n      image: >-\n        nginx\n'), [{ ...hint('spec.containers[0].image', '8:14', 'nginx', false, []), text: '>-\n        nginx\n' }]],
+    ['CRLF line endings: the fix inserts before the carriage return, with one', podWith('    - name: app\n      image: busybox\n').replace(/\n/g, '\r\n'), [hint('spec.containers[0].image', '8:14', 'busybox', false, [{ title: 'Set imagePullPolicy: IfNotPresent', preferred: false, edits: [{ at: '8:21', old: '', newText: '\r\n      imagePullPolicy: IfNotPresent' }] }])]],
+    ['an image that does not parse (upper case): nothing (the API server defaults IfNotPresent)', podWith('    - name: app\n      image: MyApp\n'), []],
     ['a tag other than latest: nothing', podWith('    - name: app\n      image: busybox:1.35\n'), []],
     ['a digest only: nothing (IfNotPresent)', podWith(`    - name: app\n      image: busybox@sha256:${'a'.repeat(64)}\n`), []],
     ['imagePullPolicy written, even Always: nothing', podWith('    - name: app\n      image: busybox\n      imagePullPolicy: Always\n    - name: b\n      image: nginx:latest\n      imagePullPolicy: IfNotPresent\n'), []],
@@ -904,7 +908,7 @@ describe('the image hints: an image without a tag, or tagged latest, with imageP
       let t = text;
       for (const f of imageFindings(text, validateText(text).documents).flatMap((p) => p.fixes)) t = apply(t, f.edits);
       const left = imageFindings(t, validateText(t).documents).filter((p) => p.fixes.length);
-      assert.deepEqual({ left, problems: validateText(t).problems.map((p) => p.message) }, { left: [], problems: [] }, `${name}:\n${t}`);
+      assert.deepEqual({ left, problems: validateText(t).problems.map((p) => p.message), mixedEndings: /\r\n/.test(t) && /[^\r]\n/.test(t) }, { left: [], problems: [], mixedEndings: false }, `${name}:\n${t}`);
     }
   });
 });
