@@ -176,7 +176,7 @@ export class Diagnostics implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('podlab');
   private readonly analyzers = new Map<string, DocumentAnalyzer>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
-  private readonly references = new Map<string, Prob[]>();
+  private readonly ownFindings = new Map<string, Prob[]>();
   private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
   private readonly subs: vscode.Disposable[] = [];
   private readonly objects: WorkspaceObjects;
@@ -213,7 +213,7 @@ export class Diagnostics implements vscode.Disposable {
   private forget(uri: vscode.Uri): void {
     const key = uri.toString();
     this.analyzers.delete(key);
-    this.references.delete(key);
+    this.ownFindings.delete(key);
     const t = this.timers.get(key);
     if (t) clearTimeout(t);
     this.timers.delete(key);
@@ -227,7 +227,7 @@ export class Diagnostics implements vscode.Disposable {
     if (!looksLikeKubernetes(text)) {
       this.collection.delete(doc.uri);
       this.analyzers.delete(doc.uri.toString());
-      this.references.delete(doc.uri.toString());
+      this.ownFindings.delete(doc.uri.toString());
       return undefined;
     }
     const key = doc.uri.toString();
@@ -251,7 +251,7 @@ export class Diagnostics implements vscode.Disposable {
   /** The validator's problems, the workspace check's reference warnings and the image hints of an analysis, as diagnostics. */
   private publish(doc: vscode.TextDocument, a: Analysis): void {
     const own = [...referenceProbs(a, this.objects.known(doc.uri)), ...imageProbs(a)];
-    this.references.set(doc.uri.toString(), own);
+    this.ownFindings.set(doc.uri.toString(), own);
     this.collection.set(
       doc.uri,
       [...a.problems, ...own].map((p) => toDiagnostic(doc, p, explanation(a, p))),
@@ -267,8 +267,8 @@ export class Diagnostics implements vscode.Disposable {
   }
 
   /** Pod Lab's own findings last published for a document: the workspace check's reference warnings, the image hints. */
-  referencesFor(uri: vscode.Uri): readonly Prob[] {
-    return this.references.get(uri.toString()) ?? [];
+  ownFindingsFor(uri: vscode.Uri): readonly Prob[] {
+    return this.ownFindings.get(uri.toString()) ?? [];
   }
 
   /** The latest analysis (possibly of an older version) without validating. */
@@ -500,7 +500,7 @@ export class PodQuickFixes implements vscode.CodeActionProvider {
     for (const diag of ctx.diagnostics) {
       if (diag.source !== 'Pod Lab') continue;
       // the problem behind the diagnostic, from the current analysis (a stale one's fixes would edit the wrong offsets)
-      const current = [...a.problems, ...this.diags.referencesFor(doc.uri)];
+      const current = [...a.problems, ...this.diags.ownFindingsFor(doc.uri)];
       const known = probOf.get(diag);
       const p = (known && current.includes(known) ? known : undefined) ?? current.find((q) => q.message === diag.message && doc.positionAt(q.offset).isEqual(diag.range.start));
       if (!p) continue;
