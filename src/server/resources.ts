@@ -77,6 +77,7 @@ export function decode(
   fieldValidation: FieldValidation,
   repeated?: string,
   operation: 'create' | 'update' = 'create',
+  writtenName?: string,
 ): { object: Pod | ConfigMap | Secret; warnings: string[] } {
   const result = validateBody(body, { update: operation === 'update' });
   const doc = result.documents[0];
@@ -93,6 +94,10 @@ export function decode(
   const warnings: string[] = [];
   if (strictErrs.length && fieldValidation === 'Strict') throw badRequest(`${head}strict decoding error: ${strictErrs.map((p) => p.detail).join(', ')}`);
   if (strictErrs.length && fieldValidation === 'Warn') warnings.push(...strictErrs.map((p) => p.detail));
+  // admission runs before validation: its refusal (the Priority plugin's) is a 403 under the name as
+  // written (`writtenName`: a generateName is resolved after admission)
+  const refused = errors.find((p) => p.source === 'admission');
+  if (refused) throw fail(S.forbidden('pods', writtenName ?? doc.name ?? '', refused.detail));
   const rest = errors.filter((p) => !strict(p));
   if (rest.length) throw invalid(kind, doc.name ?? '', rest);
   for (const p of doc.problems) if (p.severity === 'warning') warnings.push(p.source === 'podlab' ? `Pod Lab warning: ${p.message}` : p.message);
@@ -107,8 +112,9 @@ export function decode(
 function decodeCreated(kind: 'Pod' | 'ConfigMap' | 'Secret', body: string, parsed: Record<string, unknown>, fieldValidation: FieldValidation): ReturnType<typeof decode> {
   const repeated = repeatsKeys(body, parsed) ? body : undefined;
   const md = parsed.metadata as { name?: string; generateName?: string } | undefined;
+  const written = typeof md?.name === 'string' ? md.name : '';
   if (md && !md.name && md.generateName) md.name = generateName(md.generateName);
-  return decode(kind, parsed, fieldValidation, repeated);
+  return decode(kind, parsed, fieldValidation, repeated, 'create', written);
 }
 
 const GENERATE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
@@ -237,6 +243,7 @@ export class Registry {
     if (info.namespaced) this.requireNamespace(info, ns ?? 'default', (parsed.metadata as { name?: string } | undefined)?.name ?? '');
     switch (info.kind) {
       case 'Pod': {
+        // (the Priority plugin's refusal came with decoding: a 403 before validation's 422)
         const { object, warnings } = decodeCreated('Pod', body, parsed, opts.fieldValidation);
         // The default admission chain's mutations (on create only).
         const pod = admitPod(object as Pod);

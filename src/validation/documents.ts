@@ -4,9 +4,9 @@
 import { Document, isMap, isScalar, isSeq, Pair, parseAllDocuments, Scalar, YAMLMap, YAMLSeq, type Node } from 'yaml';
 import type { ConfigMap, Pod, Secret } from 'kubernetes-types/core/v1';
 import { decodeValue, keyString, type DecodeCtx } from './decode.js';
-import { admitPod } from './admission.js';
+import { admitPod, priorityRefusal } from './admission.js';
 import { defaultPodInPlace } from './defaults.js';
-import { goQuote, isStrictOnly, renderMessage, renderWarning, type FieldErr, type ProblemSource, type ProblemType } from './errors.js';
+import { F, goQuote, isStrictOnly, renderMessage, renderWarning, type FieldErr, type ProblemSource, type ProblemType } from './errors.js';
 import { labFindings, type LabOptions } from './lab.js';
 import { defaultSecretInPlace, secretWarnings, stringDataOnlyKeys, validateConfigMap, validateSecret } from './objects.js';
 import { validatePod } from './rules.js';
@@ -361,6 +361,9 @@ function processDocument(doc: Document.Parsed, chunkText: string, lc: Lines, opt
     // object stays as written and defaulted: the lab server admits it on create, and a real
     // cluster's admission (its PriorityClasses, its toleration seconds) must not find ours in it.
     found = validatePod(admitPod(structuredClone(object)), { update: opts.update });
+    // the admission chain refuses a create before validation (the Priority plugin's 403)
+    const refused = opts.update ? undefined : priorityRefusal(object as Pod);
+    if (refused) found.unshift({ ...F.forbidden(refused.field, refused.detail, { at: 'value' }), source: 'admission' });
   } else if (labKind === 'ConfigMap') {
     object = decoded as ConfigMap;
     found = validateConfigMap(object);

@@ -23,8 +23,11 @@ export const isDuplicateField = (p: { type: ProblemType; detail: string }): bool
 /** What strict decoding refuses and lenient decoding drops: an unknown field, a key written twice. */
 export const isStrictOnly = (p: { type: ProblemType; detail: string }): boolean => p.type === 'Unknown field' || isDuplicateField(p);
 
-/** Who reports a finding: absent for the API server's own (and decoding) findings. */
-export type ProblemSource = 'podlab';
+/**
+ * Who reports a finding: absent for the API server's validation (and decoding) findings;
+ * `admission` for the admission chain's refusal (a 403 before validation); `podlab` for the lab's own.
+ */
+export type ProblemSource = 'podlab' | 'admission';
 
 /** A validation finding before it is placed in the text. `loc` is the path used to find the node when `field` is not indexed. */
 export interface FieldErr {

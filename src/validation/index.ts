@@ -129,6 +129,9 @@ export function invalidObjectMessage(kind: string, name: string, problems: Probl
   if (typeErr) return head + typeErr.detail;
   const strict = errors.filter(isStrictOnly);
   if (strict.length) return `${head}strict decoding error: ${strict.map((p) => p.detail).join(', ')}`;
+  // then admission (a Pod's only refusal: the Priority plugin's 403), before validation
+  const refused = errors.find((p) => p.source === 'admission');
+  if (refused) return `Error from server (Forbidden): ${creating}pods ${name ? `${JSON.stringify(name)} ` : ''}is forbidden: ${refused.detail}`;
   const errs = [...new Set(errors.map(causeLine))];
   if (errs.length === 1) return `The ${kind} "${name}" is invalid: ${errs[0]}`;
   return `The ${kind} "${name}" is invalid: \n${errs.map((e) => `* ${e}`).join('\n')}`;

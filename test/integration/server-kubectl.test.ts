@@ -12,6 +12,7 @@ import { connectDocker } from '../../src/runtime/docker/docker-runtime.js';
 import { startLabServer, type RunningServer } from '../../src/server/serve.js';
 import { podManifest, removeLabContainers, waitFor } from './engine-helpers.js';
 import { LabConnection } from '../../src/client/connection.js';
+import { documentRefusal, validateText } from '../../src/validation/index.js';
 import { RemoteEngine } from '../../src/client/remote-engine.js';
 
 const KUBECTL_DIR = '/usr/lib/google-cloud-sdk/bin';
@@ -181,6 +182,25 @@ describe('the lab server with the real kubectl', { timeout: 10 * 60 * 1000 }, ()
         );
         const warn = await k(['create', '--dry-run=server', '--validate=warn', '-f', file]);
         assert.deepEqual({ code: warn.code, out: warn.out.trim(), err: warn.err.trim() }, { code: 0, out: 'pod/typo created (server dry run)', err: 'Warning: unknown field "spec.containers[0].imagePullPolcy"' });
+      });
+
+      test("priority without a PriorityClass: the Priority plugin's 403, as podlab run words it too", async () => {
+        const file = join(stateDir, `urgent-${version}.yaml`);
+        const text = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: urgent\nspec:\n  priority: 1000\n  containers:\n    - name: app\n      image: busybox:1.35\n';
+        writeFileSync(file, text);
+        const r = await k(['create', '--dry-run=server', '-f', file]);
+        const detail = 'the integer value of priority (1000) must not be provided in pod spec; priority admission controller computed 0 from the given PriorityClass name';
+        assert.deepEqual(r, { code: 1, out: '', err: `Error from server (Forbidden): error when creating "${file}": pods "urgent" is forbidden: ${detail}\n` });
+        assert.equal(r.err, `${documentRefusal(validateText(text).documents[0]!, file)}\n`);
+        // admission sees the name as written: a generateName is resolved after it
+        const gen = join(stateDir, `urgent-gen-${version}.yaml`);
+        writeFileSync(gen, text.replace('  name: urgent', '  generateName: urgent-').replace('priority: 1000', 'preemptionPolicy: Never'));
+        const g = await k(['create', '-f', gen]);
+        assert.deepEqual(g, {
+          code: 1,
+          out: '',
+          err: `Error from server (Forbidden): error when creating "${gen}": pods is forbidden: the string value of PreemptionPolicy (Never) must not be provided in pod spec; priority admission controller computed PreemptLowerPriority from the given PriorityClass name\n`,
+        });
       });
 
       test('create configmap --from-file, then get and delete it', async () => {

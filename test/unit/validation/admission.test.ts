@@ -4,8 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod, PodSpec, Toleration } from 'kubernetes-types/core/v1';
-import { admitPod } from '../../../src/validation/admission.js';
-import { validateText } from '../../../src/validation/index.js';
+import { admitPod, priorityRefusal } from '../../../src/validation/admission.js';
+import { documentRefusal, validateText } from '../../../src/validation/index.js';
 
 const notReady: Toleration = { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 };
 const unreachable: Toleration = { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 };
@@ -72,5 +72,45 @@ spec:
   assert.deepEqual(
     { errors: doc.problems.filter((p) => p.severity === 'error').map((p) => p.message), admitted: ['serviceAccountName', 'priority', 'preemptionPolicy', 'tolerations'].filter((k) => k in (doc.object as Pod).spec!) },
     { errors: [], admitted: [] },
+  );
+});
+
+// The Priority plugin (plugin/pkg/admission/priority): with no PriorityClass named and no default
+// class it computes priority 0 and PreemptLowerPriority, and refuses (403) a pod that gives others.
+const PRIORITY = (n: number) => `the integer value of priority (${n}) must not be provided in pod spec; priority admission controller computed 0 from the given PriorityClass name`;
+const POLICY = 'the string value of PreemptionPolicy (Never) must not be provided in pod spec; priority admission controller computed PreemptLowerPriority from the given PriorityClass name';
+const refusals: [string, Pod, ReturnType<typeof priorityRefusal>][] = [
+  ['no priority and no policy: admitted', pod(), undefined],
+  ['priority 0 and PreemptLowerPriority, as computed: admitted', pod({ priority: 0, preemptionPolicy: 'PreemptLowerPriority' }), undefined],
+  ['priority 10 without a class: refused', pod({ priority: 10 }), { field: 'spec.priority', detail: PRIORITY(10) }],
+  ['a negative priority: refused the same way', pod({ priority: -5 }), { field: 'spec.priority', detail: PRIORITY(-5) }],
+  ['preemptionPolicy Never without a class: refused', pod({ preemptionPolicy: 'Never' }), { field: 'spec.preemptionPolicy', detail: POLICY }],
+  ['both: the priority is checked first', pod({ priority: 7, preemptionPolicy: 'Never' }), { field: 'spec.priority', detail: PRIORITY(7) }],
+  ['a class named: not checked here (the lab has no PriorityClasses, and warns)', pod({ priorityClassName: 'high', priority: 10, preemptionPolicy: 'Never' }), undefined],
+];
+for (const [name, input, want] of refusals) test(`Priority admission: ${name}`, () => assert.deepEqual(priorityRefusal(input), want));
+
+test("a manifest that sets priority without a class is refused as kubectl shows the API server's 403, before its validation errors", () => {
+  const text = `apiVersion: v1
+kind: Pod
+metadata:
+  name: urgent
+spec:
+  priority: 1000
+  restartPolicy: Sometimes
+  containers:
+    - name: a
+      image: busybox:1.35
+`;
+  const doc = validateText(text).documents[0]!;
+  assert.deepEqual(
+    {
+      problem: doc.problems.filter((p) => p.source === 'admission').map((p) => [p.severity, p.type, p.field, p.message, text.slice(p.offset, p.endOffset)]),
+      refusal: documentRefusal(doc, 'urgent.yaml'),
+    },
+    {
+      problem: [['error', 'Forbidden', 'spec.priority', `spec.priority: Forbidden: ${PRIORITY(1000)}`, '1000']],
+      refusal: `Error from server (Forbidden): error when creating "urgent.yaml": pods "urgent" is forbidden: ${PRIORITY(1000)}`,
+    },
   );
 });
