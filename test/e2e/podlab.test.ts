@@ -358,10 +358,7 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
   });
 
   test('a key missing from a ConfigMap of another workspace file: the warning offers to add it there, and the fix edits that file', async () => {
-    const warned = async () => {
-      await runCommand(s.page, 'View: Focus Problems (Errors, Warnings, Infos)');
-      return s.page.locator('.markers-panel .monaco-list-row', { hasText: 'has no key "colour"' }).count();
-    };
+    const warned = () => problemRows(s.page, 'has no key "colour"');
     await openFile(s.page, 'uses-settings.yaml');
     await waitFor(async () => ((await warned()) > 0 ? true : undefined), 20000, 'the missing-key warning');
     await openFile(s.page, 'uses-settings.yaml');
@@ -382,14 +379,11 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
   });
 
   test('an image without a tag: an information hint in the Problems view, and a fix that sets imagePullPolicy: IfNotPresent', async () => {
-    const hinted = async () => {
-      await runCommand(s.page, 'View: Focus Problems (Errors, Warnings, Infos)');
-      return s.page.locator('.markers-panel .monaco-list-row', { hasText: '"nginx" has no tag, so the API server sets imagePullPolicy: Always' }).count();
-    };
+    const hinted = () => problemRows(s.page, '"nginx" has no tag, so the API server sets imagePullPolicy: Always');
     await openFile(s.page, 'untagged.yaml');
     await waitFor(async () => ((await hinted()) > 0 ? true : undefined), 20000, 'the image hint');
     // an information marker, not a warning
-    assert.equal(await s.page.locator('.markers-panel .monaco-list-row', { hasText: 'has no tag' }).locator('.codicon-info, .codicon-problems-info-icon, .marker-icon.info').count() > 0, true, 'shown as information');
+    assert.ok((await s.page.locator('.markers-panel .monaco-list-row', { hasText: 'has no tag' }).locator('.codicon-info, .codicon-problems-info-icon, .marker-icon.info').count()) > 0, 'shown as information');
     await openFile(s.page, 'untagged.yaml');
     await gotoLine(s.page, 8, 16);
     await s.page.keyboard.press('Control+.');
@@ -1070,6 +1064,12 @@ async function restartCount(s: Session, pod: string, container: string): Promise
 }
 
 /** Show or Focus Hover (Ctrl+K Ctrl+I) at the cursor. */
+/** How many rows of the Problems view (focused first) contain `text`. */
+async function problemRows(page: Session['page'], text: string): Promise<number> {
+  await runCommand(page, 'View: Focus Problems (Errors, Warnings, Infos)');
+  return page.locator('.markers-panel .monaco-list-row', { hasText: text }).count();
+}
+
 async function showHover(s: Session): Promise<void> {
   await s.page.keyboard.press('Control+k');
   await s.page.keyboard.press('Control+i');

@@ -17,6 +17,13 @@ const started = (c: string) => ev('Normal', 'Started', `Started container ${c}`,
 const created = (c: string) => ev('Normal', 'Created', `Created container: ${c}`, `spec.containers{${c}}`);
 const backoff = ev('Warning', 'BackOff', 'Back-off restarting failed container app in pod web_default(u1)', 'spec.containers{app}');
 
+/** 25 Normal events at 0 s, five containers' Started five times each: the Normal bucket spent. */
+const normalBurst = Array.from({ length: 25 }, (_, i): [number, EventInput] => [0, started(`c${(i % 5) + 1}`)]);
+const normalBurstWrites = [
+  ...Array.from({ length: 5 }, (_, i) => `new web.n${i + 1} x1 first@0 spec.containers{c${i + 1}} Started container c${i + 1}`),
+  ...Array.from({ length: 20 }, (_, i) => `patch web.n${(i % 5) + 1} x${Math.floor(i / 5) + 2} first@0 spec.containers{c${(i % 5) + 1}} Started container c${(i % 5) + 1}`),
+];
+
 /** Runs [time in s, event] pairs through one correlator; each write as a line. */
 function run(steps: [number, EventInput][]): string[] {
   const c = new EventCorrelator();
@@ -95,14 +102,13 @@ const cases: { name: string; steps: [number, EventInput][]; want: string[] }[] =
   {
     name: 'Normal and Warning events have buckets of their own; containers of one pod share theirs',
     steps: [
-      ...Array.from({ length: 25 }, (_, i): [number, EventInput] => [0, started(`c${(i % 5) + 1}`)]),
+      ...normalBurst,
       [0, created('c1')],
       [0, backoff],
       [0, ev('Normal', 'Started', 'Started container x', 'spec.containers{x}', 'other')],
     ],
     want: [
-      ...Array.from({ length: 5 }, (_, i) => `new web.n${i + 1} x1 first@0 spec.containers{c${i + 1}} Started container c${i + 1}`),
-      ...Array.from({ length: 20 }, (_, i) => `patch web.n${(i % 5) + 1} x${Math.floor(i / 5) + 2} first@0 spec.containers{c${(i % 5) + 1}} Started container c${(i % 5) + 1}`),
+      ...normalBurstWrites,
       'dropped',
       'new web.n27 x1 first@0 spec.containers{app} Back-off restarting failed container app in pod web_default(u1)',
       'new other.n28 x1 first@0 spec.containers{x} Started container x',
@@ -110,10 +116,9 @@ const cases: { name: string; steps: [number, EventInput][]; want: string[] }[] =
   },
   {
     name: 'an event whose first occurrences were all dropped is written under the name it got first, with its whole count',
-    steps: [...Array.from({ length: 25 }, (_, i): [number, EventInput] => [0, started(`c${(i % 5) + 1}`)]), [1, created('late')], [2, created('late')], [301, created('late')]],
+    steps: [...normalBurst, [1, created('late')], [2, created('late')], [301, created('late')]],
     want: [
-      ...Array.from({ length: 5 }, (_, i) => `new web.n${i + 1} x1 first@0 spec.containers{c${i + 1}} Started container c${i + 1}`),
-      ...Array.from({ length: 20 }, (_, i) => `patch web.n${(i % 5) + 1} x${Math.floor(i / 5) + 2} first@0 spec.containers{c${(i % 5) + 1}} Started container c${(i % 5) + 1}`),
+      ...normalBurstWrites,
       'dropped',
       'dropped',
       'patch web.n26 x3 first@1 spec.containers{late} Created container: late',
