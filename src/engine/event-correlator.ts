@@ -35,7 +35,17 @@ export interface EventInput {
  */
 export type Correlation =
   | { skip: true }
-  | { skip: false; seen: boolean; name: string; involvedObject: ObjectReference; message: string; count: number; firstTimestamp: number };
+  | {
+      skip: false;
+      seen: boolean;
+      name: string;
+      involvedObject: ObjectReference;
+      message: string;
+      count: number;
+      firstTimestamp: number;
+      /** A combined event: upstream's copy carries no reportingController/Instance (written ""). */
+      combined: boolean;
+    };
 
 /** A Map used as an LRU: a read moves the key to the end, an insert past the size drops the oldest. */
 class Lru<V> {
@@ -103,6 +113,6 @@ export class EventCorrelator {
     if (allowed) b.tokens -= 1;
     this.buckets.set(sk, b);
     if (!allowed) return { skip: true };
-    return { skip: false, seen: last !== undefined, name: seen.name, involvedObject: e.involvedObject, message, count: seen.count, firstTimestamp: seen.first };
+    return { skip: false, seen: last !== undefined, name: seen.name, involvedObject: e.involvedObject, message, count: seen.count, firstTimestamp: seen.first, combined: key === ak };
   }
 }

@@ -87,7 +87,19 @@ export class EventRecorder {
     return `${ref.name}.${(BigInt(now) * 1_000_000n + BigInt(this.seq++ % 1_000_000)).toString(16)}`;
   }
 
-  private create(name: string, ref: ObjectReference, type: EventType, reason: string, message: string, source: EventSource, count: number, first: number, now: number, action?: string): KEvent {
+  private create(
+    name: string,
+    ref: ObjectReference,
+    type: EventType,
+    reason: string,
+    message: string,
+    source: EventSource,
+    count: number,
+    first: number,
+    now: number,
+    action?: string,
+    reporting: { component: string; instance: string } = { component: source.component, instance: source.host ?? '' },
+  ): KEvent {
     return this.store.create('Event', {
       apiVersion: 'v1',
       kind: 'Event',
@@ -101,8 +113,8 @@ export class EventRecorder {
       count,
       firstTimestamp: rfc3339(first),
       lastTimestamp: rfc3339(now),
-      reportingComponent: source.component,
-      reportingInstance: source.host ?? '',
+      reportingComponent: reporting.component,
+      reportingInstance: reporting.instance,
       ...(action ? { action } : {}),
     });
   }
@@ -124,7 +136,7 @@ export class EventRecorder {
             e.lastTimestamp = rfc3339(now);
             e.message = c.message;
           })
-        : this.create(c.name, c.involvedObject, type, reason, c.message, source, c.count, c.firstTimestamp, now);
+        : this.create(c.name, c.involvedObject, type, reason, c.message, source, c.count, c.firstTimestamp, now, undefined, c.combined ? { component: '', instance: '' } : undefined);
     } catch (e) {
       // recordEvent: an event the server refuses is dropped ("will not retry"), never the caller's error
       if (e instanceof AlreadyExistsError) return undefined;
