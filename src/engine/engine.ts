@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { defaultStateDir } from '../shared/state-dir.js';
 import { join } from 'node:path';
 import type { Event as KEvent, Node, Pod } from 'kubernetes-types/core/v1';
-import type { Disposable, PullProgress, RuntimeService } from '../runtime/cri.js';
+import type { Disposable, LogLines, PullProgress, RuntimeService } from '../runtime/cri.js';
 import type { ApplyResult, ConfigObject, ConfigObjectKind, ConfigObjectOf, EngineApi, EngineSettings, PodDebugInfo, WatchEvent } from './api.js';
 import { ConfigObjectFiles } from './config-persistence.js';
 import { Store } from './store.js';
@@ -282,7 +282,8 @@ export class Engine implements EngineApi {
     return { pod, rs, list: container ? rs.containers.filter((c) => c.name === container) : rs.containers };
   }
 
-  async logs(namespace: string, name: string, container: string, opts: { previous?: boolean; tail?: number; timestamps?: boolean } = {}): Promise<string[]> {
+  /** The lines of a log (`unterminated`: the container wrote no newline after the last). */
+  async logs(namespace: string, name: string, container: string, opts: { previous?: boolean; tail?: number; timestamps?: boolean } = {}): Promise<LogLines> {
     return this.runtime.containerLogs(await this.logInstance(namespace, name, container, opts.previous), { tail: opts.tail, timestamps: opts.timestamps });
   }
 

@@ -156,6 +156,9 @@ export interface SandboxFilter {
   state?: SandboxState;
 }
 
+/** A log's lines; `unterminated`: the container wrote no newline after the last (kubectl prints its bytes as written). */
+export type LogLines = string[] & { unterminated?: boolean };
+
 export interface LogOptions {
   tail?: number;
   timestamps?: boolean;
@@ -267,8 +270,8 @@ export interface RuntimeService {
   containerStatus(id: string): Promise<ContainerStatus | null>;
   listContainers(filter?: ContainerFilter): Promise<ContainerStatus[]>;
 
-  /** Logs of one container instance (stdout and stderr interleaved), as lines. */
-  containerLogs(id: string, opts?: LogOptions): Promise<string[]>;
+  /** Logs of one container instance (stdout and stderr interleaved), as lines (`unterminated`: the last has no newline). */
+  containerLogs(id: string, opts?: LogOptions): Promise<LogLines>;
   followContainerLogs(id: string, opts: FollowOptions): Promise<Disposable>;
   execSync(id: string, cmd: string[], timeoutSeconds?: number): Promise<ExecResult>;
   /**

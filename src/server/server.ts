@@ -32,6 +32,7 @@ import { handlePortForward } from './portforward.js';
 import { simulatedPodRefusal } from '../shared/labels.js';
 import { patchEphemeralContainers, updateEphemeralContainers } from './ephemeral.js';
 import { parsePodLogQuery } from './log-options.js';
+import type { LogLines } from '../runtime/cri.js';
 
 export interface LabServerOptions {
   engine: Engine;
@@ -481,16 +482,17 @@ export class LabServer {
       return badRequest(m);
     };
     if (!opts.follow) {
-      let lines: string[];
+      let lines: LogLines;
       try {
         lines = await this.opts.engine.logs(ns, name, container, { previous, tail, timestamps: true });
       } catch (e) {
         throw engineError(e);
       }
       ctx.res.writeHead(200, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-cache, private' });
-      for (const l of lines) {
+      // the bytes as written: no newline after a last line the container ended without one
+      for (const [i, l] of lines.entries()) {
         const f = format(l);
-        if (f !== undefined && !emit(`${f}\n`)) break;
+        if (f !== undefined && !emit(lines.unterminated && i === lines.length - 1 ? f : `${f}\n`)) break;
       }
       return void ctx.res.end();
     }

@@ -184,6 +184,18 @@ describe('the lab server with the real kubectl', { timeout: 10 * 60 * 1000 }, ()
         assert.deepEqual({ code: warn.code, out: warn.out.trim(), err: warn.err.trim() }, { code: 0, out: 'pod/typo created (server dry run)', err: 'Warning: unknown field "spec.containers[0].imagePullPolcy"' });
       });
 
+      test('logs are the bytes the container wrote: a last line without a newline stays without one', async () => {
+        const pod = `tail-${version.replace('.', '-')}`;
+        const file = join(stateDir, `${pod}.yaml`);
+        writeFileSync(file, `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${pod}\nspec:\n  restartPolicy: Never\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sh", "-c", "printf 'one\\\\ntwo'"]\n`);
+        assert.equal((await k(['apply', '-f', file])).code, 0);
+        const w = await k(['wait', '--for=jsonpath={.status.phase}=Succeeded', `pod/${pod}`, '--timeout=60s'], undefined, 90_000);
+        assert.equal(w.code, 0, w.err);
+        assert.deepEqual(await k(['logs', pod]), { code: 0, out: 'one\ntwo', err: '' });
+        assert.deepEqual(await k(['logs', pod, '--tail=1']), { code: 0, out: 'two', err: '' });
+        assert.equal((await k(['delete', 'pod', pod, '--wait=false'])).code, 0);
+      });
+
       test("priority without a PriorityClass: the Priority plugin's 403, as podlab run words it too", async () => {
         const file = join(stateDir, `urgent-${version}.yaml`);
         const text = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: urgent\nspec:\n  priority: 1000\n  containers:\n    - name: app\n      image: busybox:1.35\n';

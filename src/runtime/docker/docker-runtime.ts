@@ -16,6 +16,7 @@ import {
   type ExecResult,
   type FollowOptions,
   type ImageStatus,
+  type LogLines,
   type LogOptions,
   type PodSandboxConfig,
   type PodSandboxStatus,
@@ -595,19 +596,20 @@ export class DockerRuntime implements RuntimeService {
     });
   }
 
-  async containerLogs(id: string, opts: LogOptions = {}): Promise<string[]> {
+  async containerLogs(id: string, opts: LogOptions = {}): Promise<LogLines> {
     let buf: Buffer;
     try {
       buf = await collect(await this.logsStream(id, { ...opts, follow: false }));
     } catch (e) {
       this.fail(e);
     }
-    const lines: string[] = [];
+    const lines: LogLines = [];
     const splitter = new LineSplitter((line) => lines.push(line));
     const demux = new Demuxer((kind, chunk) => splitter.push(kind, chunk));
     demux.push(buf);
     demux.end();
     splitter.end();
+    if (splitter.endedUnterminated) lines.unterminated = true;
     return lines;
   }
 

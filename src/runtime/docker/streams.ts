@@ -95,8 +95,15 @@ export class LineSplitter {
     for (const p of parts) this.onLine(p.endsWith('\r') ? p.slice(0, -1) : p, kind);
   }
 
+  /** Whether end() delivered a line the stream did not end with a newline (the last one it delivered). */
+  endedUnterminated = false;
+
   end(): void {
-    for (const [kind, rest] of this.partial) if (rest !== '') this.onLine(rest, kind);
+    for (const [kind, rest] of this.partial) {
+      if (rest === '') continue;
+      this.onLine(rest, kind);
+      this.endedUnterminated = true;
+    }
     this.partial.clear();
   }
 }
