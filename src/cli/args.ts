@@ -40,7 +40,24 @@ export interface ResourceArgs {
   targets: ResourceTarget[];
 }
 
-const kindOf = (type: string): ResourceKind | undefined => RESOURCE_ALIASES[type.toLowerCase()];
+/**
+ * A dotted type argument as schema.ParseResourceArg reads it: `resource.version.group` (two dots or
+ * more), else `resource.group`. `core`: it names the core group's v1 (`pods.v1.`, `pods.`), where
+ * the lab's kinds are; anything else (`pods.v1` is resource pods of a group "v1") no API here serves.
+ */
+function qualifiedType(type: string): { resource: string; core: boolean } | undefined {
+  const dot = type.indexOf('.');
+  if (dot < 0) return undefined;
+  const parts = type.split('.');
+  const core = (parts.length >= 3 && parts[1] === 'v1' && parts.slice(2).join('.') === '') || type.slice(dot + 1) === '';
+  return { resource: type.slice(0, dot), core };
+}
+
+function kindOf(type: string): ResourceKind | undefined {
+  const lower = type.toLowerCase();
+  const q = RESOURCE_ALIASES[lower] ? undefined : qualifiedType(lower);
+  return q ? (q.core ? RESOURCE_ALIASES[q.resource] : undefined) : RESOURCE_ALIASES[lower];
+}
 
 /**
  * The lab server's other kinds, which these commands leave to others: where to find them instead.
@@ -76,6 +93,14 @@ const CLUSTER_ONLY_TYPES = new Set(
 
 /** Why a type argument these commands do not take is refused; undefined when it is no resource type (a pod's name). */
 function otherTypeRefusal(type: string): string | undefined {
+  const q = qualifiedType(type.toLowerCase());
+  if (q) {
+    // a qualified type whose resource is one kubectl knows: served in the core group, or not at all
+    const known = RESOURCE_ALIASES[q.resource] || LAB_ELSEWHERE_ALIASES[q.resource] || CLUSTER_ONLY_TYPES.has(q.resource);
+    if (!known) return undefined;
+    if (q.core && LAB_ELSEWHERE_ALIASES[q.resource]) return LAB_ELSEWHERE[LAB_ELSEWHERE_ALIASES[q.resource]!];
+    return `the server doesn't have a resource type "${type.slice(0, type.indexOf('.'))}"`;
+  }
   const elsewhere = LAB_ELSEWHERE_ALIASES[type.toLowerCase()];
   if (elsewhere) return LAB_ELSEWHERE[elsewhere];
   if (CLUSTER_ONLY_TYPES.has(type.toLowerCase())) return `the server doesn't have a resource type "${type}"`;

@@ -31,6 +31,11 @@ describe('parseResourceArgs reads kubectl\'s resource arguments', () => {
       },
     ],
     ['TYPE/NAME forms may mix kinds', ['configmap/a', 'secret/b', 'pod/c'], { targets: [{ kind: 'ConfigMap', name: 'a' }, { kind: 'Secret', name: 'b' }, { kind: 'Pod', name: 'c' }] }],
+    // schema.ParseResourceArg: resource.version.group (two dots or more), else resource.group
+    ['a fully qualified type, resource.version.group with the core group empty', ['pods.v1.'], { kinds: ['Pod'], targets: [] }],
+    ['resource.group with the core group empty, in a list and in TYPE/NAME', ['configmaps.,secret.v1.', 'x'], { kinds: ['ConfigMap', 'Secret'], targets: [{ kind: 'ConfigMap', name: 'x' }, { kind: 'Secret', name: 'x' }] }],
+    ['cm.v1./NAME', ['cm.v1./x'], { targets: [{ kind: 'ConfigMap', name: 'x' }] }],
+    ['a dotted name whose first part is no type is a pod', ['web.v1'], { targets: [{ kind: 'Pod', name: 'web.v1' }] }],
   ];
   for (const [name, args, want] of ok) test(name, () => assert.deepEqual(parseResourceArgs(args), want));
 
@@ -45,6 +50,10 @@ describe('parseResourceArgs reads kubectl\'s resource arguments', () => {
     ['the lab\'s nodes are shown elsewhere', ['nodes'], "nodes are not listed here: podlab nodes lists the lab's nodes (kubectl get nodes too)"],
     ['the lab\'s events are shown elsewhere (ev is short for events)', ['ev'], 'events are not listed here: podlab describe pod NAME shows a pod\'s events (kubectl get events lists them all)'],
     ['node/NAME is refused as nodes are', ['node/podlab-node'], "nodes are not listed here: podlab nodes lists the lab's nodes (kubectl get nodes too)"],
+    ['pods.v1 is resource pods of a group "v1", which no API serves', ['pods.v1'], 'the server doesn\'t have a resource type "pods"'],
+    ['pods.v1.apps: no such version and group', ['pods.v1.apps', 'x'], 'the server doesn\'t have a resource type "pods"'],
+    ['a cluster type, qualified, is refused by its resource name', ['deployments.v1.apps'], 'the server doesn\'t have a resource type "deployments"'],
+    ['nodes.v1. are shown elsewhere', ['nodes.v1.'], "nodes are not listed here: podlab nodes lists the lab's nodes (kubectl get nodes too)"],
     ['a TYPE,TYPE list before TYPE/NAME arguments is refused', ['pods,cm', 'cm/a'], "there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'podlab get resource/<resource_name>' instead of 'podlab get resource resource/<resource_name>'"],
   ];
   for (const [name, args, want] of bad) {
