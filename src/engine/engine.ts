@@ -306,7 +306,7 @@ export class Engine implements EngineApi {
     namespace: string,
     name: string,
     container: string,
-    onLine: (line: string) => void,
+    onLine: (line: string, unterminated?: boolean) => void,
     opts: { previous?: boolean; tail?: number; timestamps?: boolean; onEnd?: () => void } = {},
   ): Promise<Disposable> {
     const id = await this.logInstance(namespace, name, container, opts.previous);

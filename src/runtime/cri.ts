@@ -165,7 +165,8 @@ export interface LogOptions {
 }
 
 export interface FollowOptions extends LogOptions {
-  onLine(line: string): void;
+  /** `unterminated`: the container wrote no newline after this line (the last, as the stream ends). */
+  onLine(line: string, unterminated?: boolean): void;
   /** The stream ended (the container stopped), not by dispose(). */
   onEnd?(): void;
 }

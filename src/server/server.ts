@@ -507,10 +507,10 @@ export class LabServer {
         ns,
         name,
         container,
-        (l) => {
+        (l, unterminated) => {
           if (!ctx.res.headersSent) ctx.res.writeHead(200, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-cache, private' });
           const f = format(l);
-          if (f !== undefined && !emit(`${f}\n`)) end();
+          if (f !== undefined && !emit(unterminated ? f : `${f}\n`)) end();
         },
         { previous, tail, timestamps: true, onEnd: () => end() },
       );

@@ -184,7 +184,7 @@ describe('the lab server with the real kubectl', { timeout: 10 * 60 * 1000 }, ()
         assert.deepEqual({ code: warn.code, out: warn.out.trim(), err: warn.err.trim() }, { code: 0, out: 'pod/typo created (server dry run)', err: 'Warning: unknown field "spec.containers[0].imagePullPolcy"' });
       });
 
-      test('logs are the bytes the container wrote: a last line without a newline stays without one', async () => {
+      test('logs are the bytes the container wrote: a last line without a newline stays without one, followed or not', async () => {
         const pod = `tail-${version.replace('.', '-')}`;
         const file = join(stateDir, `${pod}.yaml`);
         writeFileSync(file, `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${pod}\nspec:\n  restartPolicy: Never\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sh", "-c", "printf 'one\\\\ntwo'"]\n`);
@@ -193,6 +193,7 @@ describe('the lab server with the real kubectl', { timeout: 10 * 60 * 1000 }, ()
         assert.equal(w.code, 0, w.err);
         assert.deepEqual(await k(['logs', pod]), { code: 0, out: 'one\ntwo', err: '' });
         assert.deepEqual(await k(['logs', pod, '--tail=1']), { code: 0, out: 'two', err: '' });
+        assert.deepEqual(await k(['logs', '-f', pod]), { code: 0, out: 'one\ntwo', err: '' });
         assert.equal((await k(['delete', 'pod', pod, '--wait=false'])).code, 0);
       });
 

@@ -630,14 +630,14 @@ export class DockerRuntime implements RuntimeService {
     let disposed = false;
     /** The second read delivers only what came after the last entry the stream delivered. */
     let after: bigint | undefined;
-    const deliver = (line: string) => {
+    const deliver = (line: string, _kind?: unknown, unterminated?: boolean) => {
       const at = entryNanos(line);
       if (at !== undefined) {
         if (after !== undefined && at <= after) return;
         if (last === undefined || at > last) last = at;
       }
       try {
-        opts.onLine(opts.timestamps || at === undefined ? line : line.slice(line.indexOf(' ') + 1));
+        opts.onLine(opts.timestamps || at === undefined ? line : line.slice(line.indexOf(' ') + 1), unterminated === true);
       } catch {
         /* a listener's failure is not the stream's */
       }

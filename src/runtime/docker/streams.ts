@@ -86,7 +86,8 @@ export function splitLines(text: string): string[] {
 export class LineSplitter {
   private partial = new Map<StreamKind, string>();
 
-  constructor(private readonly onLine: (line: string, kind: StreamKind) => void) {}
+  /** `unterminated`: end() delivers a line the stream did not end with a newline. */
+  constructor(private readonly onLine: (line: string, kind: StreamKind, unterminated?: boolean) => void) {}
 
   push(kind: StreamKind, chunk: Buffer | string): void {
     const text = (this.partial.get(kind) ?? '') + chunk.toString();
@@ -101,7 +102,7 @@ export class LineSplitter {
   end(): void {
     for (const [kind, rest] of this.partial) {
       if (rest === '') continue;
-      this.onLine(rest, kind);
+      this.onLine(rest, kind, true);
       this.endedUnterminated = true;
     }
     this.partial.clear();
