@@ -48,6 +48,9 @@ export interface ResourceArgs {
 function qualifiedType(type: string): { resource: string; core: boolean } | undefined {
   const dot = type.indexOf('.');
   if (dot < 0) return undefined;
+  // Pod Lab's shorthand takes a bare NAME for a pod: only `TYPE.` and `TYPE.<version>[.<group>]`
+  // are types (`node.js`, `cm.app` are pods' names, where kubectl would look for a group)
+  if (!/^(?:$|v\d+(?:(?:alpha|beta)\d+)?(?:\.|$))/.test(type.slice(dot + 1))) return undefined;
   const parts = type.split('.');
   const core = (parts.length >= 3 && parts[1] === 'v1' && parts.slice(2).join('.') === '') || type.slice(dot + 1) === '';
   return { resource: type.slice(0, dot), core };
@@ -90,6 +93,9 @@ const CLUSTER_ONLY_TYPES = new Set(
     'resourceclaimtemplates resourceclaimtemplate resourceslices resourceslice deviceclasses deviceclass ipaddresses ipaddress servicecidrs servicecidr'
   ).split(' '),
 );
+
+/** kubectl's refusal of a type no API serves, naming its resource (`my.app` is resource my of a group app). */
+const noSuchType = (type: string) => `the server doesn't have a resource type "${type.split('.')[0]}"`;
 
 /** Why a type argument these commands do not take is refused; undefined when it is no resource type (a pod's name). */
 function otherTypeRefusal(type: string): string | undefined {
@@ -153,7 +159,7 @@ function kindsOf(arg: string): ResourceKind[] | undefined {
   const kinds: ResourceKind[] = [];
   for (const type of arg.split(',')) {
     const kind = kindOf(type);
-    if (!kind) throw new UsageError(otherTypeRefusal(type) ?? `the server doesn't have a resource type "${type}"`);
+    if (!kind) throw new UsageError(otherTypeRefusal(type) ?? noSuchType(type));
     if (!kinds.includes(kind)) kinds.push(kind);
   }
   return kinds;
@@ -173,7 +179,7 @@ export function parseResourceArgs(positionals: readonly string[]): ResourceArgs 
         const [type, name, ...rest] = p.split('/');
         if (!p.includes('/') || !name || rest.length) throw new UsageError('arguments in resource/name form must have a single resource and name');
         const kind = kindOf(type!);
-        if (!kind) throw new UsageError(otherTypeRefusal(type!) ?? `the server doesn't have a resource type "${type}"`);
+        if (!kind) throw new UsageError(otherTypeRefusal(type!) ?? noSuchType(type!));
         return { kind, name };
       }),
     };
@@ -291,7 +297,7 @@ export function podArg(arg: string): string {
   const type = arg.slice(0, slash);
   const name = arg.slice(slash + 1);
   const kind = kindOf(type);
-  if (!kind) throw new UsageError(`the server doesn't have a resource type "${type}"`);
+  if (!kind) throw new UsageError(noSuchType(type));
   if (kind !== 'Pod' || !name || name.includes('/')) throw new UsageError(`only pods have containers: give NAME or pod/NAME, not ${arg}`);
   return name;
 }

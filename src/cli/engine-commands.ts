@@ -16,7 +16,7 @@ import { configMapCells, CONFIGMAP_COLUMNS, formatTable, podCells, POD_COLUMNS, 
 import { describePod } from '../engine/describe.js';
 import { describeConfigMap, describeSecret } from '../engine/describe-config.js';
 import { InvalidError, applyBody, kindLower, normalizeConfigObject, planApply } from '../engine/config-objects.js';
-import { validateText, invalidObjectMessage, documentFirstLine, isDuplicateField, type ValidatedDocument, type LabObject } from '../validation/index.js';
+import { validateText, invalidObjectMessage, generateNameOf, documentFirstLine, isDuplicateField, type ValidatedDocument, type LabObject } from '../validation/index.js';
 import { PARSE_OPTIONS } from '../validation/documents.js';
 import { RuntimeError } from '../runtime/cri.js';
 import { RunLogs } from './log-streams.js';
@@ -281,7 +281,7 @@ async function run(argv: string[]): Promise<number> {
       const unset = !errors.some((p) => p.type === 'YAML syntax') ? kindlessMessage(doc, errors) : undefined;
       // A document that is no object, or names no kind: kubectl's own check refuses it before any request.
       if (unset) io.err(`error: error validating ${goQuote(file)}: error validating data: ${unset}\n`);
-      else if (doc.kind === 'Pod' || doc.kind === 'ConfigMap' || doc.kind === 'Secret' || !doc.kind) io.err(`${invalidObjectMessage(doc.kind ?? 'Pod', doc.name ?? '', errors, file, documentFirstLine(text, doc.offset))}\n`);
+      else if (doc.kind === 'Pod' || doc.kind === 'ConfigMap' || doc.kind === 'Secret' || !doc.kind) io.err(`${invalidObjectMessage(doc.kind ?? 'Pod', doc.name ?? '', errors, file, documentFirstLine(text, doc.offset), generateNameOf(doc))}\n`);
       else io.err(`${file}: document ${doc.index + 1}: ${errors.map((p) => p.message).join('; ')}\n`);
       continue;
     }

@@ -94,8 +94,8 @@ export function decode(
   const warnings: string[] = [];
   if (strictErrs.length && fieldValidation === 'Strict') throw badRequest(`${head}strict decoding error: ${strictErrs.map((p) => p.detail).join(', ')}`);
   if (strictErrs.length && fieldValidation === 'Warn') warnings.push(...strictErrs.map((p) => p.detail));
-  // admission runs before validation: its refusal (the Priority plugin's) is a 403 under the name as
-  // written (`writtenName`: a generateName is resolved after admission)
+  // admission runs before validation: its refusal (the Priority plugin's) is a 403 under the name
+  // admission sees (`writtenName`: the name, else the generateName, else Unknown)
   const refused = errors.find((p) => p.source === 'admission');
   if (refused) throw fail(S.forbidden('pods', writtenName ?? doc.name ?? '', refused.detail));
   const rest = errors.filter((p) => !strict(p));
@@ -112,7 +112,8 @@ export function decode(
 function decodeCreated(kind: 'Pod' | 'ConfigMap' | 'Secret', body: string, parsed: Record<string, unknown>, fieldValidation: FieldValidation): ReturnType<typeof decode> {
   const repeated = repeatsKeys(body, parsed) ? body : undefined;
   const md = parsed.metadata as { name?: string; generateName?: string } | undefined;
-  const written = typeof md?.name === 'string' ? md.name : '';
+  // admission.NewForbidden's extractResourceName: the name, the generateName, or Unknown
+  const written = (typeof md?.name === 'string' && md.name) || (typeof md?.generateName === 'string' && md.generateName) || 'Unknown';
   if (md && !md.name && md.generateName) md.name = generateName(md.generateName);
   return decode(kind, parsed, fieldValidation, repeated, 'create', written);
 }

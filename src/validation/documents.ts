@@ -362,7 +362,7 @@ function processDocument(doc: Document.Parsed, chunkText: string, lc: Lines, opt
     // cluster's admission (its PriorityClasses, its toleration seconds) must not find ours in it.
     found = validatePod(admitPod(structuredClone(object)), { update: opts.update });
     // the admission chain refuses a create before validation (the Priority plugin's 403)
-    const refused = opts.update ? undefined : priorityRefusal(object as Pod);
+    const refused = opts.update || !rel.runnable ? undefined : priorityRefusal(object as Pod);
     if (refused) found.unshift({ ...F.forbidden(refused.field, refused.detail, { at: 'value' }), source: 'admission' });
   } else if (labKind === 'ConfigMap') {
     object = decoded as ConfigMap;

@@ -8,7 +8,7 @@ import { isLabKind, typeSpec } from './schema.js';
 export type { LabObject, Problem, ValidatedDocument, ValidationResult } from './documents.js';
 export type { ProblemSource, ProblemType } from './errors.js';
 export { isDuplicateField } from './errors.js';
-import { isDuplicateField, isStrictOnly } from './errors.js';
+import { goQuote, isDuplicateField, isStrictOnly } from './errors.js';
 export type { LabFamily, LabOptions, LabWarning, Unsupported } from './lab.js';
 export type { PathAt } from './paths.js';
 export { applyPodDefaults } from './defaults.js';
@@ -116,7 +116,7 @@ const causeLine = (p: Problem) => (p.field ? p.message : `: ${p.message}`);
  * document's first (kubectl parses each document apart, after its `---`). Warnings (the API
  * server's and the lab's) never refuse anything.
  */
-export function invalidObjectMessage(kind: string, name: string, problems: Problem[], file?: string, firstLine = 1): string {
+export function invalidObjectMessage(kind: string, name: string, problems: Problem[], file?: string, firstLine = 1, generateName?: string): string {
   const errors = problems.filter((p) => p.severity === 'error');
   const creating = file === undefined ? '' : `error when creating ${JSON.stringify(file)}: `;
   const syntax = errors.find((p) => p.type === 'YAML syntax' && !isDuplicateField(p));
@@ -131,7 +131,8 @@ export function invalidObjectMessage(kind: string, name: string, problems: Probl
   if (strict.length) return `${head}strict decoding error: ${strict.map((p) => p.detail).join(', ')}`;
   // then admission (a Pod's only refusal: the Priority plugin's 403), before validation
   const refused = errors.find((p) => p.source === 'admission');
-  if (refused) return `Error from server (Forbidden): ${creating}pods ${name ? `${JSON.stringify(name)} ` : ''}is forbidden: ${refused.detail}`;
+  // (admission.NewForbidden names the object by extractResourceName: its name, its generateName, or Unknown)
+  if (refused) return `Error from server (Forbidden): ${creating}pods ${goQuote(name || generateName || 'Unknown')} is forbidden: ${refused.detail}`;
   const errs = [...new Set(errors.map(causeLine))];
   if (errs.length === 1) return `The ${kind} "${name}" is invalid: ${errs[0]}`;
   return `The ${kind} "${name}" is invalid: \n${errs.map((e) => `* ${e}`).join('\n')}`;
@@ -172,9 +173,15 @@ export function invalidPodMessage(name: string, problems: Problem[], file?: stri
  * kubectl's refusal of a validated document, with its kind (a Pod when it is not a ConfigMap or
  * Secret); undefined when the document has no error.
  */
+/** The generateName a document's object asks for, if any (the admission refusal's name when it has no name). */
+export function generateNameOf(doc: ValidatedDocument): string | undefined {
+  const g = (doc.object as { metadata?: { generateName?: unknown } } | undefined)?.metadata?.generateName;
+  return typeof g === 'string' ? g : undefined;
+}
+
 export function documentRefusal(doc: ValidatedDocument, file?: string): string | undefined {
   if (!doc.problems.some((p) => p.severity === 'error')) return undefined;
-  return invalidObjectMessage(isLabKind(doc.kind) ? doc.kind : 'Pod', doc.name ?? '', doc.problems, file);
+  return invalidObjectMessage(isLabKind(doc.kind) ? doc.kind : 'Pod', doc.name ?? '', doc.problems, file, 1, generateNameOf(doc));
 }
 
 export { typeSpec };

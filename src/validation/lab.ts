@@ -25,7 +25,7 @@ export interface Unsupported {
   /** The warning (and the hover's note): starts `Pod Lab does not`. */
   detail: string;
   /** Only these values are not honoured (default: any value that is set). `path` is the field path. */
-  when?: (value: unknown, path: string) => boolean;
+  when?: (value: unknown, path: string, owner: Record<string, unknown>) => boolean;
   /** A sentence for the hover before the warning text (what the field does where it is honoured). */
   note?: string;
 }
@@ -145,9 +145,14 @@ export const UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
   'PodSpec.dnsConfig': { family: 'DNS', detail: `Pod Lab does not apply dnsConfig: ${DOCKER_RESOLV}` },
 
   'PodSpec.priorityClassName': { family: 'scheduling', detail: 'Pod Lab does not use PriorityClasses: every lab pod has the same priority and none is preempted' },
-  // Admission gives every pod without a PriorityClass priority 0 and PreemptLowerPriority: those values are every lab pod's.
-  'PodSpec.priority': { family: 'scheduling', detail: 'Pod Lab does not use pod priority: every lab pod has the same priority and none is preempted', when: (v) => v !== 0 },
-  'PodSpec.preemptionPolicy': { family: 'scheduling', detail: 'Pod Lab does not preempt pods: preemptionPolicy has no effect', when: (v) => v !== 'PreemptLowerPriority' },
+  // Admission gives every pod without a PriorityClass priority 0 and PreemptLowerPriority, and refuses
+  // other values there (admission.ts priorityRefusal): the warnings are for a pod that names a class.
+  'PodSpec.priority': { family: 'scheduling', detail: 'Pod Lab does not use pod priority: every lab pod has the same priority and none is preempted', when: (v, _p, spec) => !!spec.priorityClassName && v !== 0 },
+  'PodSpec.preemptionPolicy': {
+    family: 'scheduling',
+    detail: 'Pod Lab does not preempt pods: preemptionPolicy has no effect',
+    when: (v, _p, spec) => !!spec.priorityClassName && v !== 'PreemptLowerPriority',
+  },
   'PodSpec.runtimeClassName': { family: 'scheduling', detail: "Pod Lab does not use RuntimeClasses: containers run with Docker's default runtime" },
   'PodSpec.schedulingGates': {
     family: 'scheduling',
@@ -224,7 +229,7 @@ function walk(value: unknown, ref: string, path: string, out: FieldErr[], depth:
     if (!spec || (t.name === 'Pod' && k === 'status')) continue;
     const p = path ? `${path}.${k}` : k;
     const u = UNSUPPORTED[`${t.name}.${k}`];
-    if (u && isSet(v) && (!u.when || u.when(v, p))) {
+    if (u && isSet(v) && (!u.when || u.when(v, p, value as Obj))) {
       out.push(F.lab(p, u.detail, { at: 'key' }));
       continue;
     }

@@ -205,14 +205,15 @@ describe('the lab server with the real kubectl', { timeout: 10 * 60 * 1000 }, ()
         const detail = 'the integer value of priority (1000) must not be provided in pod spec; priority admission controller computed 0 from the given PriorityClass name';
         assert.deepEqual(r, { code: 1, out: '', err: `Error from server (Forbidden): error when creating "${file}": pods "urgent" is forbidden: ${detail}\n` });
         assert.equal(r.err, `${documentRefusal(validateText(text).documents[0]!, file)}\n`);
-        // admission sees the name as written: a generateName is resolved after it
+        // admission names the pod by its generateName (it is resolved after admission), as podlab run does
         const gen = join(stateDir, `urgent-gen-${version}.yaml`);
         writeFileSync(gen, text.replace('  name: urgent', '  generateName: urgent-').replace('priority: 1000', 'preemptionPolicy: Never'));
         const g = await k(['create', '-f', gen]);
+        assert.equal(g.err, `${documentRefusal(validateText(readFileSync(gen, 'utf8')).documents[0]!, gen)}\n`);
         assert.deepEqual(g, {
           code: 1,
           out: '',
-          err: `Error from server (Forbidden): error when creating "${gen}": pods is forbidden: the string value of PreemptionPolicy (Never) must not be provided in pod spec; priority admission controller computed PreemptLowerPriority from the given PriorityClass name\n`,
+          err: `Error from server (Forbidden): error when creating "${gen}": pods "urgent-" is forbidden: the string value of PreemptionPolicy (Never) must not be provided in pod spec; priority admission controller computed PreemptLowerPriority from the given PriorityClass name\n`,
         });
       });
 

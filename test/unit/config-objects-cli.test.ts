@@ -36,6 +36,8 @@ describe('parseResourceArgs reads kubectl\'s resource arguments', () => {
     ['resource.group with the core group empty, in a list and in TYPE/NAME', ['configmaps.,secret.v1.', 'x'], { kinds: ['ConfigMap', 'Secret'], targets: [{ kind: 'ConfigMap', name: 'x' }, { kind: 'Secret', name: 'x' }] }],
     ['cm.v1./NAME', ['cm.v1./x'], { targets: [{ kind: 'ConfigMap', name: 'x' }] }],
     ['a dotted name whose first part is no type is a pod', ['web.v1'], { targets: [{ kind: 'Pod', name: 'web.v1' }] }],
+    ['a dotted name whose first part is a type but whose rest is no version is a pod (podlab get NAME)', ['node.js'], { targets: [{ kind: 'Pod', name: 'node.js' }] }],
+    ['the same for cm.app', ['cm.app'], { targets: [{ kind: 'Pod', name: 'cm.app' }] }],
   ];
   for (const [name, args, want] of ok) test(name, () => assert.deepEqual(parseResourceArgs(args), want));
 
@@ -52,6 +54,8 @@ describe('parseResourceArgs reads kubectl\'s resource arguments', () => {
     ['node/NAME is refused as nodes are', ['node/podlab-node'], "nodes are not listed here: podlab nodes lists the lab's nodes (kubectl get nodes too)"],
     ['pods.v1 is resource pods of a group "v1", which no API serves', ['pods.v1'], 'the server doesn\'t have a resource type "pods"'],
     ['pods.v1.apps: no such version and group', ['pods.v1.apps', 'x'], 'the server doesn\'t have a resource type "pods"'],
+    ['an unknown dotted type in a list is named by its resource, as kubectl names it', ['pods,my.app'], 'the server doesn\'t have a resource type "my"'],
+    ['and in TYPE/NAME', ['my.app/x'], 'the server doesn\'t have a resource type "my"'],
     ['a cluster type, qualified, is refused by its resource name', ['deployments.v1.apps'], 'the server doesn\'t have a resource type "deployments"'],
     ['nodes.v1. are shown elsewhere', ['nodes.v1.'], "nodes are not listed here: podlab nodes lists the lab's nodes (kubectl get nodes too)"],
     ['a TYPE,TYPE list before TYPE/NAME arguments is refused', ['pods,cm', 'cm/a'], "there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'podlab get resource/<resource_name>' instead of 'podlab get resource resource/<resource_name>'"],

@@ -78,6 +78,12 @@ test('termination message: the log fallback keeps the last 80 lines and their la
   assert.equal(got, all.slice(all.length - 2048));
 });
 
+test('termination message: a last log line the container wrote without a newline gets none (the bytes kubectl logs returns)', () => {
+  const lines: string[] & { unterminated?: boolean } = ['starting', 'boom'];
+  lines.unterminated = true;
+  assert.equal(messageFromLogLines(lines), 'starting\nboom');
+});
+
 for (const [name, inputs, want] of [
   ['the file wins over the logs', { policy: 'FallbackToLogsOnError', exitCode: 1, reason: 'Error', runtimeMessage: '', file: { text: 'from file' } }, 'from file'],
   ['an empty file with FallbackToLogsOnError and a failed exit uses the logs', { policy: 'FallbackToLogsOnError', exitCode: 1, reason: 'Error', runtimeMessage: '', file: { text: '' } }, 'a\nb\n'],

@@ -28,12 +28,13 @@ export function readAtMost(file: string, max: number): Buffer {
   }
 }
 
-/** The log fallback: the last 80 lines through a 2048-byte ring buffer, each line with its `\n`. */
-export function messageFromLogLines(lines: readonly string[]): string {
-  const text = lines
-    .slice(-MaxContainerTerminationMessageLogLines)
-    .map((l) => `${l}\n`)
-    .join('');
+/**
+ * The log fallback: the last 80 lines through a 2048-byte ring buffer, each line with its `\n`
+ * but a last one the container wrote without it (`unterminated`: the bytes as kubectl logs reads them).
+ */
+export function messageFromLogLines(lines: readonly string[] & { unterminated?: boolean }): string {
+  const last = lines.slice(-MaxContainerTerminationMessageLogLines);
+  const text = last.map((l, i) => (lines.unterminated && i === last.length - 1 ? l : `${l}\n`)).join('');
   const bytes = Buffer.from(text, 'utf8');
   return bytes.length > MaxContainerTerminationMessageLogLength ? bytes.subarray(bytes.length - MaxContainerTerminationMessageLogLength).toString('utf8') : text;
 }

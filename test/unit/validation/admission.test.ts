@@ -114,3 +114,24 @@ spec:
     },
   );
 });
+
+test("the 403 names the pod as admission sees it: its name, else its generateName, else Unknown (extractResourceName)", () => {
+  const refusal = (meta: string) =>
+    documentRefusal(validateText(`apiVersion: v1\nkind: Pod\nmetadata:\n${meta}spec:\n  priority: 3\n  containers:\n    - name: a\n      image: busybox:1.35\n`).documents[0]!, 'p.yaml');
+  const tail = `is forbidden: ${PRIORITY(3)}`;
+  assert.deepEqual(
+    [refusal('  name: web\n'), refusal('  generateName: web-\n'), refusal('  labels: {a: b}\n')],
+    [`Error from server (Forbidden): error when creating "p.yaml": pods "web" ${tail}`, `Error from server (Forbidden): error when creating "p.yaml": pods "web-" ${tail}`, `Error from server (Forbidden): error when creating "p.yaml": pods "Unknown" ${tail}`],
+  );
+});
+
+test('a document that is no v1 Pod is not refused by admission (kubectl stops at its kind first)', () => {
+  const doc = validateText('apiVersion: v2\nkind: Pod\nmetadata:\n  name: x\nspec:\n  priority: 3\n  containers:\n    - name: a\n      image: busybox:1.35\n').documents[0]!;
+  assert.deepEqual(doc.problems.filter((p) => p.source === 'admission'), []);
+});
+
+test('the lab warning of priority is for a pod with a PriorityClass only (without one, admission refuses it)', () => {
+  const warned = (spec: string) =>
+    validateText(`apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\nspec:\n${spec}  containers:\n    - name: a\n      image: busybox:1.35\n`).documents[0]!.problems.filter((p) => p.source === 'podlab' && /priority|preempt/.test(p.field)).map((p) => p.field);
+  assert.deepEqual([warned('  priority: 3\n  preemptionPolicy: Never\n'), warned('  priorityClassName: high\n  priority: 3\n  preemptionPolicy: Never\n')], [[], ['spec.priorityClassName', 'spec.priority', 'spec.preemptionPolicy']]);
+});

@@ -503,6 +503,8 @@ const projected = (source: string, error: string): Unhonoured => ({
 
 const containerSc = (sc: Obj): Unhonoured => ({ set: (p) => (c0(p).securityContext = sc), evidence: dockerIgnores((p) => (c0(p).securityContext = sc)) });
 const podSc = (sc: Obj): Unhonoured => ({ set: (p) => (p.spec.securityContext = sc), evidence: dockerIgnores((p) => (p.spec.securityContext = sc)) });
+/** The same field set beside a priorityClassName. */
+const withClass = (u: Unhonoured): Unhonoured => ({ ...u, set: (p: Obj) => ((p.spec.priorityClassName = 'high'), u.set(p)) });
 const spec = (field: string, value: unknown, evidence: 'docker' | 'scheduler' | 'both'): Unhonoured => {
   const set = (p: Obj) => (p.spec[field] = clone(value));
   return {
@@ -580,8 +582,9 @@ const UNHONOURED: Record<string, Unhonoured> = {
   'PodSpec.dnsPolicy': spec('dnsPolicy', 'None', 'docker'),
   'PodSpec.dnsConfig': spec('dnsConfig', { nameservers: ['1.1.1.1'], searches: ['lab.local'], options: [{ name: 'ndots', value: '2' }] }, 'docker'),
   'PodSpec.priorityClassName': spec('priorityClassName', 'high', 'scheduler'),
-  'PodSpec.priority': spec('priority', 1000, 'scheduler'),
-  'PodSpec.preemptionPolicy': spec('preemptionPolicy', 'Never', 'scheduler'),
+  // warned beside a PriorityClass (without one, admission refuses them)
+  'PodSpec.priority': withClass(spec('priority', 1000, 'scheduler')),
+  'PodSpec.preemptionPolicy': withClass(spec('preemptionPolicy', 'Never', 'scheduler')),
   'PodSpec.runtimeClassName': spec('runtimeClassName', 'gvisor', 'both'),
   'PodSpec.schedulingGates': spec('schedulingGates', [{ name: 'wait-for-quota' }], 'scheduler'),
   'PodSpec.resourceClaims': spec('resourceClaims', [{ name: 'gpu', resourceClaimName: 'gpu-claim' }], 'both'),

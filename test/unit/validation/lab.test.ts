@@ -392,9 +392,13 @@ describe('the unsupported-field table', () => {
         cur[seg] ??= nextIsIndex ? [] : {};
         cur = cur[seg];
       }
+      // priority and preemptionPolicy are warned beside a PriorityClass (without one, admission refuses them)
+      const withClass = key === 'PodSpec.priority' || key === 'PodSpec.preemptionPolicy';
+      if (withClass) cur.priorityClassName = 'high';
       cur[field] = key in TRIGGER ? TRIGGER[key] : sample(spec.type);
       const fieldPath = [...path, field].reduce<string>((s, seg) => (typeof seg === 'number' ? `${s}[${seg}]` : s ? `${s}.${seg}` : seg), '');
-      assert.deepEqual(labWarnings(obj as never).map((w) => [w.field, w.detail]), [[fieldPath, u.detail]]);
+      const classWarning = ['spec.priorityClassName', UNSUPPORTED['PodSpec.priorityClassName']!.detail];
+      assert.deepEqual(labWarnings(obj as never).map((w) => [w.field, w.detail]), [...(withClass ? [classWarning] : []), [fieldPath, u.detail]]);
       // the hover note is the warning's text and mentions the warning
       assert.equal(LAB_NOTES[key], unsupportedNote(key));
       assert.ok(LAB_NOTES[key]!.includes(u.detail) && /warning/.test(LAB_NOTES[key]!), LAB_NOTES[key]);
