@@ -16,7 +16,7 @@ interface JsonProblem {
   type: string;
   detail: string;
   message: string;
-  /** `podlab` for Pod Lab's own warnings (fields the lab cannot honour); absent for the API server's. */
+  /** `podlab` for Pod Lab's own warnings (fields the lab cannot honour); `admission` for the admission chain's refusal (a 403); absent for validation's. */
   source?: string;
 }
 
