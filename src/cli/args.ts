@@ -105,7 +105,7 @@ function otherTypeRefusal(type: string): string | undefined {
     const known = RESOURCE_ALIASES[q.resource] || LAB_ELSEWHERE_ALIASES[q.resource] || CLUSTER_ONLY_TYPES.has(q.resource);
     if (!known) return undefined;
     if (q.core && LAB_ELSEWHERE_ALIASES[q.resource]) return LAB_ELSEWHERE[LAB_ELSEWHERE_ALIASES[q.resource]!];
-    return `the server doesn't have a resource type "${type.slice(0, type.indexOf('.'))}"`;
+    return noSuchType(type);
   }
   const elsewhere = LAB_ELSEWHERE_ALIASES[type.toLowerCase()];
   if (elsewhere) return LAB_ELSEWHERE[elsewhere];

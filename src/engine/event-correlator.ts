@@ -87,7 +87,6 @@ export class EventCorrelator {
     // 1. aggregation
     let message = e.message;
     let key = eventKey(e);
-    const name = newName;
     const ak = aggregateKey(e);
     let rec = this.aggregates.get(ak);
     if (!rec || now - rec.last > AGGREGATE_INTERVAL_MS) rec = { messages: [], last: now };
@@ -102,7 +101,7 @@ export class EventCorrelator {
     }
     // 2. counting (before the filter: a dropped event still counts)
     const last = this.seen.get(key);
-    const seen = { count: (last?.count ?? 0) + 1, first: last?.first ?? now, name: last?.name ?? name };
+    const seen = { count: (last?.count ?? 0) + 1, first: last?.first ?? now, name: last?.name ?? newName };
     this.seen.set(key, seen);
     // 3. the spam filter: per source, object and type (x/time/rate's bucket, full at first)
     const sk = spamKey(e);
