@@ -43,7 +43,7 @@ const LATENCY_TARGET_MS = 100;
 /**
  * Where the panels write (the Pod Lab output channel). Each update's latency is a trace line: one
  * a frame while a pod changes is noise at the channel's default level; Developer: Set Log Level…
- * → Pod Lab → Trace shows them (the e2e suite sets it in argv.json).
+ * → Pod Lab → Trace shows them (the e2e suite opens the workbench at that level through its URL).
  */
 export interface PanelLog {
   info(line: string): void;
