@@ -20,11 +20,16 @@ const REFERENCE = new RegExp(
  * imagePullPolicy to IfNotPresent and the kubelet fails it with InvalidImageName.
  */
 export function imageTag(image: string): string {
-  if (/^[a-f0-9]{64}$/.test(image)) return '';
+  return parseImageTag(image)?.tag ?? '';
+}
+
+/** imageTag's parse: the tag, and whether the reference writes it (`busybox` has the tag "latest" unwritten); undefined when it does not parse. */
+export function parseImageTag(image: string): { tag: string; written: boolean } | undefined {
+  if (/^[a-f0-9]{64}$/.test(image)) return undefined;
   const m = REFERENCE.exec(image);
-  if (!m) return '';
+  if (!m) return undefined;
   const [, tag, digest] = m;
-  return tag ?? (digest ? '' : 'latest');
+  return tag !== undefined ? { tag, written: true } : { tag: digest ? '' : 'latest', written: false };
 }
 
 function defaultHTTPGet(h: LifecycleHandler['httpGet'] | undefined): void {

@@ -9,7 +9,7 @@
 import { isMap, isScalar, isSeq, parseAllDocuments, parseDocument, type Document, type Node, type Pair } from 'yaml';
 import type { ConfigMap, Container, Pod, Secret, Volume } from 'kubernetes-types/core/v1';
 import { keyString } from './decode.js';
-import { imageTag } from './defaults.js';
+import { parseImageTag } from './defaults.js';
 import { Lines, PARSE_OPTIONS, splitChunks, splitField, walk, type Problem, type ValidatedDocument } from './documents.js';
 import { pathAt, rootType } from './paths.js';
 import { parseQuantity, QUANTITY_FORMAT_ERR, QUANTITY_NUMERIC_ERR, QUANTITY_SUFFIX_ERR } from './quantity.js';
@@ -636,13 +636,14 @@ export function imageFindings(text: string, docs: readonly ValidatedDocument[]):
     for (const list of ['initContainers', 'containers'] as const) {
       (spec[list] ?? []).forEach((c, i) => {
         const image = c.image;
-        if (typeof image !== 'string' || !image || imageTag(image) !== 'latest') return;
+        const ref = typeof image === 'string' ? parseImageTag(image) : undefined;
+        if (!ref || ref.tag !== 'latest') return;
         view ??= new FileView(text, docs);
         const base = `spec.${list}[${i}]`;
         // SetDefaults_Container tests for "": a key written empty is defaulted as an absent one
         const policy = view.written(d, `${base}.imagePullPolicy`);
         if (policy === 'set') return;
-        const tagged = /:latest(@|$)/.test(image.slice(image.lastIndexOf('/') + 1));
+        const tagged = ref.written;
         const detail = `${IMAGE_HINT}: ${JSON.stringify(image)} ${tagged ? 'has the tag "latest"' : 'has no tag'}, so the API server sets imagePullPolicy: Always${tagged ? '' : ' (as for the tag "latest")'}: the kubelet pulls the image before every start of the container, and the start fails with ErrImagePull when it cannot be pulled (no registry within reach, or an image built on this machine that no registry has), even with the image on the machine. Pin a tag, or set imagePullPolicy: IfNotPresent`;
         const p = problemAt(view, d, `${base}.image`, detail, []);
         p.severity = 'info';
