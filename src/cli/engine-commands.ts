@@ -1136,7 +1136,7 @@ async function followEach(engine: RemoteEngine, ns: string, name: string, contai
       };
       for (const c of containers) {
         const prefix = prefixOf(c);
-        engine.followLogs(ns, name, c, (l) => void (done || io.out(`${prefix}${l}\n`)), { ...request, onEnd: ended }).then(
+        engine.followLogs(ns, name, c, (l, unterminated) => void (done || io.out(`${prefix}${l}${unterminated ? '' : '\n'}`)), { ...request, onEnd: ended }).then(
           // a stream that opens after the command ended (another failed) is closed at once
           (s) => (done ? s.dispose() : subs.push(s)),
           (e: unknown) => {

@@ -461,7 +461,7 @@ export class ClusterEngine implements EngineApi {
     namespace: string,
     name: string,
     container: string,
-    onLine: (line: string) => void,
+    onLine: (line: string, unterminated?: boolean) => void,
     opts: { previous?: boolean; tail?: number; timestamps?: boolean; onEnd?: () => void } = {},
   ): Promise<Disposable> {
     const abort = new AbortController();
@@ -478,7 +478,7 @@ export class ClusterEngine implements EngineApi {
             buf = buf.slice(nl + 1);
           }
         }
-        if (buf) onLine(buf);
+        if (buf) onLine(buf, true);
       } catch {
         // aborted or the connection dropped
       }

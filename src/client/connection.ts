@@ -140,8 +140,9 @@ export class LabConnection {
   /**
    * A streamed response read line by line (watch, log follow). `onEnd` is called once when the
    * server ends it or the connection fails (not after `dispose`). Resolves once the headers came.
+   * A last line the server ended without a newline comes with `unterminated` (a log written so).
    */
-  stream(path: string, onLine: (line: string) => void, onEnd: (err?: Error) => void): Promise<{ dispose(): void }> {
+  stream(path: string, onLine: (line: string, unterminated?: boolean) => void, onEnd: (err?: Error) => void): Promise<{ dispose(): void }> {
     return new Promise((resolve, reject) => {
       let disposed = false;
       let started = false;
@@ -173,7 +174,7 @@ export class LabConnection {
         const finish = (err?: Error) => {
           if (disposed) return;
           disposed = true;
-          if (pending && !err) onLine(pending);
+          if (pending && !err) onLine(pending, true);
           onEnd(err);
         };
         res.on('end', () => finish());

@@ -359,7 +359,7 @@ export class RemoteEngine implements EngineApi {
     namespace: string,
     name: string,
     container: string,
-    onLine: (line: string) => void,
+    onLine: (line: string, unterminated?: boolean) => void,
     opts: LogQuery & { onEnd?: () => void } = {},
   ): Promise<Disposable> {
     const s = await this.conn.stream(

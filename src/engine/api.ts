@@ -147,7 +147,7 @@ export interface EngineApi {
 
   logs(namespace: string, name: string, container: string, opts?: { previous?: boolean; tail?: number; timestamps?: boolean }): Promise<string[]>;
   /** Follows the container's log (from `tail` lines back); `onEnd` when the container stops. */
-  followLogs(namespace: string, name: string, container: string, onLine: (line: string) => void, opts?: { previous?: boolean; tail?: number; timestamps?: boolean; onEnd?: () => void }): Promise<Disposable>;
+  followLogs(namespace: string, name: string, container: string, onLine: (line: string, unterminated?: boolean) => void, opts?: { previous?: boolean; tail?: number; timestamps?: boolean; onEnd?: () => void }): Promise<Disposable>;
   debugInfo(namespace: string, name: string): Promise<PodDebugInfo | undefined>;
   /**
    * The pod's PodDebugInfo now, then again whenever the kubelet changes it (a container created,

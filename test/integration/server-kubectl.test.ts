@@ -36,6 +36,24 @@ function kubectlRunner(version: string, kubeconfig: string) {
     });
 }
 
+/** Runs the built `podlab` command line against the server of `stateDir`, asynchronously (as kubectlRunner). */
+function podlabRunner(stateDir: string) {
+  const cli = join(__dirname, '..', '..', 'dist', 'cli.js');
+  return (args: string[], timeoutMs = 60_000): Promise<{ code: number | null; out: string; err: string }> =>
+    new Promise((resolve) => {
+      const child = spawn(process.execPath, [cli, ...args], { env: { ...process.env, PODLAB_STATE_DIR: stateDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code, out, err });
+      });
+    });
+}
+
 const POD = (name: string) => `apiVersion: v1
 kind: Pod
 metadata:
@@ -194,6 +212,11 @@ describe('the lab server with the real kubectl', { timeout: 10 * 60 * 1000 }, ()
         assert.deepEqual(await k(['logs', pod]), { code: 0, out: 'one\ntwo', err: '' });
         assert.deepEqual(await k(['logs', pod, '--tail=1']), { code: 0, out: 'two', err: '' });
         assert.deepEqual(await k(['logs', '-f', pod]), { code: 0, out: 'one\ntwo', err: '' });
+        // podlab's logs, a client of the same server, print the same bytes
+        const podlab = podlabRunner(stateDir);
+        assert.deepEqual(await podlab(['logs', pod]), { code: 0, out: 'one\ntwo', err: '' });
+        assert.deepEqual(await podlab(['logs', '-f', pod]), { code: 0, out: 'one\ntwo', err: '' });
+        assert.deepEqual(await podlab(['logs', '-f', pod, '--prefix']), { code: 0, out: `[pod/${pod}/app] one\n[pod/${pod}/app] two`, err: '' });
         assert.equal((await k(['delete', 'pod', pod, '--wait=false'])).code, 0);
       });
 
