@@ -271,6 +271,35 @@ describe('folding the watch stream into an observation', () => {
       ],
     );
   });
+  // A pod deleted at `gone`: the timeline drawn before, with a back-off in progress cut at the deletion.
+  const cutAt = (t: PanelModel['timeline'], gone: number): PanelModel['timeline'] => {
+    const lanes = t.lanes.map((l) => ({ ...l, bars: l.bars.map((b) => (b.kind === 'backoff' ? { ...b, end: Math.min(b.end!, gone) } : b)) }));
+    const ends = lanes.flatMap((l) => l.bars.map((b) => b.end ?? b.start));
+    return { ...t, lanes, end: Math.max(t.start, ...ends, ...t.phases.map((m) => m.at), ...t.events.map((m) => m.at)) };
+  };
+  const deletions: [string, RecordedStream, (before: PanelModel['timeline'], gone: number) => PanelModel['timeline']][] = [
+    ['two running containers: the timeline as it was', twoContainers, (before) => before],
+    ['an init container in back-off: the back-off ends at the deletion', failing, cutAt],
+  ];
+  for (const [name, stream, expected] of deletions) {
+    test(`a deleted pod keeps the timeline the kubelet's record drew, the sandbox and each attempt at its own time (recorded): ${name}`, () => {
+      const at = lastAt(stream);
+      const seen = replayFeed(stream, at).observation;
+      assert.ok(seen.debug && seen.pod, 'the recording has the pod and its debug info');
+      // the pod leaves the store, and the lab's poddebugs with it
+      const gone = withDebug(observe(seen, podEv('DELETED', seen.pod), at + 10), undefined);
+      const before = buildPanelModel(seen, at + 20);
+      const after = buildPanelModel(gone, at + 20);
+      assert.deepEqual(after.timeline, expected(before.timeline, at + 10));
+      assert.deepEqual(
+        after.containers.map((c) => c.attempts),
+        before.containers.map((c) => c.attempts),
+        'every attempt is kept as the kubelet had it last (the webview keeps the logs it read)',
+      );
+      // what only a live kubelet has is not claimed for the deleted pod
+      assert.deepEqual([after.debug, after.containers.map((c) => c.backoff)], [{ stepWaitingFor: undefined, available: false }, after.containers.map(() => undefined)]);
+    });
+  }
   test('debug info of another pod uid is not taken', () => {
     const o = observe(newObservation('default', 'web'), podEv('ADDED', pod('web')), 1);
     assert.equal(withDebug(o, { uid: 'other', sandboxes: [], attempts: [], backoff: {} }).debug, undefined);

@@ -554,6 +554,34 @@ describe('protocol behaviour in the webview', () => {
       await p.close();
     }
   });
+
+  test("a pod deleted with its panel open keeps what the kubelet recorded: the sandbox, every attempt at its own time in the timeline, and the logs read before", async () => {
+    const { p, sent } = await play(stream);
+    try {
+      await p.page.waitForFunction(() => document.querySelectorAll('details.attempt pre.log-lines').length === 4);
+      const drawn = () =>
+        p.page.locator('svg.timeline g.bar').evaluateAll((gs) => gs.map((g) => [g.closest('g.lane')?.getAttribute('data-kind'), g.getAttribute('data-kind'), g.getAttribute('data-attempt'), g.querySelector('rect')?.getAttribute('width') !== '0']));
+      const before = await drawn();
+      const logs = () => p.page.locator('details.attempt pre.log-lines').allTextContents();
+      const logsBefore = await logs();
+      // the pod leaves the store, and the lab's poddebugs with it
+      const last = [...stream.frames].reverse().find((f) => 'watch' in f && f.watch.kind === 'Pod');
+      assert.ok(last && 'watch' in last);
+      const deleted = { ...stream, frames: [...stream.frames, { at: last.at + 1000, watch: { ...last.watch, type: 'DELETED' as const } }, { at: last.at + 1001, debug: null }] };
+      const more = replay(deleted).map((m) => m.message).slice(sent.length);
+      assert.ok(more.length > 0);
+      for (const m of more) await p.send(m);
+      await p.page.locator('[data-testid=gone]').waitFor({ timeout: 5000 });
+      const after = await drawn();
+      assert.ok(before.some(([lane]) => lane === 'sandbox'), 'the sandbox was drawn');
+      // the back-off the init container was in ends at the deletion; the rest is as it was
+      assert.deepEqual(after, before);
+      assert.deepEqual(await logs(), logsBefore);
+      assert.equal(await p.page.locator('[data-testid=logs-gone]').count(), 0);
+    } finally {
+      await p.close();
+    }
+  });
 });
 
 describe('streams recorded from a real engine run', () => {

@@ -60,6 +60,13 @@ gone: boolean;
   events: Record<string, KEvent>;
   debug?: PodDebugInfo;
   /**
+   * The kubelet's last debug info of this pod, kept when it went away with the pod: what it
+   * recorded (sandboxes, attempts, step-mode waits, hook runs) is the deleted pod's history still.
+   * What only a live kubelet has (back-off, a step-mode hold, the debug actions) is read from
+   * `debug` alone.
+   */
+  lastDebug?: PodDebugInfo;
+  /**
    * Every container instance seen in debug info, by id. The runtime keeps only the newest and the
    * previous instance of a container (as the kubelet's GC does); the panel still shows older runs.
    */
@@ -135,8 +142,9 @@ export function observe(obs: PodObservation, e: WatchEvent, now: number): PodObs
       const evUid = ev.involvedObject?.uid;
       if (uid === undefined || evUid === undefined || evUid === uid) events[k] = ev;
     }
-    const stale = base.debug && uid !== undefined && base.debug.uid !== uid;
+    const stale = (base.debug ?? base.lastDebug) && uid !== undefined && (base.debug ?? base.lastDebug)!.uid !== uid;
     const debug = stale ? undefined : base.debug;
+    const lastDebug = stale ? undefined : base.lastDebug;
     const attemptsSeen = stale ? {} : base.attemptsSeen;
     const probeRuns = stale ? {} : base.probeRuns;
     return {
@@ -146,6 +154,7 @@ export function observe(obs: PodObservation, e: WatchEvent, now: number): PodObs
       gone: false,
       events,
       debug,
+      lastDebug,
       attemptsSeen,
       probeRuns,
       history: recordStatus(base.history, pod, now),
@@ -173,7 +182,7 @@ export function withDebug(obs: PodObservation, debug: PodDebugInfo | undefined):
   if (debug && obs.uid !== undefined && debug.uid !== obs.uid) return obs;
   const attemptsSeen = { ...obs.attemptsSeen };
   for (const a of debug?.attempts ?? []) attemptsSeen[a.id] = a;
-  return { ...obs, debug, attemptsSeen, probeRuns: mergeProbeRuns(obs.probeRuns, debug) };
+  return { ...obs, debug, lastDebug: debug ?? obs.lastDebug, attemptsSeen, probeRuns: mergeProbeRuns(obs.probeRuns, debug) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -297,7 +306,8 @@ function conditionViews(conds: PodCondition[] | undefined): ConditionView[] {
  * reason and end from the status), never running beside a pod that says it ended.
  */
 function attemptsOf(obs: PodObservation, name: string, st: ContainerStatus | undefined): AttemptView[] {
-  const debug = obs.debug;
+  // (the pod deleted: what the kubelet had last; the panel keeps the logs it read of them)
+  const debug = obs.debug ?? obs.lastDebug;
   if (!debug) return [];
   const present = new Set(debug.attempts.map((a) => a.id));
   const ended = new Map<string, ContainerStateTerminated>();
@@ -368,7 +378,7 @@ function containerView(
     failed,
     stepWaiting: debug?.stepWaitingFor === c.name,
     probes: probeViews(c, obs.probeRuns, st),
-    hooks: hookViews(c, obs.debug?.hooks),
+    hooks: hookViews(c, (obs.debug ?? obs.lastDebug)?.hooks),
   };
 }
 
@@ -479,7 +489,8 @@ function attemptsFromStatus(c: ContainerView): AttemptView[] {
 
 function timelineView(obs: PodObservation, pod: Pod, containers: ContainerView[], events: EventView[], now: number): TimelineView {
   const lanes: TimelineLane[] = [];
-  const debug = obs.debug;
+  // the history the kubelet recorded, kept after the pod was deleted
+  const debug = obs.debug ?? obs.lastDebug;
 
   // The sandbox: one bar per sandbox attempt.
   const sandboxBars: TimelineBar[] = [];
@@ -511,13 +522,15 @@ function timelineView(obs: PodObservation, pod: Pod, containers: ContainerView[]
     const attempts = c.attempts.length > 0 ? c.attempts : attemptsFromStatus(c);
     const bars = attempts.map((a) => runBar(`${c.name}:${a.containerId || a.attempt}`, a));
     const lastAttempt = attempts[attempts.length - 1];
-    if (c.backoff && lastAttempt?.finishedAt !== undefined) {
+    // a pod deleted during a back-off: the wait it was in, up to the deletion
+    const backoff = c.backoff ?? (obs.gone ? obs.lastDebug?.backoff[c.name] : undefined);
+    if (backoff && lastAttempt?.finishedAt !== undefined) {
       bars.push({
         key: `${c.name}:backoff`,
         kind: 'backoff',
-        label: `back-off ${Math.round(c.backoff.delayMs / 1000)}s`,
+        label: `back-off ${Math.round(backoff.delayMs / 1000)}s`,
         start: lastAttempt.finishedAt,
-        end: c.backoff.until,
+        end: c.backoff ? backoff.until : Math.max(lastAttempt.finishedAt, Math.min(backoff.until, obs.goneAt ?? backoff.until)),
         outcome: 'unknown',
       });
     }
