@@ -16,9 +16,15 @@ import { admitPod } from '../validation/admission.js';
 import { F, isStrictOnly, type FieldErr } from '../validation/errors.js';
 import * as S from './status.js';
 
-/** An API error: the server answers with its Status (status.ts builds them as the API server does). */
+/**
+ * An API error: the server answers with its Status (status.ts builds them as the API server does),
+ * and with the request's warnings (a strict-decoding finding under Warn) as `Warning` headers.
+ */
 export class ApiError extends Error {
-  constructor(readonly response: S.StatusResponse) {
+  constructor(
+    readonly response: S.StatusResponse,
+    readonly warnings: readonly string[] = [],
+  ) {
     super(response.body.message ?? '');
     this.name = 'ApiError';
   }
@@ -78,6 +84,8 @@ export function decode(
   repeated?: string,
   operation: 'create' | 'update' = 'create',
   writtenName?: string,
+  /** The handler's check between decoding and admission (a create's namespace against the request's). */
+  beforeAdmission?: () => void,
 ): { object: Pod | ConfigMap | Secret; warnings: string[] } {
   const result = validateBody(body, { update: operation === 'update' });
   const doc = result.documents[0];
@@ -94,14 +102,22 @@ export function decode(
   const warnings: string[] = [];
   if (strictErrs.length && fieldValidation === 'Strict') throw badRequest(`${head}strict decoding error: ${strictErrs.map((p) => p.detail).join(', ')}`);
   if (strictErrs.length && fieldValidation === 'Warn') warnings.push(...strictErrs.map((p) => p.detail));
+  // From here a refusal carries those warnings: the API server records them in the request's
+  // context, and its answer has them whatever its status.
+  const refuse = (e: ApiError) => (warnings.length ? new ApiError(e.response, [...warnings]) : e);
+  try {
+    beforeAdmission?.();
+  } catch (e) {
+    throw e instanceof ApiError ? refuse(e) : e;
+  }
   // admission runs before validation: its refusal (the Priority plugin's) is a 403 under the name
   // admission sees (`writtenName`: the name, else the generateName, else Unknown)
   const refused = errors.find((p) => p.source === 'admission');
-  if (refused) throw fail(S.forbidden('pods', writtenName ?? doc.name ?? '', refused.detail));
+  if (refused) throw refuse(fail(S.forbidden('pods', writtenName ?? doc.name ?? '', refused.detail)));
   const rest = errors.filter((p) => !strict(p));
-  if (rest.length) throw invalid(kind, doc.name ?? '', rest);
+  if (rest.length) throw refuse(invalid(kind, doc.name ?? '', rest));
   for (const p of doc.problems) if (p.severity === 'warning') warnings.push(p.source === 'podlab' ? `Pod Lab warning: ${p.message}` : p.message);
-  if (!doc.object) throw badRequest(`${head}${doc.skipReason ?? 'the object could not be decoded'}`);
+  if (!doc.object) throw refuse(badRequest(`${head}${doc.skipReason ?? 'the object could not be decoded'}`));
   return { object: doc.object, warnings };
 }
 
@@ -109,14 +125,20 @@ export function decode(
  * A create's decoding: the name generateName makes (before validation, as the create strategy
  * does), then `decode` of the parsed body, with the text when it writes a key twice.
  */
-function decodeCreated(kind: 'Pod' | 'ConfigMap' | 'Secret', body: string, parsed: Record<string, unknown>, fieldValidation: FieldValidation): ReturnType<typeof decode> {
+function decodeCreated(kind: 'Pod' | 'ConfigMap' | 'Secret', body: string, parsed: Record<string, unknown>, fieldValidation: FieldValidation, ns: string | undefined): ReturnType<typeof decode> {
   const repeated = repeatsKeys(body, parsed) ? body : undefined;
-  const md = parsed.metadata as { name?: string; generateName?: string } | undefined;
+  const md = parsed.metadata as { name?: string; generateName?: string; namespace?: unknown } | undefined;
   // admission.NewForbidden's extractResourceName: the name, the generateName, or Unknown
   const written = (typeof md?.name === 'string' && md.name) || (typeof md?.generateName === 'string' && md.generateName) || 'Unknown';
   if (md && !md.name && md.generateName) md.name = generateName(md.generateName);
-  return decode(kind, parsed, fieldValidation, repeated, 'create', written);
+  // (the create handler's EnsureObjectNamespaceMatchesRequestNamespace, before admission)
+  const sameNamespace = () => {
+    if (typeof md?.namespace === 'string' && md.namespace && md.namespace !== ns) throw badRequest(NAMESPACE_MISMATCH);
+  };
+  return decode(kind, parsed, fieldValidation, repeated, 'create', written, sameNamespace);
 }
+
+const NAMESPACE_MISMATCH = 'the namespace of the provided object does not match the namespace sent on the request';
 
 const GENERATE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 /** names.SimpleNameGenerator: the prefix (cut to leave room) and five random characters. */
@@ -232,7 +254,7 @@ export class Registry {
   private prepareCreate(info: ResourceInfo, ns: string | undefined, obj: { metadata?: { name?: string; generateName?: string; namespace?: string } }): string {
     const md = (obj.metadata ??= {});
     if (info.namespaced) {
-      if (md.namespace && md.namespace !== ns) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      if (md.namespace && md.namespace !== ns) throw badRequest(NAMESPACE_MISMATCH);
       md.namespace = ns;
     }
     if (!md.name && md.generateName) md.name = generateName(md.generateName);
@@ -245,7 +267,7 @@ export class Registry {
     switch (info.kind) {
       case 'Pod': {
         // (the Priority plugin's refusal came with decoding: a 403 before validation's 422)
-        const { object, warnings } = decodeCreated('Pod', body, parsed, opts.fieldValidation);
+        const { object, warnings } = decodeCreated('Pod', body, parsed, opts.fieldValidation, ns);
         // The default admission chain's mutations (on create only).
         const pod = admitPod(object as Pod);
         const name = this.prepareCreate(info, ns, pod);
@@ -257,7 +279,7 @@ export class Registry {
       }
       case 'ConfigMap':
       case 'Secret': {
-        const { object, warnings } = decodeCreated(info.kind, body, parsed, opts.fieldValidation);
+        const { object, warnings } = decodeCreated(info.kind, body, parsed, opts.fieldValidation, ns);
         const name = this.prepareCreate(info, ns, object);
         if (this.engine.getObject(info.kind, ns ?? 'default', name)) throw alreadyExists(info.resource, name);
         if (opts.dryRun) return { object, warnings };

@@ -170,7 +170,7 @@ export class LabServer {
       return;
     }
     const r = this.statusOf(e);
-    this.sendJson(res, r.code, r.body);
+    this.sendJson(res, r.code, r.body, e instanceof ApiError ? warningHeaders(e.warnings) : {});
   }
 
   /** The Status answering an error thrown while serving. */
@@ -277,7 +277,7 @@ export class LabServer {
 
   /** Sends a written object, with the warnings as `Warning: 299 - "..."` headers. */
   private sendWritten(ctx: Ctx, code: number, kind: Kind, object: object, warnings: string[]): void {
-    const headers: Record<string, string[]> = warnings.length ? { Warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`) } : {};
+    const headers = warningHeaders(warnings);
     this.sendJson(ctx.res, code, this.present(kind, object), headers);
   }
 
@@ -842,4 +842,9 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+/** Warnings as the API server's `Warning: 299 - "..."` headers. */
+function warningHeaders(warnings: readonly string[]): Record<string, string[]> {
+  return warnings.length ? { Warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`) } : {};
 }

@@ -238,6 +238,14 @@ describe('the lab server with the real kubectl', { timeout: 10 * 60 * 1000 }, ()
           out: '',
           err: `Error from server (Forbidden): error when creating "${gen}": pods "urgent-" is forbidden: the string value of PreemptionPolicy (Never) must not be provided in pod spec; priority admission controller computed PreemptLowerPriority from the given PriorityClass name\n`,
         });
+        // under --validate=warn the unknown field's warning comes with the refusal
+        const typo = join(stateDir, `urgent-typo-${version}.yaml`);
+        writeFileSync(typo, text.replace('      image: busybox:1.35\n', '      image: busybox:1.35\n      imagePullPolcy: Never\n'));
+        assert.deepEqual(await k(['create', '--dry-run=server', '--validate=warn', '-f', typo]), {
+          code: 1,
+          out: '',
+          err: `Warning: unknown field "spec.containers[0].imagePullPolcy"\nError from server (Forbidden): error when creating "${typo}": pods "urgent" is forbidden: ${detail}\n`,
+        });
       });
 
       test('create configmap --from-file, then get and delete it', async () => {

@@ -50,3 +50,46 @@ test('a PUT that writes a key twice warns under Warn, as a create does', async (
   const { object, warnings } = await registry.update(RESOURCES.pods!, 'default', 'put', twice, { fieldValidation: 'Warn', dryRun: true });
   assert.deepEqual({ image: (object as Pod).spec?.containers[0]?.image, warnings }, { image: 'busybox:1.36', warnings: ['duplicate field "spec.containers[0].image"'] });
 });
+
+// The API server's create handler, in order: decoding (a strict-decoding 400), the object's namespace
+// against the request's (400), admission (the Priority plugin's 403), validation (422). Under Warn the
+// strict-decoding findings are warnings of the request whatever its answer, so a refusal carries them.
+async function refusal(text: string, ns: string, fieldValidation: FieldValidation) {
+  try {
+    await registry.create(RESOURCES.pods!, ns, text, { fieldValidation, dryRun: true });
+    return { created: true };
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    return { code: e.code, reason: e.response.body.reason, message: e.response.body.message, warnings: e.warnings };
+  }
+}
+const pod = (extra: string, meta = '"name":"p"') => `{"apiVersion":"v1","kind":"Pod","metadata":{${meta}},"spec":{${extra}"containers":[{"name":"a","image":"busybox:1.35"}]}}`;
+const priorityDetail = 'the integer value of priority (5) must not be provided in pod spec; priority admission controller computed 0 from the given PriorityClass name';
+const order: [string, () => Promise<unknown>, unknown][] = [
+  [
+    'Warn: the 403 of admission carries the unknown field as a warning',
+    () => refusal(pod('"priority":5,"bogus":1,'), 'default', 'Warn'),
+    { code: 403, reason: 'Forbidden', message: `pods "p" is forbidden: ${priorityDetail}`, warnings: ['unknown field "spec.bogus"'] },
+  ],
+  [
+    "Warn: validation's 422 carries it too",
+    () => refusal(pod('"bogus":1,"restartPolicy":"Sometimes",'), 'default', 'Warn'),
+    { code: 422, reason: 'Invalid', message: 'Pod "p" is invalid: spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"', warnings: ['unknown field "spec.bogus"'] },
+  ],
+  [
+    'a namespace that differs from the request\'s is refused before admission',
+    () => refusal(pod('"priority":5,', '"name":"p","namespace":"other"'), 'default', 'Strict'),
+    { code: 400, reason: 'BadRequest', message: 'the namespace of the provided object does not match the namespace sent on the request', warnings: [] },
+  ],
+  [
+    'Warn: the namespace refusal carries the warning',
+    () => refusal(pod('"priority":5,"bogus":1,', '"name":"p","namespace":"other"'), 'default', 'Warn'),
+    { code: 400, reason: 'BadRequest', message: 'the namespace of the provided object does not match the namespace sent on the request', warnings: ['unknown field "spec.bogus"'] },
+  ],
+  [
+    'Strict: decoding refuses first, before the namespace',
+    () => refusal(pod('"priority":5,"bogus":1,', '"name":"p","namespace":"other"'), 'default', 'Strict'),
+    { code: 400, reason: 'BadRequest', message: 'Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.bogus"', warnings: [] },
+  ],
+];
+for (const [name, actual, expected] of order) test(name, async () => assert.deepEqual(await actual(), expected));
