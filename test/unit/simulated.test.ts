@@ -81,6 +81,17 @@ const timelines: { name: string; pod: Pod; plan?: Partial<SimulationPlan>; times
     want: ['Running Running 1/1 ip=10.244.0.7 app=running#0 next=+3s', 'Succeeded Completed 0/1 ip=- app=terminated:Completed/0#0', 'Succeeded Completed 0/1 ip=- app=terminated:Completed/0#0'],
   },
   {
+    name: 'a sidecar ends with the pod: when the app has exited for good it is stopped too (exit 0), and the pod is Succeeded',
+    pod: simPod({ restartPolicy: 'Never', initContainers: [{ name: 'proxy', restartPolicy: 'Always' }], containers: [{ name: 'app' }] }),
+    plan: { exit: { code: 0, afterMs: 2 * sec } },
+    times: [2, 3, 600],
+    want: [
+      'Running Running 2/2 ip=10.244.0.7 proxy=running#0 app=running#0 next=+3s',
+      'Succeeded Completed 0/2 ip=- proxy=terminated:Completed/0#0 app=terminated:Completed/0#0',
+      'Succeeded Completed 0/2 ip=- proxy=terminated:Completed/0#0 app=terminated:Completed/0#0',
+    ],
+  },
+  {
     name: 'exit 3 under restartPolicy OnFailure restarts; exit 0 under OnFailure completes',
     pod: simPod({ restartPolicy: 'OnFailure', containers: [{ name: 'app' }] }),
     plan: { exit: { code: 3, afterMs: 2 * sec } },

@@ -15,7 +15,8 @@
 //   once, then after 10s, 20s, 40s … capped at the back-off maximum (kubelet-behaviour §5), in
 //   CrashLoopBackOff meanwhile; otherwise it stays terminated and the pod ends Succeeded or Failed,
 //   its sandbox stopped once the last app container has ended (no pod IP, PodReadyToStartContainers
-//   False). Sidecars are left running then (the kubelet would stop them).
+//   False). Its sidecars end then too, as the kubelet stops them once the regular containers have
+//   ended; each exits 0 (Completed), as KWOK's pod-complete stage writes every container.
 // Probes and hooks are not run: a container is ready when it runs.
 import type { Container, Node, Pod } from 'kubernetes-types/core/v1';
 import { SimulatedExitAfterAnnotation, SimulatedExitCodeAnnotation, SimulatedStartDelayAnnotation } from '../../shared/labels.js';
@@ -136,9 +137,11 @@ export function simulatedRuntime(pod: Pod, plan: SimulationPlan, now: number): S
   const soon = (t: number) => {
     if (t > now && (next === undefined || t < next)) next = t;
   };
+  const sidecars: Container[] = [];
   for (const c of pod.spec?.initContainers ?? []) {
-    // Sidecars run on; other init containers complete at once, in order.
-    runtime.containers.push(instance(pod, c, 0, sandboxId, plan.startAt, c.restartPolicy === 'Always' ? undefined : plan.startAt, 0));
+    // Sidecars run on (until the pod ends, below); other init containers complete at once, in order.
+    if (c.restartPolicy === 'Always') sidecars.push(c);
+    else runtime.containers.push(instance(pod, c, 0, sandboxId, plan.startAt, plan.startAt, 0));
   }
   for (const c of pod.spec?.containers ?? []) {
     if (!plan.exit) {
@@ -183,7 +186,8 @@ export function simulatedRuntime(pod: Pod, plan: SimulationPlan, now: number): S
     }
     runtime.containers.push(...kept);
   }
-  // A pod whose containers have all ended for good is finished: the kubelet stops its sandbox.
+  // A pod whose containers have all ended for good is finished: the kubelet stops its sidecars and its sandbox.
+  for (const c of sidecars) runtime.containers.push(instance(pod, c, 0, sandboxId, plan.startAt, endedAt, 0));
   if (endedAt !== undefined) runtime.sandboxes[0]!.state = 'SANDBOX_NOTREADY';
   // Newest first, as the runtime lists them.
   runtime.containers.sort((a, b) => b.createdAt - a.createdAt || b.restartCount - a.restartCount);
