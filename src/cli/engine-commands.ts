@@ -15,7 +15,7 @@ import type { ConfigObject, ConfigObjectKind, EngineSettings, WatchEvent } from 
 import { configMapCells, CONFIGMAP_COLUMNS, formatTable, podCells, POD_COLUMNS, POD_WIDE_COLUMNS, SECRET_COLUMNS, secretCells, StreamingTable, translateTimestampSince } from '../engine/printer.js';
 import { describePod } from '../engine/describe.js';
 import { describeConfigMap, describeSecret } from '../engine/describe-config.js';
-import { InvalidError, applyBody, kindLower, normalizeConfigObject, planApply } from '../engine/config-objects.js';
+import { InvalidError, applyBody, kindLower, normalizeConfigObject, planApply, withApplyRecord } from '../engine/config-objects.js';
 import { validateText, invalidObjectMessage, generateNameOf, documentFirstLine, isDuplicateField, type ValidatedDocument, type LabObject } from '../validation/index.js';
 import { PARSE_OPTIONS } from '../validation/documents.js';
 import { RuntimeError } from '../runtime/cri.js';
@@ -291,7 +291,7 @@ async function run(argv: string[]): Promise<number> {
       continue;
     }
     // A ConfigMap or Secret goes as the file wrote it (stringData too): kubectl apply records that, and merges it with what is stored.
-    items.push(doc.kind === 'ConfigMap' || doc.kind === 'Secret' ? { kind: doc.kind, object: asWritten(text, doc) ?? (obj as ConfigObject) } : { kind: 'Pod', pod: obj as Pod });
+    items.push(doc.kind === 'ConfigMap' || doc.kind === 'Secret' ? { kind: doc.kind, object: asWritten(text, doc) ?? (obj as ConfigObject) } : { kind: 'Pod', pod: withApplyRecord(obj as Pod, asWritten(text, doc)) });
   }
   if (invalid) return 2;
   if (items.length === 0) {

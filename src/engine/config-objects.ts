@@ -6,7 +6,7 @@
 // apimachinery's ValidateImmutableField) and the errors as kubectl prints them
 // (staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go checkErr: `The ConfigMap "x" is invalid: ...`).
 // The files and the watch are the shell's (config-persistence.ts).
-import type { ConfigMap, Secret } from 'kubernetes-types/core/v1';
+import type { ConfigMap, Pod, Secret } from 'kubernetes-types/core/v1';
 import type { ApplyResult, ConfigObject, ConfigObjectKind } from './api.js';
 import { rfc3339 } from './clock.js';
 import { goJsonMarshal } from '../shared/go.js';
@@ -170,6 +170,18 @@ export function lastAppliedConfiguration(input: ConfigObject, namespace: string)
   delete annotations[LAST_APPLIED];
   o.metadata.annotations = annotations;
   return `${goJsonMarshal(o)}\n`;
+}
+
+/**
+ * A pod as `kubectl apply` creates it: with the record of the file's object (`written`, as the file
+ * wrote it), so a later `kubectl apply` of the same file finds nothing to change. A pod named by
+ * generateName gets none (kubectl apply refuses those), nor one whose written form is unknown.
+ */
+export function withApplyRecord(pod: Pod, written: object | undefined): Pod {
+  const md = pod.metadata ?? {};
+  if (!written || !md.name) return pod;
+  const record = lastAppliedConfiguration(written as ConfigObject, md.namespace ?? 'default');
+  return { ...pod, metadata: { ...md, annotations: { ...md.annotations, [LAST_APPLIED]: record } } };
 }
 
 /**

@@ -237,6 +237,9 @@ describe('ConfigMaps and Secrets through the command line', () => {
 
       const p = file('objects-pod.yaml', pod('cli-objects-pod', '  terminationGracePeriodSeconds: 0\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sleep", "3600"]\n'));
       assert.equal(pl(['run', p, '--until', 'Running']).code, 0);
+      // run records what it applied on the pod too: kubectl apply of the same file finds nothing to change (and no missing record to warn about)
+      const podApply = kubectl(['apply', '-f', p]);
+      assert.deepEqual([podApply.stdout, podApply.stderr], ['pod/cli-objects-pod unchanged\n', '']);
       // kubectl's TYPE,TYPE: a table per kind, in the order asked, each NAME with its kind; a kind with nothing is left out
       const both = pl(['get', 'pods,cm,secret']);
       assert.deepEqual([both.code, both.out.split('\n').map((l) => l.split(/\s+/)[0])], [0, ['NAME', 'pod/cli-objects-pod', '', 'NAME', 'configmap/cli-cm', '', 'NAME', 'secret/cli-secret', '']]);

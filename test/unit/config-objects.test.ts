@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ConfigMap, Secret } from 'kubernetes-types/core/v1';
+import type { ConfigMap, Pod, Secret } from 'kubernetes-types/core/v1';
 import { Store, NotFoundError } from '../../src/engine/store.js';
 import { FakeClock } from '../../src/engine/clock.js';
 import type { ConfigObject, WatchEvent } from '../../src/engine/api.js';
-import { InvalidError, applyBody, invalidMessage, normalizeConfigObject, notFoundMessage, planApply } from '../../src/engine/config-objects.js';
+import { InvalidError, applyBody, invalidMessage, normalizeConfigObject, notFoundMessage, planApply, withApplyRecord } from '../../src/engine/config-objects.js';
 import { ConfigObjectFiles, objectPath, parseObjectFile } from '../../src/engine/config-persistence.js';
 
 const T0 = Date.UTC(2024, 0, 1, 10, 0, 0);
@@ -405,4 +405,26 @@ describe("applyBody: what kubectl apply sends for a file's ConfigMap or Secret (
     ],
   ];
   for (const [name, existing, input, want] of cases) test(name, () => assert.deepEqual(applyBody('ConfigMap', existing, input), want));
+});
+
+describe("a pod run creates carries kubectl apply's record of the file's object", () => {
+  const written = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', annotations: { team: 'blue' } }, spec: { containers: [{ name: 'app', image: 'busybox:1.35' }] } };
+  const defaulted = (md: Record<string, unknown>) => ({ ...written, metadata: { namespace: 'default', ...md }, spec: { ...written.spec, restartPolicy: 'Always' } }) as Pod;
+  const cases: [string, Pod, object | undefined, Pod][] = [
+    [
+      'a named pod: the record is the file\'s object with its namespace, as kubectl apply writes it; its own annotations kept',
+      defaulted({ name: 'web', annotations: { team: 'blue' } }),
+      written,
+      defaulted({
+        name: 'web',
+        annotations: {
+          team: 'blue',
+          'kubectl.kubernetes.io/last-applied-configuration': '{"apiVersion":"v1","kind":"Pod","metadata":{"annotations":{"team":"blue"},"name":"web","namespace":"default"},"spec":{"containers":[{"image":"busybox:1.35","name":"app"}]}}\n',
+        },
+      }),
+    ],
+    ['a pod named by generateName gets none (kubectl apply refuses those)', defaulted({ generateName: 'web-' }), { ...written, metadata: { generateName: 'web-' } }, defaulted({ generateName: 'web-' })],
+    ['a pod whose written form is unknown gets none', defaulted({ name: 'web' }), undefined, defaulted({ name: 'web' })],
+  ];
+  for (const [name, pod, w, expected] of cases) test(name, () => assert.deepEqual(withApplyRecord(pod, w), expected));
 });
