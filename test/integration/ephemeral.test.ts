@@ -12,34 +12,18 @@ import { spawn } from 'node:child_process';
 import type { ContainerStatus, Pod } from 'kubernetes-types/core/v1';
 import { connectDocker } from '../../src/runtime/docker/docker-runtime.js';
 import { startLabServer, type RunningServer } from '../../src/server/serve.js';
-import { removeLabContainers } from './engine-helpers.js';
+import { removeLabContainers, runCommand, type CommandRun } from './engine-helpers.js';
 
 const KUBECTL_DIR = '/usr/lib/google-cloud-sdk/bin';
 const VERSIONS = ['1.27', '1.33'].filter((v) => existsSync(join(KUBECTL_DIR, `kubectl.${v}`)));
 const SCRIPT = ['/usr/bin/script', '/bin/script'].find((p) => existsSync(p));
 const TARGETING = `Targeting container "app". If you don't see processes from this container it may be because the container runtime doesn't support this feature.\n`;
 
-interface Run {
-  code: number | null;
-  out: string;
-  err: string;
-}
+type Run = CommandRun;
 
 /** Runs kubectl asynchronously (the server lives in this process: a blocking spawn would starve it). */
 function kubectl(version: string, kubeconfig: string, args: string[], input = '', timeoutMs = 60_000): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(join(KUBECTL_DIR, `kubectl.${version}`), args, { env: { ...process.env, KUBECONFIG: kubeconfig, HOME: join(kubeconfig, '..', 'home') } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out, err });
-    });
-    child.stdin.end(input);
-  });
+  return runCommand(join(KUBECTL_DIR, `kubectl.${version}`), args, { ...process.env, KUBECONFIG: kubeconfig, HOME: join(kubeconfig, '..', 'home') }, input, timeoutMs);
 }
 
 /**

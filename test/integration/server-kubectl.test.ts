@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { request } from 'node:https';
 import { connectDocker } from '../../src/runtime/docker/docker-runtime.js';
 import { startLabServer, type RunningServer } from '../../src/server/serve.js';
-import { podManifest, removeLabContainers, waitFor } from './engine-helpers.js';
+import { podManifest, removeLabContainers, runCommand, waitFor } from './engine-helpers.js';
 import { LabConnection } from '../../src/client/connection.js';
 import { documentRefusal, validateText } from '../../src/validation/index.js';
 import { RemoteEngine } from '../../src/client/remote-engine.js';
@@ -20,38 +20,14 @@ const VERSIONS = ['1.27', '1.33'].filter((v) => existsSync(join(KUBECTL_DIR, `ku
 
 /** Runs kubectl asynchronously (the server lives in this process: a blocking spawn would starve it). */
 function kubectlRunner(version: string, kubeconfig: string) {
-  return (args: string[], input?: string, timeoutMs = 60_000): Promise<{ code: number | null; out: string; err: string }> =>
-    new Promise((resolve) => {
-      const child = spawn(join(KUBECTL_DIR, `kubectl.${version}`), args, { env: { ...process.env, KUBECONFIG: kubeconfig, HOME: join(kubeconfig, '..', 'home') } });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-      child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        resolve({ code, out, err });
-      });
-      child.stdin.end(input ?? '');
-    });
+  return (args: string[], input?: string, timeoutMs = 60_000) =>
+    runCommand(join(KUBECTL_DIR, `kubectl.${version}`), args, { ...process.env, KUBECONFIG: kubeconfig, HOME: join(kubeconfig, '..', 'home') }, input, timeoutMs);
 }
 
 /** Runs the built `podlab` command line against the server of `stateDir`, asynchronously (as kubectlRunner). */
 function podlabRunner(stateDir: string) {
   const cli = join(__dirname, '..', '..', 'dist', 'cli.js');
-  return (args: string[], timeoutMs = 60_000): Promise<{ code: number | null; out: string; err: string }> =>
-    new Promise((resolve) => {
-      const child = spawn(process.execPath, [cli, ...args], { env: { ...process.env, PODLAB_STATE_DIR: stateDir }, stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-      child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        resolve({ code, out, err });
-      });
-    });
+  return (args: string[], timeoutMs = 60_000) => runCommand(process.execPath, [cli, ...args], { ...process.env, PODLAB_STATE_DIR: stateDir }, '', timeoutMs);
 }
 
 const POD = (name: string) => `apiVersion: v1
