@@ -797,49 +797,39 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     })()`)) as { title: string; message: string; missing: string } | undefined;
   }
 
-  test('a missing ConfigMap: in env, CreateContainerConfigError with the kubelet\'s message; as a volume, FailedMount; each in a notice box', { skip: !engineReady }, async () => {
-    await openFile(s.page, 'missing-configmap.yaml');
+  /**
+   * Runs `file` (pod `pod`), waits until the panel shows every one of `shows`, checks its text against
+   * `state` and the notice box `notice` in whole, takes a screenshot, and deletes the pod.
+   */
+  async function missingObjectRun(file: string, pod: string, shows: string[], state: RegExp, notice: { key: string; box: { title: string; message: string; missing: string } }, shot: string): Promise<void> {
+    await openFile(s.page, file);
     await runCommand(s.page, 'Pod Lab: Run Pod');
     await panelFrame(s.page, 30000);
     const text = await waitFor(
       async () => {
         const t = await panelText(s.page);
-        return t.includes('CreateContainerConfigError') && t.includes('configmap "e2e-missing" not found') ? t : undefined;
+        return shows.every((x) => t.includes(x)) ? t : undefined;
       },
       30000,
-      'CreateContainerConfigError and configmap "e2e-missing" not found in the panel',
+      `${shows.join(' and ')} in the panel of ${pod}`,
     );
-    assert.match(text, /Pending/);
-    assert.deepEqual(await waitFor(() => noticeBox('config:app'), 10000, 'the CreateContainerConfigError notice'), {
-      title: 'Container app cannot be created (CreateContainerConfigError)',
-      message: 'configmap "e2e-missing" not found',
-      missing: 'Missing: ConfigMap e2e-missing in namespace default',
-    });
-    await screenshot(s, 'panel-missing-configmap');
-    await openFile(s.page, 'missing-configmap.yaml');
+    assert.match(text, state);
+    assert.deepEqual(await waitFor(() => noticeBox(notice.key), 10000, `the ${notice.key} notice`), notice.box);
+    await screenshot(s, shot);
+    await openFile(s.page, file);
     await runCommand(s.page, 'Pod Lab: Delete Pod');
-    await waitFor(() => labContainers(['e2e-no-cm']).length === 0, 30000, 'the pod to be deleted');
+    await waitFor(() => labContainers([pod]).length === 0, 30000, 'the pod to be deleted');
+  }
 
-    await openFile(s.page, 'missing-configmap-volume.yaml');
-    await runCommand(s.page, 'Pod Lab: Run Pod');
-    const vol = await waitFor(
-      async () => {
-        const t = await panelText(s.page);
-        return t.includes('e2e-no-cm-vol') && t.includes('FailedMount') && t.includes('MountVolume.SetUp failed for volume "cfg" : configmap "e2e-missing" not found') ? t : undefined;
-      },
-      30000,
-      'FailedMount with the kubelet\'s message in the panel of e2e-no-cm-vol',
-    );
-    assert.match(vol, /ContainerCreating/);
-    assert.deepEqual(await waitFor(() => noticeBox('mount:cfg'), 10000, 'the FailedMount notice'), {
-      title: 'Volume cfg cannot be set up (FailedMount): the pod cannot start',
-      message: 'MountVolume.SetUp failed for volume "cfg" : configmap "e2e-missing" not found',
-      missing: 'Missing: ConfigMap e2e-missing in namespace default',
-    });
-    await screenshot(s, 'panel-missing-configmap-volume');
-    await openFile(s.page, 'missing-configmap-volume.yaml');
-    await runCommand(s.page, 'Pod Lab: Delete Pod');
-    await waitFor(() => labContainers(['e2e-no-cm-vol']).length === 0, 30000, 'the pod to be deleted');
+  test('a missing ConfigMap: in env, CreateContainerConfigError with the kubelet\'s message; as a volume, FailedMount; each in a notice box', { skip: !engineReady }, async () => {
+    await missingObjectRun('missing-configmap.yaml', 'e2e-no-cm', ['CreateContainerConfigError', 'configmap "e2e-missing" not found'], /Pending/, {
+      key: 'config:app',
+      box: { title: 'Container app cannot be created (CreateContainerConfigError)', message: 'configmap "e2e-missing" not found', missing: 'Missing: ConfigMap e2e-missing in namespace default' },
+    }, 'panel-missing-configmap');
+    await missingObjectRun('missing-configmap-volume.yaml', 'e2e-no-cm-vol', ['e2e-no-cm-vol', 'FailedMount', 'MountVolume.SetUp failed for volume "cfg" : configmap "e2e-missing" not found'], /ContainerCreating/, {
+      key: 'mount:cfg',
+      box: { title: 'Volume cfg cannot be set up (FailedMount): the pod cannot start', message: 'MountVolume.SetUp failed for volume "cfg" : configmap "e2e-missing" not found', missing: 'Missing: ConfigMap e2e-missing in namespace default' },
+    }, 'panel-missing-configmap-volume');
   });
 
   test('step mode waits before each init container until Continue', { skip: !engineReady || !inits }, async () => {
