@@ -357,17 +357,25 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     await waitFor(async () => (/command:\s\["sh"\]/.test(await s.page.locator('.monaco-editor .view-lines').innerText()) ? true : undefined), 10000, 'comand renamed');
   });
 
-  test('a key missing from a ConfigMap of another workspace file: the warning offers to add it there, and the fix edits that file', async () => {
-    const warned = () => problemRows(s.page, 'has no key "colour"');
-    await openFile(s.page, 'uses-settings.yaml');
-    await waitFor(async () => ((await warned()) > 0 ? true : undefined), 20000, 'the missing-key warning');
-    await openFile(s.page, 'uses-settings.yaml');
-    await gotoLine(s.page, 12, 52);
+  /**
+   * A problem of `file` whose text contains `problem` is listed; the quick fix `fix` offered at
+   * `line`:`column` is the preferred (focused) one; applying it clears the problem.
+   */
+  async function quickFixClears(file: string, problem: string, at: [number, number], fix: string, shot: string): Promise<void> {
+    const listed = () => problemRows(s.page, problem);
+    await openFile(s.page, file);
+    await waitFor(async () => ((await listed()) > 0 ? true : undefined), 20000, `the problem "${problem}"`);
+    await openFile(s.page, file);
+    await gotoLine(s.page, at[0], at[1]);
     await s.page.keyboard.press('Control+.');
-    await s.page.locator('.action-widget .monaco-list-row.focused', { hasText: 'Add key "colour" to ConfigMap "settings" in settings-cm.yaml' }).first().waitFor({ timeout: 10000 });
-    await screenshot(s, 'quick-fix-other-file');
+    await s.page.locator('.action-widget .monaco-list-row.focused', { hasText: fix }).first().waitFor({ timeout: 10000 });
+    await screenshot(s, shot);
     await s.page.keyboard.press('Enter');
-    await waitFor(async () => ((await warned()) === 0 ? true : undefined), 20000, 'the warning to go once the other file has the key');
+    await waitFor(async () => ((await listed()) === 0 ? true : undefined), 20000, `the problem "${problem}" to go once fixed`);
+  }
+
+  test('a key missing from a ConfigMap of another workspace file: the warning offers to add it there, and the fix edits that file', async () => {
+    await quickFixClears('uses-settings.yaml', 'has no key "colour"', [12, 52], 'Add key "colour" to ConfigMap "settings" in settings-cm.yaml', 'quick-fix-other-file');
     await openFile(s.page, 'settings-cm.yaml');
     const text = await waitFor(async () => {
       const t = (await s.page.locator('.editor-instance .monaco-editor .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
@@ -379,18 +387,12 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
   });
 
   test('an image without a tag: an information hint in the Problems view, and a fix that sets imagePullPolicy: IfNotPresent', async () => {
-    const hinted = () => problemRows(s.page, '"nginx" has no tag, so the API server sets imagePullPolicy: Always');
+    const hint = '"nginx" has no tag, so the API server sets imagePullPolicy: Always';
     await openFile(s.page, 'untagged.yaml');
-    await waitFor(async () => ((await hinted()) > 0 ? true : undefined), 20000, 'the image hint');
+    await waitFor(async () => ((await problemRows(s.page, hint)) > 0 ? true : undefined), 20000, 'the image hint');
     // an information marker, not a warning
     assert.ok((await s.page.locator('.markers-panel .monaco-list-row', { hasText: 'has no tag' }).locator('.codicon-info, .codicon-problems-info-icon, .marker-icon.info').count()) > 0, 'shown as information');
-    await openFile(s.page, 'untagged.yaml');
-    await gotoLine(s.page, 8, 16);
-    await s.page.keyboard.press('Control+.');
-    await s.page.locator('.action-widget .monaco-list-row.focused', { hasText: 'Set imagePullPolicy: IfNotPresent' }).first().waitFor({ timeout: 10000 });
-    await screenshot(s, 'quick-fix-image-pull-policy');
-    await s.page.keyboard.press('Enter');
-    await waitFor(async () => ((await hinted()) === 0 ? true : undefined), 20000, 'the hint to go once the policy is set');
+    await quickFixClears('untagged.yaml', hint, [8, 16], 'Set imagePullPolicy: IfNotPresent', 'quick-fix-image-pull-policy');
     await openFile(s.page, 'untagged.yaml');
     const text = (await s.page.locator('.editor-instance .monaco-editor .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
     assert.match(text, /image: nginx\s+imagePullPolicy: IfNotPresent/);
