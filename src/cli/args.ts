@@ -42,23 +42,41 @@ export interface ResourceArgs {
 
 /**
  * A dotted type argument as schema.ParseResourceArg reads it: `resource.version.group` (two dots or
- * more), else `resource.group`. `core`: it names the core group's v1 (`pods.v1.`, `pods.`), where
- * the lab's kinds are; anything else (`pods.v1` is resource pods of a group "v1") no API here serves.
+ * more), else `resource.group`. `core`: it names the core group's v1 (`pods.v1.`, `pods..`,
+ * `pods.`), where the lab's kinds are; anything else (`pods.v1` is resource pods of a group "v1",
+ * `pods.V1.` a version "V1", `deployments.apps` the apps group) no API here serves.
  */
 function qualifiedType(type: string): { resource: string; core: boolean } | undefined {
   const dot = type.indexOf('.');
   if (dot < 0) return undefined;
-  // Pod Lab's shorthand takes a bare NAME for a pod: only `TYPE.` and `TYPE.<version>[.<group>]`
-  // are types (`node.js`, `cm.app` are pods' names, where kubectl would look for a group)
-  if (!/^(?:$|v\d+(?:(?:alpha|beta)\d+)?(?:\.|$))/.test(type.slice(dot + 1))) return undefined;
-  const parts = type.split('.');
-  const core = (parts.length >= 3 && parts[1] === 'v1' && parts.slice(2).join('.') === '') || type.slice(dot + 1) === '';
-  return { resource: type.slice(0, dot), core };
+  const rest = type.slice(dot + 1);
+  // schema.ParseResourceArg: with two dots or more, resource.version.group (SplitN 3), else resource.group
+  const second = rest.indexOf('.');
+  const version = second < 0 ? undefined : rest.slice(0, second);
+  const group = second < 0 ? undefined : rest.slice(second + 1);
+  // Pod Lab's shorthand takes a bare NAME for a pod: only `TYPE.`, `TYPE.<version>[.<group>]` (the
+  // version possibly empty) and `TYPE.<an API group>` are types (`node.js`, `cm.app` are pods'
+  // names, where kubectl would look for a group)
+  const versionLike = (v: string) => /^v\d+(?:(?:alpha|beta)\d+)?$/i.test(v);
+  const versioned = version !== undefined && (version === '' || versionLike(version));
+  if (rest !== '' && !versioned && !versionLike(rest) && !API_GROUPS.has(rest)) return undefined;
+  // the core group, any version or v1, matched as written (the RESTMapper lowers only the resource)
+  const core = rest === '' || (versioned && group === '' && (version === '' || version === 'v1'));
+  return { resource: type.slice(0, dot).toLowerCase(), core };
 }
+
+/** The API groups of a cluster, for `TYPE.GROUP` arguments (`deployments.apps`). */
+const API_GROUPS = new Set(
+  (
+    'apps batch autoscaling policy admissionregistration.k8s.io apiextensions.k8s.io apiregistration.k8s.io authentication.k8s.io ' +
+    'authorization.k8s.io certificates.k8s.io coordination.k8s.io discovery.k8s.io events.k8s.io flowcontrol.apiserver.k8s.io ' +
+    'networking.k8s.io node.k8s.io rbac.authorization.k8s.io resource.k8s.io scheduling.k8s.io storage.k8s.io metrics.k8s.io'
+  ).split(' '),
+);
 
 function kindOf(type: string): ResourceKind | undefined {
   const lower = type.toLowerCase();
-  const q = RESOURCE_ALIASES[lower] ? undefined : qualifiedType(lower);
+  const q = RESOURCE_ALIASES[lower] ? undefined : qualifiedType(type);
   return q ? (q.core ? RESOURCE_ALIASES[q.resource] : undefined) : RESOURCE_ALIASES[lower];
 }
 
@@ -99,7 +117,7 @@ const noSuchType = (type: string) => `the server doesn't have a resource type "$
 
 /** Why a type argument these commands do not take is refused; undefined when it is no resource type (a pod's name). */
 function otherTypeRefusal(type: string): string | undefined {
-  const q = qualifiedType(type.toLowerCase());
+  const q = qualifiedType(type);
   if (q) {
     // a qualified type whose resource is one kubectl knows: served in the core group, or not at all
     const known = RESOURCE_ALIASES[q.resource] || LAB_ELSEWHERE_ALIASES[q.resource] || CLUSTER_ONLY_TYPES.has(q.resource);

@@ -38,6 +38,8 @@ describe('parseResourceArgs reads kubectl\'s resource arguments', () => {
     ['a dotted name whose first part is no type is a pod', ['web.v1'], { targets: [{ kind: 'Pod', name: 'web.v1' }] }],
     ['a dotted name whose first part is a type but whose rest is no version is a pod (podlab get NAME)', ['node.js'], { targets: [{ kind: 'Pod', name: 'node.js' }] }],
     ['the same for cm.app', ['cm.app'], { targets: [{ kind: 'Pod', name: 'cm.app' }] }],
+    ['pods.. is resource pods of any version in the core group', ['pods..'], { kinds: ['Pod'], targets: [] }],
+    ['the resource in any case (Pods.v1.), as the RESTMapper lowers it', ['Pods.v1.', 'x'], { kinds: ['Pod'], targets: [{ kind: 'Pod', name: 'x' }] }],
   ];
   for (const [name, args, want] of ok) test(name, () => assert.deepEqual(parseResourceArgs(args), want));
 
@@ -54,6 +56,10 @@ describe('parseResourceArgs reads kubectl\'s resource arguments', () => {
     ['node/NAME is refused as nodes are', ['node/podlab-node'], "nodes are not listed here: podlab nodes lists the lab's nodes (kubectl get nodes too)"],
     ['pods.v1 is resource pods of a group "v1", which no API serves', ['pods.v1'], 'the server doesn\'t have a resource type "pods"'],
     ['pods.v1.apps: no such version and group', ['pods.v1.apps', 'x'], 'the server doesn\'t have a resource type "pods"'],
+    ['a version is matched as written: pods.V1. is none', ['pods.V1.'], 'the server doesn\'t have a resource type "pods"'],
+    ['TYPE.GROUP of an API group: deployments.apps is a type, not a pod\'s name', ['deployments.apps'], 'the server doesn\'t have a resource type "deployments"'],
+    ['pods of a group the lab does not serve', ['pods.apps'], 'the server doesn\'t have a resource type "pods"'],
+    ['pods... has a group "."', ['pods...'], 'the server doesn\'t have a resource type "pods"'],
     ['an unknown dotted type in a list is named by its resource, as kubectl names it', ['pods,my.app'], 'the server doesn\'t have a resource type "my"'],
     ['and in TYPE/NAME', ['my.app/x'], 'the server doesn\'t have a resource type "my"'],
     ['a cluster type, qualified, is refused by its resource name', ['deployments.v1.apps'], 'the server doesn\'t have a resource type "deployments"'],
