@@ -29,7 +29,7 @@ import { nodes } from './nodes-command.js';
 import { simulatedNodeNames } from '../shared/labels.js';
 import { kubectlYaml } from '../shared/go-yaml.js';
 import { klogFatal, sortByPath } from './sort-by.js';
-import { customColumnRows, executeJsonPath, jsonPathError, parseCustomColumns, parseJsonPath, type CustomColumn } from '../shared/jsonpath.js';
+import { customColumnRows, executeJsonPath, jsonPathError, parseCustomColumns, parseCustomColumnsTemplate, parseJsonPath, type CustomColumn } from '../shared/jsonpath.js';
 import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector, type FieldSelector, type LabelSelector } from '../server/selectors.js';
 import { UsageError, cannotRead, deleteGrace, isUsageError, parse, podArg, seconds, kubectlJson, kubectlList, parseResourceArgs, type ResourceKind, type ResourceTarget } from './args.js';
 
@@ -627,7 +627,7 @@ async function watchObjects(
     if (opts.fmt === 'name') return void io.out(`${typeName(kind, o)}\n`);
     // each object by the template, nothing between them (as kubectl prints them)
     if (opts.jsonPath) {
-      const r = executeJsonPath(opts.jsonPath.nodes, o);
+      const r = executeJsonPath(opts.jsonPath.nodes, o, opts.jsonPath.asJson);
       return 'error' in r ? jsonPathError(opts.jsonPath.text, r.error, o) : void io.out(r.text);
     }
     if (opts.fmt === 'json') return void io.out(kubectlJson(o));
@@ -735,15 +735,24 @@ function sortRefused(r: { error: string; fatal?: { line: number } }): number {
   return 1;
 }
 
+/** Go's *PathError text for a failed file operation (`open FILE: no such file or directory`). */
+function goFileError(op: 'open' | 'read', path: string, e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  const why = code === 'ENOENT' ? 'no such file or directory' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : (e as Error).message;
+  return `${op} ${path}: ${why}`;
+}
+
 /** `-o jsonpath=TEMPLATE`: the template as typed and parsed. */
 interface JsonPathTemplate {
   text: string;
+  /** `-o jsonpath-as-json`: what each action finds, as a JSON array. */
+  asJson: boolean;
   nodes: Exclude<ReturnType<typeof parseJsonPath>, { error: string }>;
 }
 
 /** The template over an object's JSON, or kubectl's error for it (`error: error executing jsonpath ...`). */
 function runJsonPath(t: JsonPathTemplate, o: unknown): { text: string } | { error: string } {
-  const r = executeJsonPath(t.nodes, o);
+  const r = executeJsonPath(t.nodes, o, t.asJson);
   return 'error' in r ? { error: `error: ${jsonPathError(t.text, r.error, o)}` } : r;
 }
 
@@ -801,17 +810,36 @@ async function get(argv: string[]): Promise<number> {
   // -w's first table are)
   const watching = !!values.watch || !!values['watch-only'];
   if (values['sort-by'] && watching) io.err(values.watch ? 'warning: --watch requested, --sort-by will be ignored for watch events received\n' : 'warning: --watch-only requested, --sort-by will be ignored\n');
-  // -o jsonpath=TEMPLATE and custom-columns=SPEC: parsed before the server is asked, as kubectl makes its printer first
-  const jsonPathText = fmt?.startsWith('jsonpath=') ? fmt.slice('jsonpath='.length) : undefined;
-  const columnsSpec = fmt?.startsWith('custom-columns=') ? fmt.slice('custom-columns='.length) : undefined;
-  if (fmt === 'jsonpath' || jsonPathText === '') throw new UsageError('template format specified but no template given');
-  if (fmt === 'custom-columns' || columnsSpec === '') throw new UsageError('custom-columns format specified but no custom columns given');
-  if (fmt !== undefined && jsonPathText === undefined && columnsSpec === undefined && fmt !== 'json' && fmt !== 'yaml' && fmt !== 'wide' && fmt !== 'name') {
-    throw new UsageError(`unable to match a printer suitable for the output format "${fmt}", allowed formats are: custom-columns,json,jsonpath,name,wide,yaml`);
+  // -o jsonpath[-as-json|-file]=… and custom-columns[-file]=…: parsed before the server is asked, as kubectl makes its printer first
+  const formatOf = <F extends string>(formats: readonly F[]) => formats.find((f) => fmt === f || fmt?.startsWith(`${f}=`));
+  const jsonPathFormat = formatOf(['jsonpath', 'jsonpath-as-json', 'jsonpath-file']);
+  const columnsFormat = formatOf(['custom-columns', 'custom-columns-file']);
+  const templateValue = (f: string) => fmt!.slice(f.length + 1);
+  if (jsonPathFormat && templateValue(jsonPathFormat) === '') throw new UsageError('template format specified but no template given');
+  if (columnsFormat && templateValue(columnsFormat) === '') throw new UsageError('custom-columns format specified but no custom columns given');
+  if (fmt !== undefined && !jsonPathFormat && !columnsFormat && fmt !== 'json' && fmt !== 'yaml' && fmt !== 'wide' && fmt !== 'name') {
+    throw new UsageError(`unable to match a printer suitable for the output format "${fmt}", allowed formats are: custom-columns,custom-columns-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,wide,yaml`);
   }
   let columns: CustomColumn[] | undefined;
-  if (columnsSpec !== undefined) {
-    const c = parseCustomColumns(columnsSpec);
+  if (columnsFormat) {
+    let c: ReturnType<typeof parseCustomColumns>;
+    if (columnsFormat === 'custom-columns-file') {
+      const path = templateValue(columnsFormat);
+      let text: string;
+      try {
+        text = readFileSync(path, 'utf8');
+      } catch (e) {
+        // (os.Open; a directory opens, and its read ends the scan at once: no header line)
+        if ((e as NodeJS.ErrnoException).code !== 'EISDIR') {
+          io.err(`error: error reading template ${path}, ${goFileError('open', path, e)}\n`);
+          return 1;
+        }
+        text = '';
+      }
+      c = parseCustomColumnsTemplate(text);
+      // the file's printer has headers whatever --no-headers says (NewCustomColumnsPrinterFromTemplate)
+      extras.noHeaders = false;
+    } else c = parseCustomColumns(templateValue(columnsFormat));
     if ('error' in c) {
       // a column's template is parsed as kubectl prints: after the header
       if (c.headersFirst && !extras.noHeaders) io.out(formatTable([c.headersFirst]));
@@ -821,13 +849,23 @@ async function get(argv: string[]): Promise<number> {
     columns = c.columns;
   }
   let jsonPath: JsonPathTemplate | undefined;
-  if (jsonPathText !== undefined) {
-    const t = parseJsonPath(jsonPathText);
+  if (jsonPathFormat) {
+    let text = templateValue(jsonPathFormat);
+    if (jsonPathFormat === 'jsonpath-file') {
+      try {
+        text = readFileSync(text, 'utf8');
+      } catch (e) {
+        // (os.ReadFile)
+        io.err(`error: error reading --template ${text}, ${goFileError((e as NodeJS.ErrnoException).code === 'EISDIR' ? 'read' : 'open', text, e)}\n`);
+        return 1;
+      }
+    }
+    const t = parseJsonPath(text);
     if ('error' in t) {
-      io.err(`error: error parsing jsonpath ${jsonPathText}, ${t.error}\n`);
+      io.err(`error: error parsing jsonpath ${text}, ${t.error}\n`);
       return 1;
     }
-    jsonPath = { text: jsonPathText, nodes: t };
+    jsonPath = { text, nodes: t, asJson: jsonPathFormat === 'jsonpath-as-json' };
   }
   const args = parseResourceArgs(positionals);
   if (allNamespaces && args.targets.length) throw new UsageError('a resource cannot be retrieved by name across all namespaces');

@@ -14,7 +14,7 @@ export const USAGE = `podlab: run and inspect Kubernetes pods on the local Docke
 Usage:
   podlab run FILE [--json] [--logs] [--until Running|Ready|Succeeded|Failed|Terminal] [--timeout SECONDS] [--rm]
                   [--sandbox-image IMAGE] [--backoff-initial SECONDS] [--backoff-max SECONDS] [--nodes FILE] [--step]
-  podlab get [pods|configmaps|secrets[,...]] [NAME...] [-o json|yaml|name|wide|jsonpath=TEMPLATE|custom-columns=SPEC] [-n NAMESPACE | -A] [-l SELECTOR]
+  podlab get [pods|configmaps|secrets[,...]] [NAME...] [-o json|yaml|name|wide|jsonpath[-as-json]=TEMPLATE|jsonpath-file=FILE|custom-columns=SPEC|custom-columns-file=FILE] [-n NAMESPACE | -A] [-l SELECTOR]
              [--field-selector SELECTOR] [--sort-by PATH] [-w]
   podlab describe [pod|configmap|secret[,...]] NAME... [-n NAMESPACE] | describe TYPE [-n NAMESPACE | -A]
   podlab logs NAME [CONTAINER | -c CONTAINER | --all-containers] [--previous] [--tail N] [--since D|--since-time T] [--timestamps]

@@ -640,9 +640,12 @@ function find(template: ListNode, data: Json): Json[][] | { error: string } {
  * Runs a parsed template over an object's JSON as kubectl's JSONPath printer does: the text, or
  * the evaluator's error (kubectl prints it with the template and the object, see jsonPathError).
  */
-export function executeJsonPath(template: ListNode, data: unknown): { text: string } | { error: string } {
+export function executeJsonPath(template: ListNode, data: unknown, asJson = false): { text: string } | { error: string } {
   const r = find(template, decoded(data));
-  return 'error' in r ? r : { text: r.map(printResults).join('') };
+  if ('error' in r) return r;
+  // `-o jsonpath-as-json` (EnableJSONOutput): each action's values as one JSON array, indented by four
+  if (asJson) return { text: r.map((values) => `${goJsonMarshal(values.map((v) => (v instanceof TemplateFloat ? v.value : v)), 4)}\n`).join('') };
+  return { text: r.map(printResults).join('') };
 }
 
 /** kubectl's words for a template that fails on an object (its template and the object, for debugging), as it prints them after `error: `. */
@@ -683,6 +686,36 @@ export function parseCustomColumns(spec: string): { columns: CustomColumn[] } | 
     if (typeof template !== 'string') return template;
     specs.push({ header: part.slice(0, colon), template });
   }
+  return parsedColumns(specs);
+}
+
+const TEMPLATE_FORMAT = 'Expected format is one line of space separated headers, one line of space separated column specs.';
+
+/**
+ * NewCustomColumnsPrinterFromTemplate (`-o custom-columns-file=FILE`): the file's first line is the
+ * headers, its second the columns' paths, each split on white space; then each template parsed as
+ * parseCustomColumns does.
+ */
+export function parseCustomColumnsTemplate(text: string): { columns: CustomColumn[] } | { error: string; headersFirst?: string[] } {
+  // bufio.Scanner's lines: split at newlines, a carriage return before one dropped, no empty last line
+  const lines = text === '' ? [] : text.replace(/\n$/, '').split('\n').map((l) => l.replace(/\r$/, ''));
+  if (lines.length < 1) return { error: `invalid template, missing header line. ${TEMPLATE_FORMAT}` };
+  if (lines.length < 2) return { error: `invalid template, missing spec line. ${TEMPLATE_FORMAT}` };
+  const words = (line: string) => line.split(/\s+/).filter((w) => w !== '');
+  const headers = words(lines[0]!);
+  const paths = words(lines[1]!);
+  if (headers.length !== paths.length) return { error: `number of headers (${headers.length}) and field specifications (${paths.length}) don't match` };
+  const specs: { header: string; template: string }[] = [];
+  for (const [i, header] of headers.entries()) {
+    const template = relaxedJsonPath(paths[i]!);
+    if (typeof template !== 'string') return template;
+    specs.push({ header, template });
+  }
+  return parsedColumns(specs);
+}
+
+/** Each column's template parsed (kubectl parses them when it prints, after the header). */
+function parsedColumns(specs: readonly { header: string; template: string }[]): { columns: CustomColumn[] } | { error: string; headersFirst?: string[] } {
   const columns: CustomColumn[] = [];
   for (const s of specs) {
     const nodes = parseJsonPath(s.template);

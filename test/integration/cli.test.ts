@@ -854,6 +854,36 @@ describe('the command line tells the story', () => {
       const want = kubectl(args);
       assert.deepEqual(pl(args), { code: want.status, out: want.stdout, err: want.stderr }, spec);
     }
+    // the template from a file, and the JSON form of what it finds, as kubectl reads and prints them
+    const tfile = (name: string, text: string) => file(name, text);
+    const fileOutputs = [
+      `jsonpath-file=${tfile('jp.tmpl', '{range .items[*]}{.metadata.name}{"\\n"}{end}')}`,
+      `jsonpath-file=${tfile('jp-bad.tmpl', '{.x')}`,
+      `jsonpath-file=${join(tmpdir(), 'podlab-no-such-template')}`,
+      'jsonpath-file=',
+      'jsonpath-as-json={.items[*].metadata.name}',
+      'jsonpath-as-json={.items[0].spec.containers[0]}',
+      'jsonpath-as-json=x{.kind}{.nope}',
+      'jsonpath-as-json={.items[0].metadata.labels}{.items[*].spec.terminationGracePeriodSeconds}',
+      `custom-columns-file=${tfile('cols.tmpl', 'NAME   IMAGE\n.metadata.name  {.spec.containers[0].image}\n')}`,
+      `custom-columns-file=${tfile('cols-crlf.tmpl', 'NAME\r\nmetadata.name\r\n')}`,
+      `custom-columns-file=${tfile('cols-one-line.tmpl', 'NAME IMAGE')}`,
+      `custom-columns-file=${tfile('cols-empty.tmpl', '')}`,
+      `custom-columns-file=${tfile('cols-mismatch.tmpl', 'A B\n.x\n')}`,
+      `custom-columns-file=${tfile('cols-bad.tmpl', 'A B\n.metadata.name .x[\n')}`,
+      `custom-columns-file=${join(tmpdir(), 'podlab-no-such-template')}`,
+      'custom-columns-file=',
+      'jsonpath-as-json',
+    ];
+    for (const output of fileOutputs) {
+      for (const extra of [[], ['--no-headers']]) {
+        const args = ['get', 'pods', '-l', 'app=jp', '-o', output, ...extra];
+        const want = kubectl(args);
+        // (a usage error exits 2 here, 1 in kubectl: README)
+        const usage = /^error: (template format specified but no|custom-columns format specified but no)/.test(want.stderr);
+        assert.deepEqual(pl(args), { code: usage ? 2 : want.status, out: want.stdout, err: want.stderr }, args.join(' '));
+      }
+    }
     for (const args of [
       ['get', 'cm', '-l', 'app=jp', '-o', 'custom-columns=A:.kind'],
       ['get', 'pod', 'nope', '-o', 'custom-columns=A:.kind'],
