@@ -14,6 +14,7 @@ import { dockerToPanel, parseDockerEvent, parsePanelLines, type RuntimeEvent } f
 import { serverLog, stopServer } from '../../src/client/launch.js';
 import * as path from 'node:path';
 import { parseAllDocuments, parse as yamlParse } from 'yaml';
+import { cpuShares, cpuSharesText, readCpuTicks } from '../support/cpu-shares.js';
 import {
   ARTIFACTS,
   ROOT,
@@ -199,6 +200,8 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
   // The daemon's own container events, for the Docker-event → panel latency.
   const runtimeEvents: RuntimeEvent[] = [];
   let dockerEvents: ChildProcess | undefined;
+  // the machine's CPU time over the suite, printed beside the latency figures
+  const cpuAtStart = readCpuTicks();
 
   before(async () => {
     removeLabContainers(allPodNames);
@@ -1034,6 +1037,8 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     // The kubelet publishes a sync's changes when the sync ends (the pod worker serializes syncs): an
     // update showing two containers started counts from the later start.
     log(`panel latency over the suite, Docker event → painted frame, per update (from the latest event it shows): ${latencyFigure(updates)}`);
+    const cpuNow = readCpuTicks();
+    if (cpuAtStart && cpuNow) log(`  the machine's CPU time over the suite so far: ${cpuSharesText(cpuShares(cpuAtStart, cpuNow))}`);
     // Its first share: the lab server's kubelet, store and watch, up to the extension host.
     if (toEngine.length) log(`  of which Docker event → the engine event in the extension host: ${latencyFigure(toEngine)}`);
   });
