@@ -17,7 +17,7 @@ import { describePod } from '../engine/describe.js';
 import { describeConfigMap, describeSecret } from '../engine/describe-config.js';
 import { InvalidError, applyBody, kindLower, normalizeConfigObject, planApply, withApplyRecord } from '../engine/config-objects.js';
 import { validateText, invalidObjectMessage, generateNameOf, documentFirstLine, isDuplicateField, type ValidatedDocument, type LabObject } from '../validation/index.js';
-import { PARSE_OPTIONS } from '../validation/documents.js';
+import { documentValue, writtenObject } from '../validation/documents.js';
 import { RuntimeError } from '../runtime/cri.js';
 import { RunLogs } from './log-streams.js';
 import { allLogContainers, chooseLogsContainer, followLimitError, logRequest, logSourcePrefix, prefixLines, type LogRequest } from './pod-logs.js';
@@ -198,18 +198,6 @@ function asKubectlSends(text: string, doc: ValidatedDocument, options: Parameter
   return again ? { ...again, index: doc.index, offset: doc.offset, endOffset: doc.endOffset } : doc;
 }
 
-/** A valid document's object as the file wrote it (YAML 1.1, as kubectl reads it). */
-function asWritten(text: string, doc: ValidatedDocument): ConfigObject | undefined {
-  const v = documentValue(text, doc);
-  return v && typeof v === 'object' && !Array.isArray(v) ? (v as ConfigObject) : undefined;
-}
-
-/** A document's value as kubectl reads it (YAML 1.1), or undefined when it does not parse. */
-function documentValue(text: string, doc: ValidatedDocument): unknown {
-  const [d] = parseAllDocuments(text.slice(doc.offset, doc.endOffset), PARSE_OPTIONS) as unknown as { toJS(): unknown; errors: unknown[] }[];
-  return d && !d.errors.length ? d.toJS() : undefined;
-}
-
 /**
  * SIGINT/SIGTERM while `run` is up: counted, never fatal, so a signal cannot cut the clean-up short
  * and leave containers behind. Installed before the engine starts, removed after it is closed.
@@ -291,7 +279,7 @@ async function run(argv: string[]): Promise<number> {
       continue;
     }
     // A ConfigMap or Secret goes as the file wrote it (stringData too): kubectl apply records that, and merges it with what is stored.
-    items.push(doc.kind === 'ConfigMap' || doc.kind === 'Secret' ? { kind: doc.kind, object: asWritten(text, doc) ?? (obj as ConfigObject) } : { kind: 'Pod', pod: withApplyRecord(obj as Pod, asWritten(text, doc)) });
+    items.push(doc.kind === 'ConfigMap' || doc.kind === 'Secret' ? { kind: doc.kind, object: writtenObject(text, doc) ?? (obj as ConfigObject) } : { kind: 'Pod', pod: withApplyRecord(obj as Pod, writtenObject(text, doc)) });
   }
   if (invalid) return 2;
   if (items.length === 0) {

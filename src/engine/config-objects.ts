@@ -6,10 +6,10 @@
 // apimachinery's ValidateImmutableField) and the errors as kubectl prints them
 // (staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go checkErr: `The ConfigMap "x" is invalid: ...`).
 // The files and the watch are the shell's (config-persistence.ts).
-import type { ConfigMap, Pod, Secret } from 'kubernetes-types/core/v1';
+import type { ConfigMap, Secret } from 'kubernetes-types/core/v1';
+import { LAST_APPLIED, lastAppliedConfiguration } from '../shared/apply-record.js';
 import type { ApplyResult, ConfigObject, ConfigObjectKind } from './api.js';
 import { rfc3339 } from './clock.js';
-import { goJsonMarshal } from '../shared/go.js';
 import { goQuote } from '../validation/errors.js';
 
 /** The REST resource of a kind (API paths, errors, the lab's directories). */
@@ -155,34 +155,7 @@ export interface ApplyContext {
   resourceVersion: string;
 }
 
-/** kubectl apply's record of what it applied, which its next apply diffs against. */
-export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
-
-/**
- * The annotation kubectl apply writes (GetModifiedConfiguration): the object as the file wrote it,
- * with the namespace it goes to, its own last-applied annotation removed (an empty annotations map
- * left in its place), as Go encodes it, with a newline.
- */
-export function lastAppliedConfiguration(input: ConfigObject, namespace: string): string {
-  const o = structuredClone(input) as ConfigObject & { metadata: NonNullable<ConfigObject['metadata']> };
-  o.metadata = { ...(o.metadata ?? {}), namespace: o.metadata?.namespace || namespace };
-  const annotations = { ...(o.metadata.annotations ?? {}) };
-  delete annotations[LAST_APPLIED];
-  o.metadata.annotations = annotations;
-  return `${goJsonMarshal(o)}\n`;
-}
-
-/**
- * A pod as `kubectl apply` creates it: with the record of the file's object (`written`, as the file
- * wrote it), so a later `kubectl apply` of the same file finds nothing to change. A pod named by
- * generateName gets none (kubectl apply refuses those), nor one whose written form is unknown.
- */
-export function withApplyRecord(pod: Pod, written: object | undefined): Pod {
-  const md = pod.metadata ?? {};
-  if (!written || !md.name) return pod;
-  const record = lastAppliedConfiguration(written as ConfigObject, md.namespace ?? 'default');
-  return { ...pod, metadata: { ...md, annotations: { ...md.annotations, [LAST_APPLIED]: record } } };
-}
+export { LAST_APPLIED, lastAppliedConfiguration, withApplyRecord } from '../shared/apply-record.js';
 
 /**
  * kubectl apply's three-way merge of a map (CreateThreeWayMergePatch, then the server's merge): the

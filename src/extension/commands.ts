@@ -16,6 +16,7 @@ import { hostAccessOf, refKey, runtimeId, type PodRef } from './manifest.js';
 import { countOf, deleteAllQuestion, deletePodDetail, notStartedShellMessage } from './podModel.js';
 import { docAt, refusal, loadValidator, type DocInfo } from './validator.js';
 import { noticeWhileSlow, SLOW_NOTICE_MS } from './slow-notice.js';
+import { withApplyRecord } from '../shared/apply-record.js';
 
 export interface Services {
   lab: Lab;
@@ -115,7 +116,8 @@ async function podAtCursor(s: Services): Promise<PodTarget | undefined> {
 }
 
 interface Runnable {
-  toRun: { d: DocInfo; file: vscode.Uri }[];
+  /** `written`: the pod as its file wrote it, for kubectl apply's record. */
+  toRun: { d: DocInfo; file: vscode.Uri; written?: object }[];
   /** The file's ConfigMaps and Secrets: applied before its pods, as `podlab run` does. */
   configs: { d: DocInfo; file: vscode.Uri }[];
 }
@@ -140,7 +142,7 @@ async function collectRunnable(s: Services, arg: unknown, all: unknown): Promise
     void vscode.window.showInformationMessage('Pod Lab: open a Pod manifest (YAML) to run it.');
     return undefined;
   }
-  const toRun: { d: DocInfo; file: vscode.Uri }[] = [];
+  const toRun: Runnable['toRun'] = [];
   const configs: { d: DocInfo; file: vscode.Uri }[] = [];
   const v = await loadValidator();
   for (const t of targets) {
@@ -165,7 +167,7 @@ async function collectRunnable(s: Services, arg: unknown, all: unknown): Promise
         void vscode.window.showErrorMessage(refused, 'Show Problems').then((c) => c && vscode.commands.executeCommand('workbench.actions.view.problems'));
         continue;
       }
-      toRun.push({ d, file: t.uri });
+      toRun.push({ d, file: t.uri, written: v.writtenObject(doc.getText(), d.raw) });
     }
   }
   return toRun.length === 0 ? undefined : { toRun, configs };
@@ -188,7 +190,7 @@ async function runPod(s: Services, arg: unknown, all: unknown, stepModeRun: bool
       }
     }
   }
-  for (const { d, file } of toRun) {
+  for (const { d, file, written } of toRun) {
     const pod = d.object as Pod;
     const risky = hostAccessOf(pod);
     if (risky.length > 0) {
@@ -209,7 +211,8 @@ async function runPod(s: Services, arg: unknown, all: unknown, stepModeRun: bool
       if (c !== 'Delete and Run Again') continue;
       await whileDeleting(`Pod Lab: deleting pod ${ref.name}`, engine.deletePod(ref.namespace, ref.name));
     }
-    const created = await engine.createPod(structuredClone(pod), { stepMode });
+    // as kubectl apply creates it: a later `kubectl apply` of the file finds nothing to change
+    const created = await engine.createPod(withApplyRecord(structuredClone(pod), written), { stepMode });
     s.lab.log(`pod ${refKey(ref)} created from ${vscode.workspace.asRelativePath(file)}${stepMode ? ' (step mode)' : ''}`);
     await s.showPanel(ref.namespace, ref.name);
     void vscode.window.setStatusBarMessage(`$(play) Pod Lab: pod ${ref.name} created`, 4000);

@@ -61,6 +61,18 @@ export interface ValidationResult {
 /** YAML parse options: YAML 1.1 like kubectl's sigs.k8s.io/yaml (0644 is octal, yes/no are booleans). */
 export const PARSE_OPTIONS = { version: '1.1', uniqueKeys: false, prettyErrors: false } as const;
 
+/** A document's value as kubectl reads it (YAML 1.1), or undefined when it does not parse. */
+export function documentValue(text: string, doc: Pick<ValidatedDocument, 'offset' | 'endOffset'>): unknown {
+  const [d] = parseAllDocuments(text.slice(doc.offset, doc.endOffset), PARSE_OPTIONS) as unknown as { toJS(): unknown; errors: unknown[] }[];
+  return d && !d.errors.length ? d.toJS() : undefined;
+}
+
+/** A document's object as the file wrote it (YAML 1.1, as kubectl reads it): what kubectl apply records. */
+export function writtenObject<T extends object = Record<string, unknown>>(text: string, doc: Pick<ValidatedDocument, 'offset' | 'endOffset'>): T | undefined {
+  const v = documentValue(text, doc);
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as T) : undefined;
+}
+
 /** A slice of the text holding one or more YAML documents; split at `---` lines. */
 export interface Chunk {
   start: number;

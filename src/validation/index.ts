@@ -12,6 +12,7 @@ import { goQuote, isDuplicateField, isStrictOnly } from './errors.js';
 export type { LabFamily, LabOptions, LabWarning, Unsupported } from './lab.js';
 export type { PathAt } from './paths.js';
 export { applyPodDefaults } from './defaults.js';
+export { writtenObject } from './documents.js';
 export { applySecretDefaults, MAX_SECRET_SIZE, SECRET_TYPES } from './objects.js';
 export { labWarnings, unsupportedNote, UNSUPPORTED, SUPPORTED_VOLUME_SOURCES } from './lab.js';
 export { pathAt, typeAtPath } from './paths.js';

@@ -946,6 +946,13 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
       const shown = (await f.evaluate(`[document.querySelector('h1')?.textContent ?? '', document.querySelector('[data-testid=status]')?.textContent ?? '']`)) as string[];
       return shown[0]!.startsWith('e2e-sleeper') && shown[1] === 'Running' ? true : undefined;
     }, 60000, 'the panel to show e2e-sleeper Running');
+    // Run Pod created it as kubectl apply would: kubectl apply of the same file finds nothing to change
+    const applied = spawnSync('/usr/lib/google-cloud-sdk/bin/kubectl.1.33', ['apply', '-f', path.join(s.workspace, 'sleeper.yaml')], {
+      env: { ...process.env, KUBECONFIG: path.join(process.env.PODLAB_STATE_DIR!, 'server', 'kubeconfig') },
+      encoding: 'utf8',
+      timeout: 60000,
+    });
+    assert.deepEqual([applied.status, applied.stdout, applied.stderr], [0, 'pod/e2e-sleeper unchanged\n', '']);
     const wv = webviewLocator(s.page);
     const following = () => wv.locator('[data-testid=logs-status]').filter({ hasText: 'Following app (live)' }).waitFor({ timeout: 20000 });
     await following();
