@@ -86,7 +86,7 @@ export function decode(
   writtenName?: string,
   /** The handler's check between decoding and admission (a create's namespace against the request's). */
   beforeAdmission?: () => void,
-): { object: Pod | ConfigMap | Secret; warnings: string[] } {
+): { object: Pod | ConfigMap | Secret; warnings: string[]; decodingWarnings: string[] } {
   const result = validateBody(body, { update: operation === 'update' });
   const doc = result.documents[0];
   if (!doc) throw badRequest('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf');
@@ -104,7 +104,8 @@ export function decode(
   if (strictErrs.length && fieldValidation === 'Warn') warnings.push(...strictErrs.map((p) => p.detail));
   // From here a refusal carries those warnings: the API server records them in the request's
   // context, and its answer has them whatever its status.
-  const refuse = (e: ApiError) => (warnings.length ? new ApiError(e.response, [...warnings]) : e);
+  const decodingWarnings = [...warnings];
+  const refuse = (e: ApiError) => (decodingWarnings.length ? new ApiError(e.response, decodingWarnings) : e);
   try {
     beforeAdmission?.();
   } catch (e) {
@@ -118,24 +119,45 @@ export function decode(
   if (rest.length) throw refuse(invalid(kind, doc.name ?? '', rest));
   for (const p of doc.problems) if (p.severity === 'warning') warnings.push(p.source === 'podlab' ? `Pod Lab warning: ${p.message}` : p.message);
   if (!doc.object) throw refuse(badRequest(`${head}${doc.skipReason ?? 'the object could not be decoded'}`));
-  return { object: doc.object, warnings };
+  return { object: doc.object, warnings, decodingWarnings };
 }
 
 /**
  * A create's decoding: the name generateName makes (before validation, as the create strategy
  * does), then `decode` of the parsed body, with the text when it writes a key twice.
  */
-function decodeCreated(kind: 'Pod' | 'ConfigMap' | 'Secret', body: string, parsed: Record<string, unknown>, fieldValidation: FieldValidation, ns: string | undefined): ReturnType<typeof decode> {
+function decodeCreated(
+  kind: 'Pod' | 'ConfigMap' | 'Secret',
+  body: string,
+  parsed: Record<string, unknown>,
+  fieldValidation: FieldValidation,
+  ns: string | undefined,
+  /** NamespaceLifecycle, the first admission plugin: the request's namespace exists and is not terminating. */
+  namespaceLifecycle: () => void,
+): ReturnType<typeof decode> {
   const repeated = repeatsKeys(body, parsed) ? body : undefined;
   const md = parsed.metadata as { name?: string; generateName?: string; namespace?: unknown } | undefined;
   // admission.NewForbidden's extractResourceName: the name, the generateName, or Unknown
   const written = (typeof md?.name === 'string' && md.name) || (typeof md?.generateName === 'string' && md.generateName) || 'Unknown';
   if (md && !md.name && md.generateName) md.name = generateName(md.generateName);
-  // (the create handler's EnsureObjectNamespaceMatchesRequestNamespace, before admission)
-  const sameNamespace = () => {
+  // (the create handler's EnsureObjectNamespaceMatchesRequestNamespace, then admission's first plugin)
+  const beforeAdmission = () => {
     if (typeof md?.namespace === 'string' && md.namespace && md.namespace !== ns) throw badRequest(NAMESPACE_MISMATCH);
+    namespaceLifecycle();
   };
-  return decode(kind, parsed, fieldValidation, repeated, 'create', written, sameNamespace);
+  return decode(kind, parsed, fieldValidation, repeated, 'create', written, beforeAdmission);
+}
+
+/**
+ * Runs what follows a decoding whose warnings are `warnings`: a refusal from there on carries them
+ * too (the API server's warning recorder writes them on whatever it answers).
+ */
+async function warned<T>(warnings: readonly string[], fn: () => Promise<T> | T): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw e instanceof ApiError && warnings.length ? new ApiError(e.response, [...e.warnings, ...warnings]) : e;
+  }
 }
 
 const NAMESPACE_MISMATCH = 'the namespace of the provided object does not match the namespace sent on the request';
@@ -263,27 +285,34 @@ export class Registry {
 
   async create(info: ResourceInfo, ns: string | undefined, body: string, opts: { fieldValidation: FieldValidation; dryRun: boolean }): Promise<WriteResult> {
     const parsed = parseBody(body);
-    if (info.namespaced) this.requireNamespace(info, ns ?? 'default', (parsed.metadata as { name?: string } | undefined)?.name ?? '');
+    const lifecycle = () => info.namespaced && this.requireNamespace(info, ns ?? 'default', (parsed.metadata as { name?: string } | undefined)?.name ?? '');
+    // (a decoded kind's namespace is checked by admission, after its decoding)
+    if (info.kind !== 'Pod' && info.kind !== 'ConfigMap' && info.kind !== 'Secret') lifecycle();
     switch (info.kind) {
       case 'Pod': {
         // (the Priority plugin's refusal came with decoding: a 403 before validation's 422)
-        const { object, warnings } = decodeCreated('Pod', body, parsed, opts.fieldValidation, ns);
-        // The default admission chain's mutations (on create only).
-        const pod = admitPod(object as Pod);
-        const name = this.prepareCreate(info, ns, pod);
-        if (this.store.get('Pod', ns, name)) throw alreadyExists('pods', name);
-        if (opts.dryRun) return { object: pod, warnings };
-        const stepMode = pod.metadata?.annotations?.[LAB_ANNOTATIONS.stepMode];
-        const created = await this.engine.createPod(pod, stepMode === undefined ? {} : { stepMode: stepMode === 'true' });
-        return { object: created, warnings };
+        const { object, warnings } = decodeCreated('Pod', body, parsed, opts.fieldValidation, ns, lifecycle);
+        return warned(warnings, async () => {
+          // The default admission chain's mutations (on create only).
+          const pod = admitPod(object as Pod);
+          const name = this.prepareCreate(info, ns, pod);
+          if (this.store.get('Pod', ns, name)) throw alreadyExists('pods', name);
+          if (opts.dryRun) return { object: pod, warnings };
+          const stepMode = pod.metadata?.annotations?.[LAB_ANNOTATIONS.stepMode];
+          const created = await this.engine.createPod(pod, stepMode === undefined ? {} : { stepMode: stepMode === 'true' });
+          return { object: created, warnings };
+        });
       }
       case 'ConfigMap':
       case 'Secret': {
-        const { object, warnings } = decodeCreated(info.kind, body, parsed, opts.fieldValidation, ns);
-        const name = this.prepareCreate(info, ns, object);
-        if (this.engine.getObject(info.kind, ns ?? 'default', name)) throw alreadyExists(info.resource, name);
-        if (opts.dryRun) return { object, warnings };
-        return { object: (await this.applyConfig(object as ConfigMap | Secret)).object, warnings };
+        const kind = info.kind;
+        const { object, warnings } = decodeCreated(kind, body, parsed, opts.fieldValidation, ns, lifecycle);
+        return warned(warnings, async () => {
+          const name = this.prepareCreate(info, ns, object);
+          if (this.engine.getObject(kind, ns ?? 'default', name)) throw alreadyExists(info.resource, name);
+          if (opts.dryRun) return { object, warnings };
+          return { object: (await this.applyConfig(object as ConfigMap | Secret)).object, warnings };
+        });
       }
       case 'Event': {
         const ev = parsed as unknown as KEvent;
@@ -338,6 +367,8 @@ export class Registry {
     const raw = parseBody(body) as { metadata?: { name?: string; namespace?: string; resourceVersion?: string; uid?: string } };
     const repeated = repeatsKeys(body, raw) ? body : undefined;
     if (raw.metadata?.name !== undefined && raw.metadata.name !== name) throw badRequest(`the name of the object (${raw.metadata.name}) does not match the name on the URL (${name})`);
+    // (the update handler's EnsureObjectNamespaceMatchesRequestNamespace)
+    if (info.namespaced && raw.metadata?.namespace && raw.metadata.namespace !== ns) throw badRequest(NAMESPACE_MISMATCH);
     if (RV_MISMATCH(raw.metadata?.resourceVersion, cur.metadata?.resourceVersion)) throw conflict(info.resource, name);
     if (raw.metadata?.uid && raw.metadata.uid !== cur.metadata?.uid) {
       throw conflict(info.resource, name, `Precondition failed: UID in precondition: ${raw.metadata.uid}, UID in object meta: ${cur.metadata?.uid}`);
@@ -358,10 +389,11 @@ export class Registry {
           if (opts.dryRun) return { object: { ...old, status: next.status }, warnings: [] };
           return { object: this.store.update('Pod', ns, name, (p) => void (p.status = structuredClone(next.status ?? {}) as typeof p.status)), warnings: [] };
         }
-        const { object, warnings } = decode('Pod', { ...raw, status: undefined }, opts.fieldValidation, repeated, 'update');
+        const { object, warnings, decodingWarnings } = decode('Pod', { ...raw, status: undefined }, opts.fieldValidation, repeated, 'update');
         const next = object as Pod;
         const specErrs = podUpdateErrors(old, next);
-        if (specErrs.length) throw invalid('Pod', name, specErrs);
+        // (the update's validation refuses before the strategy's warnings are recorded: only decoding's come with it)
+        if (specErrs.length) throw new ApiError(invalid('Pod', name, specErrs).response, decodingWarnings);
         if (opts.dryRun) return { object: next, warnings };
         const updated = this.store.update('Pod', ns, name, (p) => {
           p.metadata = keepMeta(next) as typeof p.metadata;

@@ -54,9 +54,9 @@ test('a PUT that writes a key twice warns under Warn, as a create does', async (
 // The API server's create handler, in order: decoding (a strict-decoding 400), the object's namespace
 // against the request's (400), admission (the Priority plugin's 403), validation (422). Under Warn the
 // strict-decoding findings are warnings of the request whatever its answer, so a refusal carries them.
-async function refusal(text: string, ns: string, fieldValidation: FieldValidation) {
+async function refusal(text: string, ns: string, fieldValidation: FieldValidation, dryRun = true) {
   try {
-    await registry.create(RESOURCES.pods!, ns, text, { fieldValidation, dryRun: true });
+    await registry.create(RESOURCES.pods!, ns, text, { fieldValidation, dryRun });
     return { created: true };
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
@@ -91,5 +91,74 @@ const order: [string, () => Promise<unknown>, unknown][] = [
     () => refusal(pod('"priority":5,"bogus":1,', '"name":"p","namespace":"other"'), 'default', 'Strict'),
     { code: 400, reason: 'BadRequest', message: 'Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.bogus"', warnings: [] },
   ],
+  [
+    "Strict: decoding refuses before admission finds the request's namespace missing",
+    () => refusal(pod('"bogus":1,'), 'nope', 'Strict'),
+    { code: 400, reason: 'BadRequest', message: 'Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.bogus"', warnings: [] },
+  ],
+  [
+    'Warn: the missing namespace (NamespaceLifecycle, admission) carries the warning',
+    () => refusal(pod('"bogus":1,'), 'nope', 'Warn'),
+    { code: 404, reason: 'NotFound', message: 'namespaces "nope" not found', warnings: ['unknown field "spec.bogus"'] },
+  ],
+  [
+    "a namespace that differs from the request's is refused before the request's is found missing",
+    () => refusal(pod('', '"name":"p","namespace":"other"'), 'nope', 'Strict'),
+    { code: 400, reason: 'BadRequest', message: 'the namespace of the provided object does not match the namespace sent on the request', warnings: [] },
+  ],
+  [
+    'Warn: AlreadyExists (from storage) carries the warning',
+    async () => {
+      await refusal(pod('', '"name":"twin"'), 'default', 'Strict', false);
+      return refusal(pod('"bogus":1,', '"name":"twin"'), 'default', 'Warn');
+    },
+    { code: 409, reason: 'AlreadyExists', message: 'pods "twin" already exists', warnings: ['unknown field "spec.bogus"'] },
+  ],
 ];
 for (const [name, actual, expected] of order) test(name, async () => assert.deepEqual(await actual(), expected));
+
+// The update handler: the object's namespace against the request's; validation's 422 carries the
+// decoding's warnings (the strategy's own come only after validation passed).
+async function updateRefusal(text: string, fieldValidation: FieldValidation) {
+  try {
+    await registry.update(RESOURCES.pods!, 'default', 'held', text, { fieldValidation, dryRun: true });
+    return { updated: true };
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    return { code: e.code, reason: e.response.body.reason, message: e.response.body.message, warnings: e.warnings };
+  }
+}
+/** The stored pod `held` (created once), changed by `change`, as a PUT body. */
+async function heldChanged(change: (p: Pod & { spec: Record<string, unknown> }) => void): Promise<string> {
+  let stored: Pod | undefined;
+  try {
+    stored = registry.get(RESOURCES.pods!, 'default', 'held') as Pod;
+  } catch {
+    await refusal(pod('', '"name":"held"'), 'default', 'Strict', false);
+    stored = registry.get(RESOURCES.pods!, 'default', 'held') as Pod;
+  }
+  const p = structuredClone(stored) as Pod & { spec: Record<string, unknown> };
+  change(p);
+  return JSON.stringify(p);
+}
+const updates: [string, (p: Pod & { spec: Record<string, unknown> }) => void, FieldValidation, unknown][] = [
+  [
+    "an update whose object names another namespace than the request's",
+    (p) => (p.metadata!.namespace = 'other'),
+    'Strict',
+    { code: 400, reason: 'BadRequest', message: 'the namespace of the provided object does not match the namespace sent on the request', warnings: [] },
+  ],
+  [
+    "Warn: an update's 422 carries the unknown field's warning",
+    (p) => Object.assign(p.spec, { bogus: 1, restartPolicy: 'Never' }),
+    'Warn',
+    {
+      code: 422,
+      reason: 'Invalid',
+      message:
+        'Pod "held" is invalid: spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)',
+      warnings: ['unknown field "spec.bogus"'],
+    },
+  ],
+];
+for (const [name, change, fv, expected] of updates) test(name, async () => assert.deepEqual(await updateRefusal(await heldChanged(change), fv), expected));
