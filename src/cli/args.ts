@@ -60,9 +60,22 @@ function qualifiedType(type: string): { resource: string; core: boolean } | unde
   const versionLike = (v: string) => /^v\d+(?:(?:alpha|beta)\d+)?$/i.test(v);
   const versioned = version !== undefined && (version === '' || versionLike(version));
   if (rest !== '' && !versioned && !versionLike(rest) && !API_GROUPS.has(rest)) return undefined;
-  // the core group, any version or v1, matched as written (the RESTMapper lowers only the resource)
+  const written = type.slice(0, dot);
+  // A short name is matched as written, and the shortcut expander keeps only its group: any version
+  // of the core group. A plural or singular name in any case (the RESTMapper lowers it), with the
+  // core group's version as written (`v1`, or none).
+  if (SHORT_NAMES.has(written.toLowerCase())) return { resource: written, core: written === written.toLowerCase() && (rest === '' || (versioned && group === '')) };
   const core = rest === '' || (versioned && group === '' && (version === '' || version === 'v1'));
-  return { resource: type.slice(0, dot).toLowerCase(), core };
+  return { resource: written.toLowerCase(), core };
+}
+
+/** The short names the lab server's discovery gives its kinds (kubectl matches them as written). */
+const SHORT_NAMES = new Set(['po', 'cm', 'ev', 'ns', 'no']);
+
+/** A name of a lab kind as kubectl resolves it: a short name as written, a plural or singular in any case. */
+function aliasOf(type: string): string | undefined {
+  const lower = type.toLowerCase();
+  return SHORT_NAMES.has(lower) && type !== lower ? undefined : lower;
 }
 
 /** The API groups of a cluster, for `TYPE.GROUP` arguments (`deployments.apps`). */
@@ -75,9 +88,9 @@ const API_GROUPS = new Set(
 );
 
 function kindOf(type: string): ResourceKind | undefined {
-  const lower = type.toLowerCase();
-  const q = RESOURCE_ALIASES[lower] ? undefined : qualifiedType(type);
-  return q ? (q.core ? RESOURCE_ALIASES[q.resource] : undefined) : RESOURCE_ALIASES[lower];
+  const alias = aliasOf(type);
+  const q = alias && RESOURCE_ALIASES[alias] ? undefined : qualifiedType(type);
+  return q ? (q.core ? RESOURCE_ALIASES[q.resource] : undefined) : alias === undefined ? undefined : RESOURCE_ALIASES[alias];
 }
 
 /**
@@ -120,12 +133,16 @@ function otherTypeRefusal(type: string): string | undefined {
   const q = qualifiedType(type);
   if (q) {
     // a qualified type whose resource is one kubectl knows: served in the core group, or not at all
-    const known = RESOURCE_ALIASES[q.resource] || LAB_ELSEWHERE_ALIASES[q.resource] || CLUSTER_ONLY_TYPES.has(q.resource);
+    const r = q.resource.toLowerCase();
+    const known = RESOURCE_ALIASES[r] || LAB_ELSEWHERE_ALIASES[r] || CLUSTER_ONLY_TYPES.has(r);
     if (!known) return undefined;
     if (q.core && LAB_ELSEWHERE_ALIASES[q.resource]) return LAB_ELSEWHERE[LAB_ELSEWHERE_ALIASES[q.resource]!];
     return noSuchType(type);
   }
-  const elsewhere = LAB_ELSEWHERE_ALIASES[type.toLowerCase()];
+  // (a lab short name in capitals names nothing kubectl knows: `PO`, `NS`)
+  const alias = aliasOf(type);
+  if (alias === undefined) return noSuchType(type);
+  const elsewhere = LAB_ELSEWHERE_ALIASES[alias];
   if (elsewhere) return LAB_ELSEWHERE[elsewhere];
   if (CLUSTER_ONLY_TYPES.has(type.toLowerCase())) return `the server doesn't have a resource type "${type}"`;
   return undefined;

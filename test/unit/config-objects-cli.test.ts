@@ -40,6 +40,10 @@ describe('parseResourceArgs reads kubectl\'s resource arguments', () => {
     ['the same for cm.app', ['cm.app'], { targets: [{ kind: 'Pod', name: 'cm.app' }] }],
     ['pods.. is resource pods of any version in the core group', ['pods..'], { kinds: ['Pod'], targets: [] }],
     ['the resource in any case (Pods.v1.), as the RESTMapper lowers it', ['Pods.v1.', 'x'], { kinds: ['Pod'], targets: [{ kind: 'Pod', name: 'x' }] }],
+    ['and unqualified (POD)', ['POD'], { kinds: ['Pod'], targets: [] }],
+    ['a short name drops the version it is given (po.V1., po.v2.: the shortcut expander keeps group and resource)', ['po.V1.', 'x'], { kinds: ['Pod'], targets: [{ kind: 'Pod', name: 'x' }] }],
+    ['po.v2. too', ['po.v2.'], { kinds: ['Pod'], targets: [] }],
+    ['cm.v1beta1. is the core group\'s configmaps', ['cm.v1beta1.'], { kinds: ['ConfigMap'], targets: [] }],
   ];
   for (const [name, args, want] of ok) test(name, () => assert.deepEqual(parseResourceArgs(args), want));
 
@@ -60,6 +64,10 @@ describe('parseResourceArgs reads kubectl\'s resource arguments', () => {
     ['TYPE.GROUP of an API group: deployments.apps is a type, not a pod\'s name', ['deployments.apps'], 'the server doesn\'t have a resource type "deployments"'],
     ['pods of a group the lab does not serve', ['pods.apps'], 'the server doesn\'t have a resource type "pods"'],
     ['pods... has a group "."', ['pods...'], 'the server doesn\'t have a resource type "pods"'],
+    ['a short name is matched as written: PO is none', ['PO'], 'the server doesn\'t have a resource type "PO"'],
+    ['nor Po., CM.v1.', ['CM.v1.'], 'the server doesn\'t have a resource type "CM"'],
+    ['NS is none either (not the lab\'s namespaces)', ['NS'], 'the server doesn\'t have a resource type "NS"'],
+    ['a short name with a group', ['po.v1.apps'], 'the server doesn\'t have a resource type "po"'],
     ['an unknown dotted type in a list is named by its resource, as kubectl names it', ['pods,my.app'], 'the server doesn\'t have a resource type "my"'],
     ['and in TYPE/NAME', ['my.app/x'], 'the server doesn\'t have a resource type "my"'],
     ['a cluster type, qualified, is refused by its resource name', ['deployments.v1.apps'], 'the server doesn\'t have a resource type "deployments"'],
