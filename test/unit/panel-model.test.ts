@@ -271,14 +271,15 @@ describe('folding the watch stream into an observation', () => {
       ],
     );
   });
-  // A pod deleted at `gone`: the timeline drawn before, with a back-off in progress cut at the deletion.
+  // A pod deleted at `gone`: the timeline drawn before, with a back-off in progress cut at the
+  // deletion and what was still open (the sandbox, a running container) ended there.
   const cutAt = (t: PanelModel['timeline'], gone: number): PanelModel['timeline'] => {
-    const lanes = t.lanes.map((l) => ({ ...l, bars: l.bars.map((b) => (b.kind === 'backoff' ? { ...b, end: Math.min(b.end!, gone) } : b)) }));
+    const lanes = t.lanes.map((l) => ({ ...l, bars: l.bars.map((b) => (b.kind === 'backoff' ? { ...b, end: Math.min(b.end!, gone) } : b.end === undefined ? { ...b, end: gone } : b)) }));
     const ends = lanes.flatMap((l) => l.bars.map((b) => b.end ?? b.start));
     return { ...t, lanes, end: Math.max(t.start, ...ends, ...t.phases.map((m) => m.at), ...t.events.map((m) => m.at)) };
   };
   const deletions: [string, RecordedStream, (before: PanelModel['timeline'], gone: number) => PanelModel['timeline']][] = [
-    ['two running containers: the timeline as it was', twoContainers, (before) => before],
+    ['two running containers: their runs and the sandbox end at the deletion', twoContainers, cutAt],
     ['an init container in back-off: the back-off ends at the deletion', failing, cutAt],
   ];
   for (const [name, stream, expected] of deletions) {

@@ -559,23 +559,31 @@ describe('protocol behaviour in the webview', () => {
     const { p, sent } = await play(stream);
     try {
       await p.page.waitForFunction(() => document.querySelectorAll('details.attempt pre.log-lines').length === 4);
+      type Drawn = [string | null | undefined, string | null, string | null, number, number | null];
       const drawn = () =>
-        p.page.locator('svg.timeline g.bar').evaluateAll((gs) => gs.map((g) => [g.closest('g.lane')?.getAttribute('data-kind'), g.getAttribute('data-kind'), g.getAttribute('data-attempt'), g.querySelector('rect')?.getAttribute('width') !== '0']));
+        p.page
+          .locator('svg.timeline g.bar')
+          .evaluateAll((gs) => gs.map((g) => [g.closest('g.lane')?.getAttribute('data-kind'), g.getAttribute('data-kind'), g.getAttribute('data-attempt'), Number(g.getAttribute('data-start')), g.hasAttribute('data-end') ? Number(g.getAttribute('data-end')) : null])) as Promise<Drawn[]>;
       const before = await drawn();
       const logs = () => p.page.locator('details.attempt pre.log-lines').allTextContents();
       const logsBefore = await logs();
       // the pod leaves the store, and the lab's poddebugs with it
       const last = [...stream.frames].reverse().find((f) => 'watch' in f && f.watch.kind === 'Pod');
       assert.ok(last && 'watch' in last);
-      const deleted = { ...stream, frames: [...stream.frames, { at: last.at + 1000, watch: { ...last.watch, type: 'DELETED' as const } }, { at: last.at + 1001, debug: null }] };
+      const goneAt = last.at + 1000;
+      const deleted = { ...stream, frames: [...stream.frames, { at: goneAt, watch: { ...last.watch, type: 'DELETED' as const } }, { at: goneAt + 1, debug: null }] };
       const more = replay(deleted).map((m) => m.message).slice(sent.length);
       assert.ok(more.length > 0);
       for (const m of more) await p.send(m);
       await p.page.locator('[data-testid=gone]').waitFor({ timeout: 5000 });
       const after = await drawn();
       assert.ok(before.some(([lane]) => lane === 'sandbox'), 'the sandbox was drawn');
-      // the back-off the init container was in ends at the deletion; the rest is as it was
-      assert.deepEqual(after, before);
+      assert.ok(before.some(([, kind]) => kind === 'backoff'), 'a back-off was drawn');
+      // every bar as it was, at its own time; the back-off the init container was in and what was still open end at the deletion
+      assert.deepEqual(
+        after,
+        before.map(([lane, kind, attempt, start, end]): Drawn => [lane, kind, attempt, start, kind === 'backoff' ? Math.min(end!, goneAt) : (end ?? goneAt)]),
+      );
       assert.deepEqual(await logs(), logsBefore);
       assert.equal(await p.page.locator('[data-testid=logs-gone]').count(), 0);
     } finally {

@@ -60,8 +60,9 @@ gone: boolean;
   events: Record<string, KEvent>;
   debug?: PodDebugInfo;
   /**
-   * The kubelet's last debug info of this pod, kept when it went away with the pod: what it
-   * recorded (sandboxes, attempts, step-mode waits, hook runs) is the deleted pod's history still.
+   * The kubelet's last debug info of this pod, kept when it went away (with the pod, or for a
+   * moment, before the pod's own deletion arrives): what it recorded (sandboxes, attempts,
+   * step-mode waits, hook runs) is the pod's history still.
    * What only a live kubelet has (back-off, a step-mode hold, the debug actions) is read from
    * `debug` alone.
    */
@@ -556,6 +557,13 @@ function timelineView(obs: PodObservation, pod: Pod, containers: ContainerView[]
     const marks = laneMarks(c.name, obs.probeRuns, debug?.hooks);
     const probes = STRIP_ORDER.filter((t: ProbeType) => c.probes.some((p) => p.type.toLowerCase() === t));
     lanes.push({ key: `container:${c.name}`, label: c.name, kind: c.kind, bars, ...(marks.length ? { marks } : {}), ...(probes.length ? { probes } : {}) });
+  }
+
+  // A deleted pod's runs ended with it: a bar the record left open (a sandbox still ready, a
+  // container still running, a force deletion's) ends at the deletion.
+  if (obs.gone && obs.goneAt !== undefined) {
+    const goneAt = obs.goneAt;
+    for (const l of lanes) l.bars = l.bars.map((b) => (b.end === undefined ? { ...b, end: Math.max(b.start, goneAt) } : b));
   }
 
   const phases: TimelineMark[] = [];
