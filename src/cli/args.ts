@@ -150,9 +150,25 @@ function otherTypeRefusal(type: string): string | undefined {
 
 /** Why FILE could not be read, in words (the reason the system gives for the common cases). */
 export function cannotRead(file: string, e: unknown): string {
-  const code = (e as NodeJS.ErrnoException).code;
-  const why = code === 'ENOENT' ? 'no such file or directory' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
-  return `cannot read ${file}: ${why}`;
+  return `cannot read ${file}: ${errnoText(e)}`;
+}
+
+/** The system's words for a file error (strerror, as Go prints a syscall error); else Node's message. */
+const ERRNO_TEXT: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file or directory',
+  EISDIR: 'is a directory',
+  EACCES: 'permission denied',
+  ENOTDIR: 'not a directory',
+  ELOOP: 'too many levels of symbolic links',
+  ENAMETOOLONG: 'file name too long',
+};
+export function errnoText(e: unknown): string {
+  return ERRNO_TEXT[(e as NodeJS.ErrnoException).code ?? ''] ?? (e as Error).message;
+}
+
+/** Go's *PathError text for a failed file operation (`open FILE: no such file or directory`). */
+export function goFileError(op: 'open' | 'read', path: string, e: unknown): string {
+  return `${op} ${path}: ${errnoText(e)}`;
 }
 
 /** A `--flag SECONDS` value: a non-negative number, or a usage error naming the flag. */

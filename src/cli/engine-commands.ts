@@ -31,7 +31,7 @@ import { kubectlYaml } from '../shared/go-yaml.js';
 import { klogFatal, sortByPath } from './sort-by.js';
 import { customColumnRows, executeJsonPath, jsonPathError, parseCustomColumns, parseCustomColumnsTemplate, parseJsonPath, type CustomColumn } from '../shared/jsonpath.js';
 import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector, type FieldSelector, type LabelSelector } from '../server/selectors.js';
-import { UsageError, cannotRead, deleteGrace, isUsageError, parse, podArg, seconds, kubectlJson, kubectlList, parseResourceArgs, type ResourceKind, type ResourceTarget } from './args.js';
+import { UsageError, cannotRead, deleteGrace, goFileError, isUsageError, parse, podArg, seconds, kubectlJson, kubectlList, parseResourceArgs, type ResourceKind, type ResourceTarget } from './args.js';
 
 type Out = { out: (s: string) => void; err: (s: string) => void };
 const io: Out = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) };
@@ -721,13 +721,6 @@ function outputFailed(error: string): number {
 function sortRefused(r: { error: string; fatal?: { line: number } }): number {
   io.err(r.fatal ? klogFatal(r.error, 'sorter.go', r.fatal.line, new Date(), process.pid) : `error: ${r.error}\n`);
   return 1;
-}
-
-/** Go's *PathError text for a failed file operation (`open FILE: no such file or directory`). */
-function goFileError(op: 'open' | 'read', path: string, e: unknown): string {
-  const code = (e as NodeJS.ErrnoException).code;
-  const why = code === 'ENOENT' ? 'no such file or directory' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : (e as Error).message;
-  return `${op} ${path}: ${why}`;
 }
 
 /** `-o jsonpath=TEMPLATE`: the template as typed and parsed. */

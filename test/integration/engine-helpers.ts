@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { after, before } from 'node:test';
 import type { Event as KEvent, Pod } from 'kubernetes-types/core/v1';
 import { connectDocker } from '../../src/runtime/docker/docker-runtime.js';
@@ -102,30 +102,3 @@ export function eventsOf(engine: Engine, name: string): KEvent[] {
 
 export const sh = (name: string, script: string, extra: Record<string, unknown> = {}) => ({ name, image: 'busybox:1.35', command: ['sh', '-c', script], ...extra });
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** What a command printed and its exit code (null when killed). */
-export interface CommandRun {
-  code: number | null;
-  out: string;
-  err: string;
-}
-
-/**
- * Runs a command asynchronously with `input` on its stdin, killed after `timeoutMs` (a lab server
- * living in the test's process would starve under a blocking spawn).
- */
-export function runCommand(file: string, args: string[], env: NodeJS.ProcessEnv, input = '', timeoutMs = 60_000): Promise<CommandRun> {
-  return new Promise((resolve) => {
-    const child = spawn(file, args, { env });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out, err });
-    });
-    child.stdin.end(input);
-  });
-}

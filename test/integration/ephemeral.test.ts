@@ -12,7 +12,8 @@ import { spawn } from 'node:child_process';
 import type { ContainerStatus, Pod } from 'kubernetes-types/core/v1';
 import { connectDocker } from '../../src/runtime/docker/docker-runtime.js';
 import { startLabServer, type RunningServer } from '../../src/server/serve.js';
-import { removeLabContainers, runCommand, type CommandRun } from './engine-helpers.js';
+import { removeLabContainers } from './engine-helpers.js';
+import { runProcess, type CommandRun } from '../support/lab-process.js';
 
 const KUBECTL_DIR = '/usr/lib/google-cloud-sdk/bin';
 const VERSIONS = ['1.27', '1.33'].filter((v) => existsSync(join(KUBECTL_DIR, `kubectl.${v}`)));
@@ -23,7 +24,7 @@ type Run = CommandRun;
 
 /** Runs kubectl asynchronously (the server lives in this process: a blocking spawn would starve it). */
 function kubectl(version: string, kubeconfig: string, args: string[], input = '', timeoutMs = 60_000): Promise<Run> {
-  return runCommand(join(KUBECTL_DIR, `kubectl.${version}`), args, { ...process.env, KUBECONFIG: kubeconfig, HOME: join(kubeconfig, '..', 'home') }, input, timeoutMs);
+  return runProcess(join(KUBECTL_DIR, `kubectl.${version}`), args, { ...process.env, KUBECONFIG: kubeconfig, HOME: join(kubeconfig, '..', 'home') }, input, timeoutMs);
 }
 
 /**

@@ -10,7 +10,8 @@ import { spawn } from 'node:child_process';
 import { request } from 'node:https';
 import { connectDocker } from '../../src/runtime/docker/docker-runtime.js';
 import { startLabServer, type RunningServer } from '../../src/server/serve.js';
-import { podManifest, removeLabContainers, runCommand, waitFor } from './engine-helpers.js';
+import { podManifest, removeLabContainers, waitFor } from './engine-helpers.js';
+import { runProcess } from '../support/lab-process.js';
 import { LabConnection } from '../../src/client/connection.js';
 import { documentRefusal, validateText } from '../../src/validation/index.js';
 import { RemoteEngine } from '../../src/client/remote-engine.js';
@@ -21,13 +22,13 @@ const VERSIONS = ['1.27', '1.33'].filter((v) => existsSync(join(KUBECTL_DIR, `ku
 /** Runs kubectl asynchronously (the server lives in this process: a blocking spawn would starve it). */
 function kubectlRunner(version: string, kubeconfig: string) {
   return (args: string[], input?: string, timeoutMs = 60_000) =>
-    runCommand(join(KUBECTL_DIR, `kubectl.${version}`), args, { ...process.env, KUBECONFIG: kubeconfig, HOME: join(kubeconfig, '..', 'home') }, input, timeoutMs);
+    runProcess(join(KUBECTL_DIR, `kubectl.${version}`), args, { ...process.env, KUBECONFIG: kubeconfig, HOME: join(kubeconfig, '..', 'home') }, input, timeoutMs);
 }
 
 /** Runs the built `podlab` command line against the server of `stateDir`, asynchronously (as kubectlRunner). */
 function podlabRunner(stateDir: string) {
   const cli = join(__dirname, '..', '..', 'dist', 'cli.js');
-  return (args: string[], timeoutMs = 60_000) => runCommand(process.execPath, [cli, ...args], { ...process.env, PODLAB_STATE_DIR: stateDir }, '', timeoutMs);
+  return (args: string[], timeoutMs = 60_000) => runProcess(process.execPath, [cli, ...args], { ...process.env, PODLAB_STATE_DIR: stateDir }, '', timeoutMs);
 }
 
 const POD = (name: string) => `apiVersion: v1

@@ -33,7 +33,8 @@ export function readCpuTicks(): CpuTicks | undefined {
 
 /** Percent of the time between two readings, each rounded to a whole percent. */
 export function cpuShares(before: CpuTicks, after: CpuTicks): CpuShares {
-  const d = (i: number) => (after[i] ?? 0) - (before[i] ?? 0);
+  // (iowait may go backwards, proc(5) says: never a negative share)
+  const d = (i: number) => Math.max(0, (after[i] ?? 0) - (before[i] ?? 0));
   // user nice system idle iowait irq softirq steal (guest and guest_nice are inside user and nice)
   const parts = { user: d(0) + d(1), system: d(2) + d(5) + d(6), idle: d(3), iowait: d(4), stolen: d(7) };
   const total = Object.values(parts).reduce((a, b) => a + b, 0) || 1;

@@ -249,6 +249,8 @@ describe('a file that cannot be read is named with the reason in words, the same
     ['a missing file', err('ENOENT', "ENOENT: no such file or directory, open 'x.yaml'"), 'cannot read x.yaml: no such file or directory'],
     ['a directory', err('EISDIR', 'EISDIR: illegal operation on a directory, read'), 'cannot read x.yaml: is a directory'],
     ['a file without read permission', err('EACCES', "EACCES: permission denied, open 'x.yaml'"), 'cannot read x.yaml: permission denied'],
+    ['a path through a file', err('ENOTDIR', "ENOTDIR: not a directory, open 'x.yaml'"), 'cannot read x.yaml: not a directory'],
+    ['a symbolic link loop', err('ELOOP', "ELOOP: too many symbolic links encountered, open 'x.yaml'"), 'cannot read x.yaml: too many levels of symbolic links'],
     ['anything else: the system\'s message', err('EIO', 'EIO: i/o error, read'), 'cannot read x.yaml: EIO: i/o error, read'],
   ];
   for (const [name, e, want] of cases) test(name, () => assert.equal(cannotRead('x.yaml', e), want));

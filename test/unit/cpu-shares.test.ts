@@ -13,6 +13,7 @@ const cases: [string, () => unknown, unknown][] = [
     { user: 40, system: 20, idle: 20, iowait: 5, stolen: 15 },
   ],
   ['as printed', () => cpuSharesText({ user: 40, system: 20, idle: 20, iowait: 5, stolen: 15 }), 'user 40 %, system 20 %, idle 20 %, iowait 5 %, stolen 15 %'],
+  ['a counter that went backwards (iowait may) counts as none', () => cpuShares([0, 0, 0, 0, 9, 0, 0, 0], [10, 0, 0, 10, 4, 0, 0, 0]), { user: 50, system: 0, idle: 50, iowait: 0, stolen: 0 }],
   ['no time between the readings: all zero, not NaN', () => cpuShares([1, 1, 1, 1, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1, 1, 1]), { user: 0, system: 0, idle: 0, iowait: 0, stolen: 0 }],
 ];
 for (const [name, actual, expected] of cases) test(name, () => assert.deepEqual(actual(), expected));
