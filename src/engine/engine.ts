@@ -291,15 +291,14 @@ export class Engine implements EngineApi {
   private async logInstance(namespace: string, name: string, container: string, previous?: boolean): Promise<string> {
     // A simulated pod has nothing in the runtime: say so before asking it.
     this.refuseSimulated(namespace, name, 'have no logs');
-    const { list, pod } = await this.instances(namespace, name, container);
+    const pod = this.store.get('Pod', namespace, name);
+    if (!pod) throw new Error(`pods "${name}" not found`);
     const names = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? []), ...(pod.spec?.ephemeralContainers ?? [])].map((c) => c.name);
     if (!names.includes(container)) throw new Error(`container ${container} is not valid for pod ${name}`);
-    const inst = list[previous ? 1 : 0];
-    if (!inst) {
-      if (previous) throw new Error(`previous terminated container "${container}" in pod "${name}" not found`);
-      throw new Error(waitingToStartMessage(pod, container));
-    }
-    return inst.id;
+    // (an instance the status names is one the runtime keeps: the container GC keeps the newest two)
+    const chosen = logContainerId(pod, container, previous === true);
+    if ('error' in chosen) throw new Error(chosen.error);
+    return chosen.id;
   }
 
   async followLogs(
@@ -497,6 +496,28 @@ export class Engine implements EngineApi {
  * (validateContainerLogStatus, pkg/kubelet/kubelet_pods.go): the two image-pull failures in words,
  * any other waiting reason as it is.
  */
+/**
+ * The instance `kubectl logs` reads, from the pod's status as the kubelet's
+ * validateContainerLogStatus chooses it: with --previous the last terminated one; else the running
+ * one, the terminated one (or, without its ID, the last terminated), the last terminated one (a
+ * container waiting to restart), or kubectl's error for a container that never ran.
+ */
+export function logContainerId(pod: Pod, container: string, previous: boolean): { id: string } | { error: string } {
+  const s = pod.status;
+  const st = [...(s?.containerStatuses ?? []), ...(s?.initContainerStatuses ?? []), ...(s?.ephemeralContainerStatuses ?? [])].find((c) => c.name === container);
+  const name = pod.metadata?.name ?? '';
+  const idOf = (containerID: string | undefined) => (containerID ? { id: containerID.replace(/^[a-z]+:\/\//, '') } : undefined);
+  const terminatedError = { error: `container "${container}" in pod "${name}" is terminated` };
+  const lastId = idOf(st?.lastState?.terminated?.containerID);
+  if (!st) return { error: waitingToStartMessage(pod, container) };
+  if (previous) return lastId ?? { error: `previous terminated container "${container}" in pod "${name}" not found` };
+  if (st.state?.running) return idOf(st.containerID) ?? { error: `container "${container}" in pod "${name}" is waiting to start - no logs yet` };
+  if (st.state?.terminated) return idOf(st.state.terminated.containerID) ?? lastId ?? terminatedError;
+  if (st.lastState?.terminated) return lastId ?? terminatedError;
+  if (st.state?.waiting) return { error: waitingToStartMessage(pod, container) };
+  return { error: `container "${container}" in pod "${name}" is waiting to start - no logs yet` };
+}
+
 export function waitingToStartMessage(pod: Pod, container: string): string {
   const all = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? []), ...(pod.status?.ephemeralContainerStatuses ?? [])];
   const reason = all.find((s) => s.name === container)?.state?.waiting?.reason ?? 'ContainerCreating';

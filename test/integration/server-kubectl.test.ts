@@ -197,6 +197,24 @@ describe('the lab server with the real kubectl', { timeout: 10 * 60 * 1000 }, ()
         assert.equal((await k(['delete', 'pod', pod, '--wait=false'])).code, 0);
       });
 
+      test('in a crash loop\'s back-off, logs and logs --previous both read the last terminated instance (the status\'s lastState), as the kubelet chooses', async () => {
+        const pod = `loop-${version.replace('.', '-')}`;
+        const file = join(stateDir, `${pod}.yaml`);
+        // each run prints a line of its own
+        writeFileSync(file, `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${pod}\nspec:\n  terminationGracePeriodSeconds: 0\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sh", "-c", "cat /proc/sys/kernel/random/uuid; exit 3"]\n`);
+        assert.equal((await k(['apply', '-f', file])).code, 0);
+        // the first restart comes at once, the second after the back-off: restartCount 1, waiting
+        const w = await k(['wait', '--for=jsonpath={.status.containerStatuses[0].state.waiting.reason}=CrashLoopBackOff', `pod/${pod}`, '--timeout=60s'], undefined, 90_000);
+        assert.equal(w.code, 0, w.err);
+        const last = (await k(['get', 'pod', pod, '-o', 'jsonpath={.status.containerStatuses[0].restartCount} {.status.containerStatuses[0].lastState.terminated.containerID}'])).out.split(' ');
+        assert.equal(last[0], '1');
+        const lastRun = (await runProcess('docker', ['logs', last[1]!.replace('docker://', '')], process.env)).out;
+        assert.match(lastRun, /^[0-9a-f-]{36}\n$/);
+        assert.deepEqual(await k(['logs', pod, '--previous']), { code: 0, out: lastRun, err: '' });
+        assert.deepEqual(await k(['logs', pod]), { code: 0, out: lastRun, err: '' });
+        assert.equal((await k(['delete', 'pod', pod, '--wait=false'])).code, 0);
+      });
+
       test("priority without a PriorityClass: the Priority plugin's 403, as podlab run words it too", async () => {
         const file = join(stateDir, `urgent-${version}.yaml`);
         const text = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: urgent\nspec:\n  priority: 1000\n  containers:\n    - name: app\n      image: busybox:1.35\n';

@@ -1,14 +1,14 @@
 // Table tests of the kubelet's small pure decisions: the managed /etc/hosts, the active
 // deadline, termination messages (log fallback, pod cap), the kill grace period.
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Pod, PodStatus } from 'kubernetes-types/core/v1';
+import type { ContainerStatus, Pod, PodStatus } from 'kubernetes-types/core/v1';
 import { managedHostsFileContent } from '../../src/engine/kubelet/hosts.js';
 import { pastActiveDeadline, untilActiveDeadline } from '../../src/engine/kubelet/active-deadline.js';
 import { capTerminationMessages, messageFromLogLines, terminationMessage } from '../../src/engine/kubelet/termination-message.js';
 import { killGracePeriod } from '../../src/engine/kubelet/container-lifecycle.js';
 import { podHostnameAndDomain } from '../../src/engine/kubelet/sandbox.js';
-import { waitingToStartMessage } from '../../src/engine/engine.js';
+import { logContainerId, waitingToStartMessage } from '../../src/engine/engine.js';
 import { missingClusterDNS, podDNSType } from '../../src/engine/kubelet/dns.js';
 
 const base = (spec: Partial<NonNullable<Pod['spec']>> = {}, name = 'web'): Pod => ({ metadata: { name, namespace: 'default', uid: 'u' }, spec: { containers: [{ name: 'app' }], ...spec } });
@@ -128,3 +128,25 @@ for (const [name, reason, want] of [
     assert.equal(waitingToStartMessage(pod, 'app'), want);
   });
 }
+
+// validateContainerLogStatus (pkg/kubelet/kubelet_pods.go): which instance `kubectl logs` reads, from
+// the pod's status — in a crash loop's back-off the current log is the last terminated instance's,
+// and --previous is that one too (not the instance before it).
+describe('the container instance kubectl logs reads', () => {
+  const cs = (over: Partial<ContainerStatus>): Pod => ({ ...base(), status: { containerStatuses: [{ name: 'app', image: 'x', imageID: '', ready: false, restartCount: 3, state: {}, ...over }] } });
+  const last = { terminated: { exitCode: 3, containerID: 'docker://b2' } };
+  const cases: [string, Pod, boolean, ReturnType<typeof logContainerId>][] = [
+    ['running: the running instance', cs({ state: { running: {} }, containerID: 'docker://c3', lastState: last }), false, { id: 'c3' }],
+    ['running, --previous: the last terminated one', cs({ state: { running: {} }, containerID: 'docker://c3', lastState: last }), true, { id: 'b2' }],
+    ['waiting in back-off: the last terminated one', cs({ state: { waiting: { reason: 'CrashLoopBackOff' } }, lastState: last }), false, { id: 'b2' }],
+    ['waiting in back-off, --previous: the same one', cs({ state: { waiting: { reason: 'CrashLoopBackOff' } }, lastState: last }), true, { id: 'b2' }],
+    ['terminated: that instance', cs({ state: { terminated: { exitCode: 0, containerID: 'docker://d4' } }, lastState: last }), false, { id: 'd4' }],
+    ['terminated without an ID (the next did not start): the last terminated one', cs({ state: { terminated: { exitCode: 0 } }, lastState: last }), false, { id: 'b2' }],
+    ['terminated without any ID', cs({ state: { terminated: { exitCode: 0 } } }), false, { error: 'container "app" in pod "web" is terminated' }],
+    ['--previous without a last state', cs({ state: { running: {} }, containerID: 'docker://c3' }), true, { error: 'previous terminated container "app" in pod "web" not found' }],
+    ['waiting, never ran', cs({ state: { waiting: { reason: 'ErrImagePull' } } }), false, { error: `container "app" in pod "web" is waiting to start: image can't be pulled` }],
+    ['no state at all', cs({}), false, { error: 'container "app" in pod "web" is waiting to start - no logs yet' }],
+    ['no status yet', { ...base(), status: {} }, false, { error: 'container "app" in pod "web" is waiting to start: ContainerCreating' }],
+  ];
+  for (const [name, pod, previous, want] of cases) test(name, () => assert.deepEqual(logContainerId(pod, 'app', previous), want));
+});
