@@ -551,3 +551,37 @@ describe('lastTransitionTime and terminal phases are sticky', () => {
     assert.equal(gen(p, rt, { podIsTerminal: true }).phase, 'Failed');
   });
 });
+
+// status.containerStatuses[].volumeMounts (RecursiveReadOnlyMounts, on by default since 1.31): the
+// default status lists the container's mounts (a read-only one with recursiveReadOnly Disabled: the
+// runtime is not asked for recursive read-only mounts); a status converted from a runtime instance
+// keeps the previous status's list (the CRI knows no volume names), so a container first seen
+// running with no status before has none.
+describe('volume mounts in the container statuses', () => {
+  const withMounts = (status?: PodStatus): Pod => {
+    const p = pod(status ? { status } : {});
+    p.spec!.containers[0]!.volumeMounts = [
+      { name: 'data', mountPath: '/data' },
+      { name: 'cfg', mountPath: '/etc/app', readOnly: true },
+    ];
+    return p;
+  };
+  const listed = [
+    { name: 'data', mountPath: '/data' },
+    { name: 'cfg', mountPath: '/etc/app', readOnly: true, recursiveReadOnly: 'Disabled' },
+  ];
+  const cases: [string, () => unknown, unknown][] = [
+    ['waiting to be created: the default status lists them', () => gen(withMounts(), runtime([])).containerStatuses, [{ ...cs('app', waiting('ContainerCreating')), started: false, volumeMounts: listed }]],
+    [
+      'running, with that status before: kept',
+      () => {
+        const first = gen(withMounts(), runtime([]));
+        return gen(withMounts(first), runtime([inst('app', 'running', { id: 'r1' })])).containerStatuses?.[0]?.volumeMounts;
+      },
+      listed,
+    ],
+    ['running, with no status before: none (as the kubelet has none to copy)', () => gen(withMounts(), runtime([inst('app', 'running')])).containerStatuses?.[0]?.volumeMounts, undefined],
+    ['a container without mounts has no list', () => gen(pod(), runtime([])).containerStatuses?.[0]?.volumeMounts, undefined],
+  ];
+  for (const [name, actual, expected] of cases) test(name, () => assert.deepEqual(actual(), expected));
+});

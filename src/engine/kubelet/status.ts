@@ -176,6 +176,8 @@ function convertInstance(k: KContainerStatus, image: string, old: ContainerStatu
     imageID: imageIDString(k.imageRef),
     containerID: cid,
   };
+  // (the CRI knows no volume names: the previous status's list, immutable)
+  if (old?.volumeMounts) s.volumeMounts = clone(old.volumeMounts);
   switch (k.state) {
     case 'running':
       s.state = { running: { startedAt: time(k.startedAt) } };
@@ -222,6 +224,16 @@ function clone<T>(v: T): T {
   return klona(v);
 }
 
+/**
+ * The container's mounts as its status lists them (RecursiveReadOnlyMounts, on by default): a
+ * read-only mount's recursive read-only mode resolves to Disabled, as the runtime here is not one
+ * that reports recursive read-only support.
+ */
+function volumeMountStatuses(c: Container): ContainerStatus['volumeMounts'] {
+  if (!c.volumeMounts?.length) return undefined;
+  return c.volumeMounts.map((m) => ({ name: m.name, mountPath: m.mountPath, ...(m.readOnly ? { readOnly: true, recursiveReadOnly: 'Disabled' } : {}) }));
+}
+
 function convertContainerStatuses(
   input: StatusInput,
   containers: readonly Container[],
@@ -238,6 +250,8 @@ function convertContainerStatuses(
   for (const c of containers) {
     const prev = old.get(c.name);
     let s: ContainerStatus = { name: c.name, state: { waiting: { reason: defaultReason } }, lastState: {}, ready: false, restartCount: 0, image: c.image ?? '', imageID: '' };
+    const mounts = volumeMountStatuses(c);
+    if (mounts) s.volumeMounts = mounts;
     if (prev?.state?.terminated) s = clone(prev);
     else if (prev) {
       s.restartCount = prev.restartCount ?? 0;
@@ -327,6 +341,7 @@ function ordered(s: ContainerStatus): ContainerStatus {
   };
   if (s.containerID) out.containerID = s.containerID;
   if (s.started !== undefined) out.started = s.started;
+  if (s.volumeMounts) out.volumeMounts = s.volumeMounts;
   return out;
 }
 
