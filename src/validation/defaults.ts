@@ -100,6 +100,9 @@ function defaultContainer(c: Container, hostNetwork: boolean): void {
   defaultProbe(c.startupProbe);
   defaultLifecycle(c.lifecycle);
   defaultEnv(c.env);
+  // (not a default: Go writes the non-pointer resources struct even when empty, so the API server's
+  // object always has it)
+  if (c.resources === undefined) c.resources = {};
   const r = c.resources as Obj | undefined;
   if (r) {
     defaultResourceList(r.limits as Obj | undefined);

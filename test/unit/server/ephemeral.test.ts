@@ -63,7 +63,7 @@ const cases: { name: string; before?: string; req: Request; opts?: { fieldValida
     req: { patch: '{"spec":{"$setElementOrder/ephemeralContainers":[{"name":"dbg"},{"name":"two"}],"ephemeralContainers":[{"name":"two","image":"busybox:1.35","stdin":true,"tty":true}]}}' },
     want: {
       stored: {
-        ephemeral: [STORED_DBG, { name: 'two', image: 'busybox:1.35', stdin: true, tty: true, imagePullPolicy: 'IfNotPresent', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' }],
+        ephemeral: [STORED_DBG, { name: 'two', image: 'busybox:1.35', stdin: true, tty: true, resources: {}, imagePullPolicy: 'IfNotPresent', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' }],
         image: 'busybox:1.35',
       },
       warnings: [],
