@@ -253,6 +253,9 @@ export interface RuntimeVersion {
   cpus: number;
   memoryBytes: number;
   hostname: string;
+  /** The host's OS image (its /etc/os-release PRETTY_NAME) and kernel release (uname -r), for the node's nodeInfo. */
+  osImage: string;
+  kernelVersion: string;
 }
 
 export interface RuntimeService {

@@ -256,6 +256,8 @@ export class DockerRuntime implements RuntimeService {
         cpus: Number(info.NCPU) || 1,
         memoryBytes: Number(info.MemTotal) || 0,
         hostname: String(info.Name ?? ''),
+        osImage: String(info.OperatingSystem ?? ''),
+        kernelVersion: String(info.KernelVersion ?? ''),
       };
     } catch (e) {
       this.fail(e);
