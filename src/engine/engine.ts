@@ -16,7 +16,7 @@ import { EventRecorder } from './events.js';
 import { realClock, rfc3339, type Clock } from './clock.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import { SimulatedKubelet } from './simulated/kubelet.js';
-import { isSimulatedNode, simulatedPodRefusal } from '../shared/labels.js';
+import { isSimulatedNode, runtimeId, simulatedPodRefusal } from '../shared/labels.js';
 import { archivedLogs } from './kubelet/container-gc.js';
 import { Kubelet, readArchivedAttempts, readRuntimePod, removePodFromRuntime } from './kubelet/kubelet.js';
 import { defaultNode, DEFAULT_NODE_NAME } from './node.js';
@@ -492,11 +492,6 @@ export class Engine implements EngineApi {
 }
 
 /**
- * The kubelet's answer to a log request for a container with no instance yet
- * (validateContainerLogStatus, pkg/kubelet/kubelet_pods.go): the two image-pull failures in words,
- * any other waiting reason as it is.
- */
-/**
  * The instance `kubectl logs` reads, from the pod's status as the kubelet's
  * validateContainerLogStatus chooses it: with --previous the last terminated one; else the running
  * one, the terminated one (or, without its ID, the last terminated), the last terminated one (a
@@ -506,18 +501,27 @@ export function logContainerId(pod: Pod, container: string, previous: boolean): 
   const s = pod.status;
   const st = [...(s?.containerStatuses ?? []), ...(s?.initContainerStatuses ?? []), ...(s?.ephemeralContainerStatuses ?? [])].find((c) => c.name === container);
   const name = pod.metadata?.name ?? '';
-  const idOf = (containerID: string | undefined) => (containerID ? { id: containerID.replace(/^[a-z]+:\/\//, '') } : undefined);
+  const idOf = (containerID: string | undefined) => {
+    const id = runtimeId(containerID);
+    return id === undefined ? undefined : { id };
+  };
   const terminatedError = { error: `container "${container}" in pod "${name}" is terminated` };
+  const noLogsYet = { error: `container "${container}" in pod "${name}" is waiting to start - no logs yet` };
   const lastId = idOf(st?.lastState?.terminated?.containerID);
   if (!st) return { error: waitingToStartMessage(pod, container) };
   if (previous) return lastId ?? { error: `previous terminated container "${container}" in pod "${name}" not found` };
-  if (st.state?.running) return idOf(st.containerID) ?? { error: `container "${container}" in pod "${name}" is waiting to start - no logs yet` };
+  if (st.state?.running) return idOf(st.containerID) ?? noLogsYet;
   if (st.state?.terminated) return idOf(st.state.terminated.containerID) ?? lastId ?? terminatedError;
   if (st.lastState?.terminated) return lastId ?? terminatedError;
   if (st.state?.waiting) return { error: waitingToStartMessage(pod, container) };
-  return { error: `container "${container}" in pod "${name}" is waiting to start - no logs yet` };
+  return noLogsYet;
 }
 
+/**
+ * The kubelet's answer to a log request for a container with no instance yet
+ * (validateContainerLogStatus, pkg/kubelet/kubelet_pods.go): the two image-pull failures in words,
+ * any other waiting reason as it is.
+ */
 export function waitingToStartMessage(pod: Pod, container: string): string {
   const all = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? []), ...(pod.status?.ephemeralContainerStatuses ?? [])];
   const reason = all.find((s) => s.name === container)?.state?.waiting?.reason ?? 'ContainerCreating';

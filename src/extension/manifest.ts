@@ -141,10 +141,4 @@ export function looksLikeKubernetes(text: string): boolean {
   return /^\s*apiVersion\s*:/m.test(text) && /^\s*kind\s*:/m.test(text);
 }
 
-/** The container id behind a `docker://<id>` (or any `<runtime>://<id>`) status field. */
-export function runtimeId(containerID: string | undefined): string | undefined {
-  if (!containerID) return undefined;
-  const i = containerID.indexOf('://');
-  const id = i >= 0 ? containerID.slice(i + 3) : containerID;
-  return id === '' ? undefined : id;
-}
+export { runtimeId } from '../shared/labels.js';

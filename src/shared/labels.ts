@@ -51,3 +51,11 @@ export function isSimulatedNode(node: { metadata?: { annotations?: Record<string
 export function simulatedPodRefusal(pod: string, node: string, what: 'have no logs' | 'cannot run commands' | 'cannot be attached to' | 'listen on no port'): string {
   return `pod "${pod}" runs on the simulated node "${node}": its containers are simulated and ${what}`;
 }
+
+/** The container id behind a `docker://<id>` (or any `<runtime>://<id>`) status field. */
+export function runtimeId(containerID: string | undefined): string | undefined {
+  if (!containerID) return undefined;
+  const i = containerID.indexOf('://');
+  const id = i >= 0 ? containerID.slice(i + 3) : containerID;
+  return id === '' ? undefined : id;
+}

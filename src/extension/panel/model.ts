@@ -143,7 +143,8 @@ export function observe(obs: PodObservation, e: WatchEvent, now: number): PodObs
       const evUid = ev.involvedObject?.uid;
       if (uid === undefined || evUid === undefined || evUid === uid) events[k] = ev;
     }
-    const stale = (base.debug ?? base.lastDebug) && uid !== undefined && (base.debug ?? base.lastDebug)!.uid !== uid;
+    const known = base.debug ?? base.lastDebug;
+    const stale = known && uid !== undefined && known.uid !== uid;
     const debug = stale ? undefined : base.debug;
     const lastDebug = stale ? undefined : base.lastDebug;
     const attemptsSeen = stale ? {} : base.attemptsSeen;
