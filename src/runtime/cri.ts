@@ -256,6 +256,8 @@ export interface RuntimeVersion {
   /** The host's OS image (its /etc/os-release PRETTY_NAME) and kernel release (uname -r), for the node's nodeInfo. */
   osImage: string;
   kernelVersion: string;
+  /** The host's address on the pods' network (Docker's default bridge gateway): the node IP its pods reach it at; '' when unknown. */
+  nodeIP?: string;
 }
 
 export interface RuntimeService {

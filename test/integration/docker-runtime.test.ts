@@ -4,6 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -697,6 +698,12 @@ describe('images and connection', () => {
     assert.ok(v.cpus >= 1);
     assert.ok(v.memoryBytes > 0);
     assert.ok(v.hostname.length > 0);
+  });
+
+  test("version reports the host's address on the default bridge (its gateway) as the node IP", async () => {
+    const gateway = execFileSync('docker', ['network', 'inspect', 'bridge', '--format', '{{range .IPAM.Config}}{{.Gateway}} {{end}}'], { encoding: 'utf8' }).trim().split(' ')[0];
+    assert.match(gateway ?? '', /^\d+\.\d+\.\d+\.\d+$/);
+    assert.equal((await rt.version()).nodeIP, gateway);
   });
 
   test('connecting to a socket where Docker is not gives one line saying how to start it', async () => {

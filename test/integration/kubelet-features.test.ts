@@ -292,5 +292,32 @@ describe('sandbox', () => {
       server.close();
     }
   });
+
+  test("a pod reaches another pod's hostPort at its status.hostIP: the node's InternalIP, the Docker host on the pods' network", async () => {
+    // a free port on the host, given up for the server pod's hostPort (the client asks with nc:
+    // busybox-static's wget crashes in a container)
+    const probe = net.createServer();
+    await new Promise<void>((r) => probe.listen(0, '0.0.0.0', r));
+    const port = (probe.address() as net.AddressInfo).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    await engine.createPod(
+      podManifest('host-port-server', { containers: [sh('web', 'mkdir -p /www && echo served-by-host-port > /www/index.html && httpd -f -p 80 -h /www', { ports: [{ containerPort: 80, hostPort: port }] })] }),
+    );
+    await waitFor(engine, 'host-port-server', ready, 30_000, 'Ready');
+    await engine.createPod(
+      podManifest('host-port-client', {
+        restartPolicy: 'Never',
+        containers: [sh('get', `echo "$HOST_IP"; printf 'GET / HTTP/1.0\\r\\n\\r\\n' | nc -w 5 "$HOST_IP" ${port} | tail -n 1`, { env: [{ name: 'HOST_IP', valueFrom: { fieldRef: { fieldPath: 'status.hostIP' } } }] })],
+      }),
+    );
+    const done = await waitFor(engine, 'host-port-client', (p) => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed', 30_000, 'ended');
+    const gateway = execFileSync('docker', ['network', 'inspect', 'bridge', '--format', '{{range .IPAM.Config}}{{.Gateway}} {{end}}'], { encoding: 'utf8' }).trim().split(' ')[0];
+    const node = engine.listNodes()[0];
+    const logs = await engine.logs('default', 'host-port-client', 'get');
+    assert.deepEqual(
+      { phase: done.status?.phase, hostIP: done.status?.hostIP, nodeIP: node?.status?.addresses?.find((a) => a.type === 'InternalIP')?.address, logs: [...logs] },
+      { phase: 'Succeeded', hostIP: gateway, nodeIP: gateway, logs: [gateway, 'served-by-host-port'] },
+    );
+  });
 });
 

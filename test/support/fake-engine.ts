@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Container, Pod } from 'kubernetes-types/core/v1';
+import type { Container, Node, Pod } from 'kubernetes-types/core/v1';
 import { Engine } from '../../src/engine/engine.js';
 import { FakeClock } from '../../src/engine/clock.js';
 import { FakeRuntime } from './fake-runtime.js';
@@ -25,7 +25,7 @@ export function missingClusterDNSLine(uid: string | undefined, count: number, na
   return `MissingClusterDNS: pod: "${name}_${namespace}(${uid})". kubelet does not have ClusterDNS IP configured and cannot create Pod using "ClusterFirst" policy. Falling back to "Default" policy.${count > 1 ? ` (x${count})` : ''}`;
 }
 
-export async function fakeLab(opts: { backoffInitialMs?: number } = {}): Promise<FakeLab> {
+export async function fakeLab(opts: { backoffInitialMs?: number; nodes?: Node[] } = {}): Promise<FakeLab> {
   const clock = new FakeClock();
   const rt = new FakeRuntime(clock);
   const stateDir = mkdtempSync(join(tmpdir(), 'podlab-fake-'));
@@ -33,7 +33,7 @@ export async function fakeLab(opts: { backoffInitialMs?: number } = {}): Promise
     runtime: rt,
     clock,
     random: () => 0,
-    settings: { stateDir, relistIntervalMs: 10_000, ...(opts.backoffInitialMs ? { backoffInitialMs: opts.backoffInitialMs } : {}) },
+    settings: { stateDir, relistIntervalMs: 10_000, ...(opts.backoffInitialMs ? { backoffInitialMs: opts.backoffInitialMs } : {}), ...(opts.nodes ? { nodes: opts.nodes } : {}) },
   });
   return {
     clock,

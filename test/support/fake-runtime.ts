@@ -91,7 +91,7 @@ export class FakeRuntime implements RuntimeService {
   }
 
   async version(): Promise<RuntimeVersion> {
-    return { runtimeName: 'fake', runtimeVersion: '1', cpus: 4, memoryBytes: 8 * 1024 ** 3, hostname: 'fake-host', osImage: 'Fake OS 1', kernelVersion: '6.0.0-fake' };
+    return { runtimeName: 'fake', runtimeVersion: '1', cpus: 4, memoryBytes: 8 * 1024 ** 3, hostname: 'fake-host', osImage: 'Fake OS 1', kernelVersion: '6.0.0-fake', nodeIP: '172.18.0.1' };
   }
 
   async runPodSandbox(config: PodSandboxConfig): Promise<string> {

@@ -468,7 +468,7 @@ describe('container status fields', () => {
 
 describe('pod-level fields', () => {
   test('podIP comes from the newest sandbox when it is ready', () => {
-    const s = gen(pod(), runtime([inst('app', 'running')], [sandbox({ ip: '172.17.0.9', id: 'new', attempt: 1 }), sandbox({ ready: false })]), { hostIP: '192.168.65.3' });
+    const s = gen(pod(), runtime([inst('app', 'running')], [sandbox({ ip: '172.17.0.9', id: 'new', attempt: 1 }), sandbox({ ready: false })]), { hostIPs: ['192.168.65.3'] });
     assert.deepEqual([s.podIP, s.podIPs, s.hostIP, s.hostIPs], ['172.17.0.9', [{ ip: '172.17.0.9' }], '192.168.65.3', [{ ip: '192.168.65.3' }]]);
   });
 
@@ -486,7 +486,7 @@ describe('pod-level fields', () => {
   });
 
   test('the status fields come in API order', () => {
-    const s = gen(pod({ init: ['init1'] }), runtime([inst('init1', 'running')]), { hostIP: '10.0.0.1' });
+    const s = gen(pod({ init: ['init1'] }), runtime([inst('init1', 'running')]), { hostIPs: ['10.0.0.1'] });
     assert.deepEqual(Object.keys(s), ['phase', 'conditions', 'hostIP', 'hostIPs', 'podIP', 'podIPs', 'startTime', 'initContainerStatuses', 'containerStatuses', 'qosClass']);
   });
 

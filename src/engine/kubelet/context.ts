@@ -49,6 +49,8 @@ export interface KubeletShared {
   readonly lookup: ObjectLookup;
   /** The node's facts for resource defaults (allocatable). */
   nodeFacts(pod: Pod): VolumeFacts;
+  /** The IPs of the pod's node (status.hostIPs, the downward API's status.hostIP): from its Node object. */
+  hostIPs(pod: Pod): string[];
   /** Lifecycle hook runs per pod uid (the lab's timeline; bounded). */
   readonly hookRuns: Map<string, HookRun[]>;
 }

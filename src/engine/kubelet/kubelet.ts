@@ -14,6 +14,7 @@ import { ProberManager } from './prober/index.js';
 import { VolumeManager, type ObjectLookup, type VolumeFacts } from './volumes/index.js';
 import { containerFieldPath, podRef } from '../events.js';
 import { isSimulatedNode } from '../../shared/labels.js';
+import { nodeHostIPs } from '../node.js';
 
 export type { KubeletDeps } from './context.js';
 export { PodWorker } from './pod-workers.js';
@@ -129,6 +130,10 @@ export class Kubelet implements Disposable, KubeletShared {
   nodeFacts(pod: Pod): VolumeFacts {
     const node = pod.spec?.nodeName ? this.deps.store.get('Node', undefined, pod.spec.nodeName) : undefined;
     return { nodeAllocatable: { ...(node?.status?.allocatable ?? {}) } as Record<string, string> };
+  }
+
+  hostIPs(pod: Pod): string[] {
+    return nodeHostIPs(pod.spec?.nodeName ? this.deps.store.get('Node', undefined, pod.spec.nodeName) : undefined);
   }
 
   workerFor(uid: string): PodWorker | undefined {

@@ -16,7 +16,7 @@ import { backoffKey, killContainersInPod } from './container-lifecycle.js';
 import { kubeletFieldPath } from './ephemeral.js';
 import type { KubeletShared, PodSyncContext } from './context.js';
 import { readRuntimePod, removePodFromRuntime } from './runtime-status.js';
-import { NODE_IP, podDir } from './sandbox.js';
+import { podDir } from './sandbox.js';
 import { generatePodStatus } from './status.js';
 import { syncPod, type SyncPodState } from './sync-pod.js';
 import { capTerminationMessages, MaxContainerTerminationMessageLength, readAtMost, terminationMessage } from './termination-message.js';
@@ -305,7 +305,7 @@ export class PodWorker implements Disposable, SyncPodState {
       reasonCache: this.reasons,
       podIsTerminal,
       now: this.d.clock.now(),
-      hostIP: NODE_IP,
+      hostIPs: this.k.hostIPs(fresh),
       phaseOverride: this.override,
       probes: this.k.prober.containerFlags(this.uid, { trigger: probeTrigger }),
     });

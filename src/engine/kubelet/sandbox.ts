@@ -6,7 +6,10 @@ import type { Pod } from 'kubernetes-types/core/v1';
 import type { PodSandboxConfig } from '../../runtime/cri.js';
 import * as L from '../../shared/labels.js';
 
-/** The virtual node's address: host ports are published on the Docker host, reachable at loopback. */
+/**
+ * The node's address when the runtime does not report the host's address on the pods' network: host
+ * ports are published on the Docker host, reachable there at loopback.
+ */
 export const NODE_IP = '127.0.0.1';
 /** The lab's cluster domain (kubelet --cluster-domain). */
 export const CLUSTER_DOMAIN = 'cluster.local';

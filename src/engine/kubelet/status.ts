@@ -133,8 +133,8 @@ export interface StatusInput {
   podIsTerminal: boolean;
   /** epoch ms */
   now: number;
-  /** The node's IP (status.hostIP); the previous one is kept when absent. */
-  hostIP?: string;
+  /** The node's IPs (status.hostIP is the first); the previous ones are kept when none. */
+  hostIPs?: readonly string[];
   /** A phase the kubelet forces over getPhase, with its reason and message (PodSyncHandlers: activeDeadlineSeconds). */
   phaseOverride?: { phase: PodPhase; reason: string; message: string };
 }
@@ -480,10 +480,10 @@ export function podQOSClass(pod: Pod): string {
 // ---------------------------------------------------------------------------------------------
 // The whole status
 
-function podIPs(pod: Pod, runtime: RuntimePodStatus, hostIP: string | undefined): string[] {
+function podIPs(pod: Pod, runtime: RuntimePodStatus, hostIPs: readonly string[]): string[] {
   const newest = runtime.sandboxes[0];
   if (newest && newest.state === 'SANDBOX_READY' && newest.ip) return [newest.ip];
-  if (pod.spec?.hostNetwork && hostIP) return [hostIP];
+  if (pod.spec?.hostNetwork) return [...hostIPs];
   return [];
 }
 
@@ -525,12 +525,12 @@ export function generatePodStatus(input: StatusInput): PodStatus {
   }
   if (old.nominatedNodeName) status.nominatedNodeName = old.nominatedNodeName;
 
-  const hostIP = input.hostIP ?? old.hostIP;
-  if (hostIP) {
-    status.hostIP = hostIP;
-    status.hostIPs = [{ ip: hostIP }];
+  const hostIPs = input.hostIPs?.length ? input.hostIPs : (old.hostIPs?.flatMap((h) => (h.ip ? [h.ip] : [])) ?? (old.hostIP ? [old.hostIP] : []));
+  if (hostIPs.length > 0) {
+    status.hostIP = hostIPs[0];
+    status.hostIPs = hostIPs.map((ip) => ({ ip }));
   }
-  const ips = podIPs(pod, runtime, hostIP);
+  const ips = podIPs(pod, runtime, hostIPs);
   if (ips.length > 0) {
     status.podIP = ips[0];
     status.podIPs = ips.map((ip) => ({ ip }));

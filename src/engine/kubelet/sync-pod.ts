@@ -13,7 +13,7 @@ import { ephemeralContainerSpec } from './ephemeral.js';
 import { killContainer, killContainersInPod, startContainer, SYNC_ERROR_RETRY_MS, type LifecycleState } from './container-lifecycle.js';
 import type { PodRuntimeFacts } from './container-config.js';
 import type { PodSyncContext } from './context.js';
-import { NODE_IP, podDir, sandboxConfigFor } from './sandbox.js';
+import { podDir, sandboxConfigFor } from './sandbox.js';
 import { missingClusterDNS } from './dns.js';
 import { nodeRef } from '../events.js';
 import type { RuntimePodStatus } from './types.js';
@@ -109,7 +109,8 @@ export async function syncPod(ctx: PodSyncContext, st: SyncPodState, rs: Runtime
   }
   // "Get podSandboxConfig for containers to start": every sync that gets here generates it again.
   getPodDNS(ctx, st, a);
-  const facts: PodRuntimeFacts = { podIP, hostIP: NODE_IP, nodeName: pod.spec?.nodeName ?? '', nodeAllocatable: ctx.k.nodeFacts(pod).nodeAllocatable };
+  const hostIPs = ctx.k.hostIPs(pod);
+  const facts: PodRuntimeFacts = { podIP, hostIP: hostIPs[0] ?? '', hostIPs, nodeName: pod.spec?.nodeName ?? '', nodeAllocatable: ctx.k.nodeFacts(pod).nodeAllocatable };
   // The kubelet-managed /etc/hosts, once the pod has an IP (or uses the host's network).
   const etcHostsFile = writeHostsFile(deps.settings.stateDir, pod, podIP);
   const inits = pod.spec?.initContainers ?? [];

@@ -11,6 +11,7 @@ import { rfc3339, type Clock, type Timer } from '../clock.js';
 import type { Store } from '../store.js';
 import { generatePodStatus } from '../kubelet/status.js';
 import { isSimulatedNode } from '../../shared/labels.js';
+import { nodeHostIPs } from '../node.js';
 import { planSettings, simulatedRuntime, type SimulationPlan } from './stages.js';
 
 /** What a simulated node reports when its manifest gives no size (status.capacity). */
@@ -179,8 +180,7 @@ export class SimulatedKubelet implements Disposable {
     }
     const now = this.deps.clock.now();
     const sim = simulatedRuntime(pod, t.plan, now);
-    const hostIP = node?.status?.addresses?.find((a) => a.type === 'InternalIP')?.address;
-    const status = generatePodStatus({ pod, runtime: sim.runtime, reasonCache: sim.reasons, podIsTerminal: false, now, ...(hostIP ? { hostIP } : {}) });
+    const status = generatePodStatus({ pod, runtime: sim.runtime, reasonCache: sim.reasons, podIsTerminal: false, now, hostIPs: nodeHostIPs(node) });
     if (JSON.stringify(status) !== JSON.stringify(pod.status)) this.deps.store.update('Pod', ns, name, (p) => void (p.status = status as typeof p.status));
     t.timer?.cancel();
     t.timer = undefined;

@@ -249,7 +249,7 @@ export class DockerRuntime implements RuntimeService {
 
   async version(): Promise<RuntimeVersion> {
     try {
-      const [v, info] = await Promise.all([this.docker.version(), this.docker.info()]);
+      const [v, info, nodeIP] = await Promise.all([this.docker.version(), this.docker.info(), this.bridgeGateway()]);
       return {
         runtimeName: 'docker',
         runtimeVersion: v.Version,
@@ -258,9 +258,24 @@ export class DockerRuntime implements RuntimeService {
         hostname: String(info.Name ?? ''),
         osImage: String(info.OperatingSystem ?? ''),
         kernelVersion: String(info.KernelVersion ?? ''),
+        nodeIP,
       };
     } catch (e) {
       this.fail(e);
+    }
+  }
+
+  /**
+   * The host's address on the default bridge, where the sandboxes are (its gateway; IPv4 first): the
+   * address pods reach the host and its published host ports at. '' without such a network.
+   */
+  private async bridgeGateway(): Promise<string> {
+    try {
+      const net = (await this.docker.getNetwork('bridge').inspect()) as { IPAM?: { Config?: { Gateway?: string }[] } };
+      const gateways = (net.IPAM?.Config ?? []).map((c) => c.Gateway ?? '').filter((g) => g !== '');
+      return gateways.find((g) => !g.includes(':')) ?? gateways[0] ?? '';
+    } catch {
+      return '';
     }
   }
 
