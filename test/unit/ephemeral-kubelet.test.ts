@@ -108,7 +108,7 @@ describe('generatePodStatus: ephemeralContainerStatuses', () => {
         return [p, runtime([sandbox()], [ctr(p, 'a', 'running', { id: 'a1' }), ctr(p, 'b', 'exited', { id: 'b1', exitCode: 2, reason: 'Error' })])];
       },
       want: [
-        base('a', { running: { startedAt: iso(T0) } }, { imageID: 'docker://sha256:abc', containerID: 'docker://a1' }),
+        base('a', { running: { startedAt: iso(T0) } }, { imageID: 'docker://sha256:abc', containerID: 'docker://a1', resources: {} }),
         base('b', { terminated: { exitCode: 2, reason: 'Error', startedAt: iso(T0), finishedAt: iso(T0 + 1000), containerID: 'docker://b1' } }, { imageID: 'docker://sha256:abc', containerID: 'docker://b1' }),
       ],
     },

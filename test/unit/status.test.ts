@@ -416,8 +416,9 @@ describe('container status fields', () => {
       imageID: 'docker://sha256:5242710cbd55',
       containerID: 'docker://3f2a',
       started: true,
+      resources: {},
     });
-    assert.deepEqual(Object.keys(s), ['name', 'state', 'lastState', 'ready', 'restartCount', 'image', 'imageID', 'containerID', 'started']);
+    assert.deepEqual(Object.keys(s), ['name', 'state', 'lastState', 'ready', 'restartCount', 'image', 'imageID', 'containerID', 'started', 'resources']);
   });
 
   test('an image with a repo digest gets the docker-pullable prefix', () => {
@@ -582,6 +583,65 @@ describe('volume mounts in the container statuses', () => {
     ],
     ['running, with no status before: none (as the kubelet has none to copy)', () => gen(withMounts(), runtime([inst('app', 'running')])).containerStatuses?.[0]?.volumeMounts, undefined],
     ['a container without mounts has no list', () => gen(pod(), runtime([])).containerStatuses?.[0]?.volumeMounts, undefined],
+  ];
+  for (const [name, actual, expected] of cases) test(name, () => assert.deepEqual(actual(), expected));
+});
+
+// status.containerStatuses[].resources (InPlacePodVerticalScaling, on by default since 1.33): a
+// running container's status carries the resources enacted on it — a runtime that reports none (as
+// Docker's) gives the spec's: limits and requests of cpu, memory and ephemeral-storage only; none
+// written gives {}. Only while running (a waiting or terminated status has none), for init, sidecar,
+// regular and ephemeral containers alike (convertToAPIContainerStatuses serves all three).
+// allocatedResources stays unset (its gate is off, and deprecated since 1.33).
+describe('resources in a running container status', () => {
+  const withResources = (resources: Container['resources'], opts: Parameters<typeof pod>[0] = {}): Pod => {
+    const p = pod(opts);
+    for (const c of [...(p.spec!.initContainers ?? []), ...p.spec!.containers]) c.resources = resources;
+    return p;
+  };
+  const all = {
+    requests: { cpu: '250m', memory: '64Mi', 'ephemeral-storage': '1Gi', 'example.com/gpu': '1', 'hugepages-2Mi': '4Mi' },
+    limits: { cpu: '500m', memory: '128Mi', 'ephemeral-storage': '2Gi', 'example.com/gpu': '1', 'hugepages-2Mi': '4Mi' },
+  };
+  const cases: [string, () => unknown, unknown][] = [
+    [
+      'cpu, memory and ephemeral-storage of the limits and requests; extended resources and hugepages left out',
+      () => statusOf(gen(withResources(all), runtime([inst('app', 'running')])), 'app').resources,
+      { limits: { cpu: '500m', memory: '128Mi', 'ephemeral-storage': '2Gi' }, requests: { cpu: '250m', memory: '64Mi', 'ephemeral-storage': '1Gi' } },
+    ],
+    ['limits alone (requests defaulted from them)', () => statusOf(gen(withResources({ limits: { memory: '128Mi' }, requests: { memory: '128Mi' } }), runtime([inst('app', 'running')])), 'app').resources, { limits: { memory: '128Mi' }, requests: { memory: '128Mi' } }],
+    ['none written: an empty object', () => statusOf(gen(pod(), runtime([inst('app', 'running')])), 'app').resources, {}],
+    ['only extended resources: an empty object', () => statusOf(gen(withResources({ limits: { 'example.com/gpu': '1' }, requests: { 'example.com/gpu': '1' } }), runtime([inst('app', 'running')])), 'app').resources, {}],
+    ['waiting to be created: none', () => 'resources' in statusOf(gen(withResources(all), runtime([])), 'app'), false],
+    ['created, not started: none', () => 'resources' in statusOf(gen(withResources(all), runtime([inst('app', 'created')])), 'app'), false],
+    ['terminated: none', () => 'resources' in statusOf(gen(withResources(all), runtime([inst('app', 'exited')])), 'app'), false],
+    [
+      'a running init container and a running sidecar have theirs',
+      () => {
+        const s = gen(withResources({ limits: { cpu: '1' }, requests: { cpu: '1' } }, { sidecars: ['side'], init: ['setup'] }), runtime([inst('side', 'running'), inst('setup', 'running')]));
+        return [statusOf(s, 'side').resources, statusOf(s, 'setup').resources];
+      },
+      [{ limits: { cpu: '1' }, requests: { cpu: '1' } }, { limits: { cpu: '1' }, requests: { cpu: '1' } }],
+    ],
+    [
+      'a running ephemeral container: an empty object (it may have no resources)',
+      () => {
+        const p = pod();
+        p.spec!.ephemeralContainers = [{ name: 'debugger', image: 'busybox:1.35' }];
+        return gen(p, runtime([inst('app', 'running'), inst('debugger', 'running')])).ephemeralContainerStatuses?.[0]?.resources;
+      },
+      {},
+    ],
+    [
+      'written after started and before volumeMounts, as the API server orders the fields',
+      () => {
+        const p = withResources({ limits: { cpu: '1' }, requests: { cpu: '1' } });
+        p.spec!.containers[0]!.volumeMounts = [{ name: 'data', mountPath: '/data' }];
+        const first = gen(p, runtime([]));
+        return Object.keys(statusOf(gen({ ...p, status: first }, runtime([inst('app', 'running')])), 'app'));
+      },
+      ['name', 'state', 'lastState', 'ready', 'restartCount', 'image', 'imageID', 'containerID', 'started', 'resources', 'volumeMounts'],
+    ],
   ];
   for (const [name, actual, expected] of cases) test(name, () => assert.deepEqual(actual(), expected));
 });
