@@ -91,6 +91,10 @@ export const UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
     detail: "Pod Lab does not apply a container's own restartPolicy other than Always on an init container: the pod's restartPolicy decides restarts",
     when: (v, path) => !(path.startsWith('spec.initContainers[') && v === 'Always'),
   },
+  'Container.resizePolicy': {
+    family: 'containers',
+    detail: "Pod Lab does not resize containers in place: the lab server has no resize subresource, so resizePolicy never applies (a container's resources stay as created)",
+  },
   'Container.restartPolicyRules': { family: 'containers', detail: "Pod Lab does not apply restartPolicyRules: the pod's restartPolicy decides restarts" },
 
   'VolumeMount.mountPropagation': {

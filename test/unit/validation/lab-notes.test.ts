@@ -554,6 +554,11 @@ const UNHONOURED: Record<string, Unhonoured> = {
       assert.equal(shouldContainerBeRestarted(p.spec!.containers[0]!, p, runtime([sandbox()], [ctr(p, 'a', 'exited', { exitCode: 42 })])), false, "the pod's Never decides");
     },
   },
+  // no resize subresource: the policy never comes into play (Docker gets the same container either way)
+  'Container.resizePolicy': {
+    set: (p) => (c0(p).resizePolicy = [{ resourceName: 'cpu', restartPolicy: 'RestartContainer' }]),
+    evidence: dockerIgnores((p) => (c0(p).resizePolicy = [{ resourceName: 'cpu', restartPolicy: 'RestartContainer' }])),
+  },
   'VolumeMount.mountPropagation': { set: (p) => (c0(p).volumeMounts[0].mountPropagation = 'Bidirectional'), evidence: dockerIgnores((p) => (c0(p).volumeMounts[0].mountPropagation = 'Bidirectional')) },
   'VolumeMount.recursiveReadOnly': {
     set: (p) => Object.assign(c0(p).volumeMounts[0], { readOnly: true, recursiveReadOnly: 'Enabled' }),
