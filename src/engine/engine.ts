@@ -188,6 +188,8 @@ export class Engine implements EngineApi {
     delete pod.metadata.uid;
     delete pod.metadata.resourceVersion;
     delete pod.metadata.creationTimestamp;
+    // (the pod strategy's PrepareForCreate: the first generation, whatever the body said)
+    pod.metadata.generation = 1;
     pod.status = { phase: 'Pending' };
     const uid = randomUUID();
     pod.metadata.uid = uid;

@@ -9,7 +9,7 @@ import { validateBody, type Problem } from '../validation/index.js';
 import { isStrictOnly } from '../validation/errors.js';
 import { validateEphemeralContainersUpdate } from '../validation/ephemeral.js';
 import { applyPatch, patchTypeOf } from './patch.js';
-import { ApiError, badRequest, conflict, notFound, parseBody, type FieldValidation, type WriteResult } from './resources.js';
+import { ApiError, badRequest, conflict, nextGeneration, notFound, parseBody, type FieldValidation, type WriteResult } from './resources.js';
 import * as S from './status.js';
 
 const FIELD = 'spec.ephemeralContainers';
@@ -75,6 +75,7 @@ export async function updateEphemeralContainers(
     const spec = p.spec as { ephemeralContainers?: EphemeralContainer[] };
     if (ephemeral.length > 0) spec.ephemeralContainers = structuredClone(ephemeral);
     else delete spec.ephemeralContainers;
+    p.metadata = { ...p.metadata, generation: nextGeneration(old, p.spec as Pod['spec']) };
   });
   return { object: updated, warnings };
 }

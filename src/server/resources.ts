@@ -3,6 +3,7 @@
 // of a Pod, ConfigMap, Secret, Event, Namespace or Node becomes a change of the engine's store,
 // with the API server's decoding, defaulting and validation (src/validation) and its errors.
 import { randomBytes } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import type { ConfigMap, Event as KEvent, Namespace, Node, Pod, Secret } from 'kubernetes-types/core/v1';
 import type { Engine } from '../engine/engine.js';
 import type { Kind, ObjOf } from '../engine/store.js';
@@ -399,6 +400,8 @@ export class Registry {
           p.metadata = keepMeta(next) as typeof p.metadata;
           p.spec = { ...(structuredClone(next.spec) as typeof p.spec), nodeName: old.spec?.nodeName } as typeof p.spec;
           if (!old.spec?.nodeName) delete (p.spec as { nodeName?: string }).nodeName;
+          // BeforeUpdate keeps the stored generation; the pod strategy counts a changed spec
+          p.metadata = { ...p.metadata, generation: nextGeneration(old, p.spec as Pod['spec']) };
         });
         return { object: updated, warnings };
       }
@@ -539,3 +542,9 @@ export function parseBody(body: string): Record<string, unknown> {
 }
 
 export type { Secret };
+
+/** A pod's generation after a write of `spec` (updatePodGeneration): one more when the spec changed. */
+export function nextGeneration(old: Pod, spec: Pod['spec']): number {
+  const current = old.metadata?.generation ?? 1;
+  return isDeepStrictEqual(JSON.parse(JSON.stringify(old.spec ?? {})), JSON.parse(JSON.stringify(spec ?? {}))) ? current : current + 1;
+}
