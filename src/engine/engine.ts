@@ -19,7 +19,7 @@ import { SimulatedKubelet } from './simulated/kubelet.js';
 import { isSimulatedNode, runtimeId, simulatedPodRefusal } from '../shared/labels.js';
 import { archivedLogs } from './kubelet/container-gc.js';
 import { Kubelet, readArchivedAttempts, readRuntimePod, removePodFromRuntime } from './kubelet/kubelet.js';
-import { defaultNode, DEFAULT_NODE_NAME } from './node.js';
+import { withTransitionTimesOf, defaultNode, DEFAULT_NODE_NAME } from './node.js';
 import { adoptFromRuntime } from './checkpoint.js';
 import { EVENT_TTL_MS, StoreJournal } from './journal.js';
 import { applyPodDefaults } from '../validation/defaults.js';
@@ -95,7 +95,7 @@ export class Engine implements EngineApi {
     this.journal = new StoreJournal(this.store, StoreJournal.dirFor(this.settings.stateDir), this.clock.now(), this.log);
     // The Docker host's size (for the default node) and the lab's pods the store lacks, asked for together.
     const [nodes] = await Promise.all([
-      this.settings.nodes.length ? this.settings.nodes : this.runtime.version().then((v) => [defaultNode(v)]),
+      this.settings.nodes.length ? this.settings.nodes : this.runtime.version().then((v) => [defaultNode(v, this.clock.now())]),
       adoptFromRuntime({ runtime: this.runtime, store: this.store, stateDir: this.settings.stateDir, now: this.clock.now(), log: this.log }),
     ]);
     this.syncNodes(nodes);
@@ -124,8 +124,9 @@ export class Engine implements EngineApi {
     const want = new Set(nodes.map((n) => n.metadata?.name ?? ''));
     // Simulated nodes are the user's objects (made through the API), not settings: they stay.
     for (const n of this.store.list('Node')) if (!want.has(n.metadata?.name ?? '') && !isSimulatedNode(n)) this.store.delete('Node', undefined, n.metadata?.name ?? '');
-    for (const n of nodes) {
-      const cur = this.store.get('Node', undefined, n.metadata?.name ?? '');
+    for (const registered of nodes) {
+      const cur = this.store.get('Node', undefined, registered.metadata?.name ?? '');
+      const n = withTransitionTimesOf(cur, registered);
       if (!cur) this.store.create('Node', n);
       else if (JSON.stringify({ ...cur.spec, x: cur.status }) !== JSON.stringify({ ...n.spec, x: n.status }) || JSON.stringify(cur.metadata?.labels) !== JSON.stringify(n.metadata?.labels)) {
         this.store.update('Node', undefined, n.metadata?.name ?? '', (o) => {

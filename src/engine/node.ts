@@ -5,24 +5,46 @@
 import { isIP } from 'node:net';
 import type { Node } from 'kubernetes-types/core/v1';
 import type { RuntimeVersion } from '../runtime/cri.js';
+import { rfc3339 } from './clock.js';
 import { NODE_IP } from './kubelet/sandbox.js';
 
 export const DEFAULT_NODE_NAME = 'podlab-node';
 
-export function defaultNode(v: RuntimeVersion): Node {
-  const memory = `${Math.floor(v.memoryBytes / 1024)}Ki`;
+/** GOARCH of this machine (the Docker host the lab runs beside). */
+const ARCH = process.arch === 'x64' ? 'amd64' : process.arch;
+/** The kubelet's default hard eviction threshold for memory (memory.available<100Mi), which allocatable leaves out. */
+const EVICTION_HARD_MEMORY_KI = 100 * 1024;
+
+/** `now`: the registration's time (the conditions' heartbeat and transition). */
+export function defaultNode(v: RuntimeVersion, now: number): Node {
+  const memoryKi = Math.floor(v.memoryBytes / 1024);
+  const time = rfc3339(now);
+  const condition = (type: string, status: 'True' | 'False', reason: string, message: string) => ({ type, status, lastHeartbeatTime: time, lastTransitionTime: time, reason, message });
   return {
     apiVersion: 'v1',
     kind: 'Node',
     metadata: {
       name: DEFAULT_NODE_NAME,
-      labels: { 'kubernetes.io/hostname': DEFAULT_NODE_NAME, 'kubernetes.io/os': 'linux', 'node.kubernetes.io/instance-type': 'podlab' },
+      // initialNode's labels (the stable and the beta os and arch), and the lab's instance type
+      labels: {
+        'beta.kubernetes.io/arch': ARCH,
+        'beta.kubernetes.io/os': 'linux',
+        'kubernetes.io/arch': ARCH,
+        'kubernetes.io/hostname': DEFAULT_NODE_NAME,
+        'kubernetes.io/os': 'linux',
+        'node.kubernetes.io/instance-type': 'podlab',
+      },
     },
     spec: {},
     status: {
-      capacity: { cpu: String(v.cpus), memory, pods: '110' },
-      allocatable: { cpu: String(v.cpus), memory, pods: '110' },
-      conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' }],
+      capacity: { cpu: String(v.cpus), memory: `${memoryKi}Ki`, pods: '110' },
+      allocatable: { cpu: String(v.cpus), memory: `${Math.max(0, memoryKi - EVICTION_HARD_MEMORY_KI)}Ki`, pods: '110' },
+      conditions: [
+        condition('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
+        condition('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
+        condition('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
+        condition('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'),
+      ],
       addresses: [
         { type: 'InternalIP', address: v.nodeIP || NODE_IP },
         { type: 'Hostname', address: DEFAULT_NODE_NAME },
@@ -31,7 +53,7 @@ export function defaultNode(v: RuntimeVersion): Node {
         containerRuntimeVersion: `${v.runtimeName}://${v.runtimeVersion}`,
         kubeletVersion: 'podlab',
         kubeProxyVersion: '',
-        architecture: process.arch === 'x64' ? 'amd64' : process.arch,
+        architecture: ARCH,
         operatingSystem: 'linux',
         osImage: v.osImage,
         kernelVersion: v.kernelVersion,
@@ -41,6 +63,19 @@ export function defaultNode(v: RuntimeVersion): Node {
       },
     },
   };
+}
+
+/**
+ * `next` with the transition times `prev` has for the conditions whose status did not change (the
+ * kubelet moves lastTransitionTime only when a condition's status changes; the heartbeat always).
+ */
+export function withTransitionTimesOf(prev: Node | undefined, next: Node): Node {
+  const before = new Map((prev?.status?.conditions ?? []).map((c) => [c.type, c]));
+  const conditions = next.status?.conditions?.map((c) => {
+    const old = before.get(c.type);
+    return old?.status === c.status && old.lastTransitionTime ? { ...c, lastTransitionTime: old.lastTransitionTime } : c;
+  });
+  return conditions ? { ...next, status: { ...next.status, conditions } } : next;
 }
 
 /**

@@ -3,12 +3,12 @@
 // /etc/os-release and uname -r as cadvisor reads them), not the host's name.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultNode } from '../../src/engine/node.js';
+import { defaultNode, withTransitionTimesOf } from '../../src/engine/node.js';
 
 const version = { runtimeName: 'docker', runtimeVersion: '26.1.5', cpus: 2, memoryBytes: 4 * 1024 ** 3, hostname: 'vm', osImage: 'Debian GNU/Linux 12 (bookworm)', kernelVersion: '6.1.0-27-amd64' };
 
 test('nodeInfo: the OS image and kernel as the runtime reports them', () => {
-  assert.deepEqual(defaultNode(version).status?.nodeInfo, {
+  assert.deepEqual(defaultNode(version, 0).status?.nodeInfo, {
     containerRuntimeVersion: 'docker://26.1.5',
     kubeletVersion: 'podlab',
     kubeProxyVersion: '',
@@ -20,4 +20,47 @@ test('nodeInfo: the OS image and kernel as the runtime reports them', () => {
     machineID: '',
     systemUUID: '',
   });
+});
+
+const arch = process.arch === 'x64' ? 'amd64' : process.arch;
+const NOW = Date.UTC(2026, 10, 25, 2, 0, 0);
+const at = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+// The kubelet's initial node labels (kubelet_node_status.go initialNode: hostname, the stable and
+// the beta os and arch) and its four conditions (setNodeStatus: MemoryPressure, DiskPressure,
+// PIDPressure, Ready, each with the kubelet's reason and message and a heartbeat), and the
+// allocatable memory less the default hard eviction threshold (memory.available<100Mi).
+test('labels, conditions, capacity and allocatable as a kubelet registers its node', () => {
+  const n = defaultNode({ ...version, memoryBytes: 4 * 1024 ** 3 }, NOW);
+  const cond = (type: string, status: string, reason: string, message: string) => ({ type, status, lastHeartbeatTime: at(NOW), lastTransitionTime: at(NOW), reason, message });
+  assert.deepEqual(
+    { labels: n.metadata?.labels, conditions: n.status?.conditions, capacity: n.status?.capacity, allocatable: n.status?.allocatable },
+    {
+      labels: {
+        'beta.kubernetes.io/arch': arch,
+        'beta.kubernetes.io/os': 'linux',
+        'kubernetes.io/arch': arch,
+        'kubernetes.io/hostname': 'podlab-node',
+        'kubernetes.io/os': 'linux',
+        'node.kubernetes.io/instance-type': 'podlab',
+      },
+      conditions: [
+        cond('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
+        cond('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
+        cond('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
+        cond('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'),
+      ],
+      capacity: { cpu: '2', memory: '4194304Ki', pods: '110' },
+      allocatable: { cpu: '2', memory: '4091904Ki', pods: '110' },
+    },
+  );
+});
+
+test('a node registered again keeps the transition times of the conditions that did not change, with a new heartbeat', () => {
+  const before = defaultNode(version, NOW);
+  const again = withTransitionTimesOf(before, defaultNode(version, NOW + 60_000));
+  assert.deepEqual(
+    again.status?.conditions?.map((c) => [c.type, c.lastHeartbeatTime, c.lastTransitionTime]),
+    ['MemoryPressure', 'DiskPressure', 'PIDPressure', 'Ready'].map((t) => [t, at(NOW + 60_000), at(NOW)]),
+  );
 });
