@@ -10,7 +10,7 @@ import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import WebSocket from 'ws';
-import { statusError, type LabConnection } from './connection.js';
+import { ApiStatusError, statusError, type LabConnection } from './connection.js';
 
 const enc = encodeURIComponent;
 
@@ -18,11 +18,18 @@ function socketUrl(conn: LabConnection, path: string): string {
   return `wss://${new URL(conn.creds.server).host}${path}`;
 }
 
-/** The refusal of an upgrade: a Status (`container x is not valid for pod y`, 400 BadRequest), kept as one. */
+/**
+ * The refusal of an upgrade: a Status (`container x is not valid for pod y`, 400 BadRequest), kept
+ * as one; any other answer (the kubelet's text, `container not found ("app")`) in client-go's words,
+ * `unable to upgrade connection: …`.
+ */
 function rejectWithRefusal(res: IncomingMessage, reject: (e: Error) => void): void {
   let body = '';
   res.on('data', (c: Buffer) => (body += c.toString()));
-  res.on('end', () => reject(statusError({ status: res.statusCode ?? 0, headers: res.headers, body })));
+  res.on('end', () => {
+    const e = statusError({ status: res.statusCode ?? 0, headers: res.headers, body });
+    reject(e.status ? e : new ApiStatusError(e.code, '', `unable to upgrade connection: ${body.trim()}`));
+  });
 }
 
 function open(conn: LabConnection, path: string, protocols: string[]): Promise<WebSocket> {

@@ -54,6 +54,13 @@ export { DEFAULT_NODE_NAME };
 
 const nsName = (p: Pod) => [p.metadata?.namespace ?? 'default', p.metadata?.name ?? ''] as const;
 
+/** The container has no running instance to exec in or attach to (the kubelet's findContainer finds none). */
+export class ContainerNotRunningError extends Error {
+  constructor(readonly container: string) {
+    super(`container ${container} is not running`);
+  }
+}
+
 export class Engine implements EngineApi {
   readonly settings: EngineSettings;
   readonly store: Store;
@@ -440,7 +447,7 @@ export class Engine implements EngineApi {
     const names = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? []), ...(pod.spec?.ephemeralContainers ?? [])].map((c) => c.name);
     if (!names.includes(container)) throw new Error(`container ${container} is not valid for pod ${name}`);
     const running = list.find((c) => c.state === 'running');
-    if (!running) throw new Error(`container ${container} is not running`);
+    if (!running) throw new ContainerNotRunningError(container);
     return running.id;
   }
 

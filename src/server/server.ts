@@ -10,7 +10,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { connect as netConnect } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { Engine } from '../engine/engine.js';
+import { ContainerNotRunningError, type Engine } from '../engine/engine.js';
+import { goQuote } from '../shared/go.js';
+import type { Pod } from 'kubernetes-types/core/v1';
 import type { WatchEvent } from '../engine/api.js';
 import type { Kind } from '../engine/store.js';
 import type { LabCredentials } from './credentials.js';
@@ -448,6 +450,8 @@ export class LabServer {
     const pod = this.opts.engine.getPod(ns, name);
     if (!pod) throw notFound('pods', name);
     let container = opts.container ?? '';
+    // (LogLocation: a named container must be the pod's; a pod with no node gives no location, so an empty log)
+    if (container && !podContainerNames(pod).includes(container)) throw badRequest(`container ${container} is not valid for pod ${name}`);
     if (!container) {
       // kubectl names the container itself (the default-container annotation, else the first); a bare request needs a single one.
       const all = pod.spec?.containers ?? [];
@@ -457,6 +461,10 @@ export class LabServer {
         throw badRequest(`a container name must be specified for pod ${name}, choose one of: [${names.join(' ')}]${init.length ? ` or one of the init containers: [${init.join(' ')}]` : ''}`);
       }
       container = all[0]!.name;
+    }
+    if (!pod.spec?.nodeName) {
+      ctx.res.writeHead(200, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-cache, private' });
+      return void ctx.res.end();
     }
     const { previous, timestamps, tailLines: tail } = opts;
     const since = opts.sinceSeconds !== undefined ? this.now() - opts.sinceSeconds * 1000 : opts.sinceTime;
@@ -732,6 +740,8 @@ export class LabServer {
       socket.end(`HTTP/1.1 ${r.code} ${r.body.reason ?? ''}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     };
     const fail = (code: number, _reason: string, message: string) => answer(code === 404 ? S.notFound('pods', message) : S.badRequest(message));
+    const kubeletError = (message: string): void =>
+      void socket.end(`HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(message)}\r\nConnection: close\r\n\r\n${message}`);
     try {
       const refused = this.refuse(req, true);
       if (refused) return answer(refused);
@@ -751,7 +761,13 @@ export class LabServer {
         if (sub === 'exec' || sub === 'attach') {
           const q = parseStreamQuery(url);
           const container = q.container || pod.spec?.containers?.[0]?.name || '';
+          // streamLocation: the container must be the pod's; a pod with no node has no kubelet to reach
+          if (!podContainerNames(pod).includes(container)) return fail(400, 'BadRequest', `container ${container} is not valid for pod ${name}`);
+          if (!nodeName) return fail(400, 'BadRequest', `pod ${name} does not have a host assigned`);
           const target = await this.opts.engine.runningContainer(ns, name, container, sub).catch((e: Error) => e);
+          // The kubelet's GetExec/GetAttach find no running instance: its streaming error, as text,
+          // which kubectl reports as "unable to upgrade connection: …".
+          if (target instanceof ContainerNotRunningError) return kubeletError(sub === 'exec' ? `container not found (${goQuote(container)})` : `container ${container} not found in pod ${name}_${ns}`);
           if (target instanceof Error) return fail(400, 'BadRequest', target.message);
           if (sub === 'exec' && !q.command.length) return fail(400, 'BadRequest', 'you must specify at least 1 command');
           const runtime = this.opts.engine.runtime;
@@ -847,4 +863,9 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 /** Warnings as the API server's `Warning: 299 - "..."` headers. */
 function warningHeaders(warnings: readonly string[]): Record<string, string[]> {
   return warnings.length ? { Warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`) } : {};
+}
+
+/** Every container name of the pod: init, regular and ephemeral (the API server's validateContainer). */
+function podContainerNames(pod: Pod): string[] {
+  return [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? []), ...(pod.spec?.ephemeralContainers ?? [])].map((c) => c.name);
 }

@@ -215,6 +215,43 @@ describe('the lab server with the real kubectl', { timeout: 10 * 60 * 1000 }, ()
         assert.equal((await k(['delete', 'pod', pod, '--wait=false'])).code, 0);
       });
 
+      test('a pod no node fits: logs print nothing (the API server has no kubelet to ask) and exec says it has no host; a container that never ran: exec gets the kubelet\'s "container not found"', async () => {
+        const v = version.replace('.', '-');
+        const file = join(stateDir, `nohost-${v}.yaml`);
+        writeFileSync(
+          file,
+          `apiVersion: v1\nkind: Pod\nmetadata:\n  name: nohost-${v}\nspec:\n  containers:\n    - name: app\n      image: busybox:1.35\n      resources:\n        requests:\n          cpu: "1000"\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: noimage-${v}\nspec:\n  containers:\n    - name: app\n      image: podlab.invalid/none:1\n`,
+        );
+        assert.equal((await k(['apply', '-f', file])).code, 0);
+        const w = await k(['wait', '--for=jsonpath={.status.conditions[0].reason}=Unschedulable', `pod/nohost-${v}`, '--timeout=60s'], undefined, 90_000);
+        assert.equal(w.code, 0, w.err);
+        const pulled = await k(['wait', '--for=jsonpath={.status.containerStatuses[0].state.waiting.reason}=ErrImagePull', `pod/noimage-${v}`, '--timeout=60s'], undefined, 90_000);
+        assert.equal(pulled.code, 0, pulled.err);
+        assert.deepEqual(
+          {
+            logs: await k(['logs', `nohost-${v}`]),
+            exec: await k(['exec', `nohost-${v}`, '--', 'true']),
+            neverRan: await k(['exec', `noimage-${v}`, '--', 'true']),
+          },
+          {
+            logs: { code: 0, out: '', err: '' },
+            exec: { code: 1, out: '', err: `Error from server (BadRequest): pod nohost-${v} does not have a host assigned\n` },
+            neverRan: { code: 1, out: '', err: 'error: unable to upgrade connection: container not found ("app")\n' },
+          },
+        );
+        // podlab's logs and exec, clients of the same API, print the same
+        const pl = podlabRunner(stateDir);
+        assert.deepEqual(
+          { logs: await pl(['logs', `nohost-${v}`]), exec: await pl(['exec', `nohost-${v}`, '--', 'true']), neverRan: await pl(['exec', `noimage-${v}`, '--', 'true']) },
+          {
+            logs: { code: 0, out: '', err: '' },
+            exec: { code: 1, out: '', err: `Error from server (BadRequest): pod nohost-${v} does not have a host assigned\n` },
+            neverRan: { code: 1, out: '', err: 'error: unable to upgrade connection: container not found ("app")\n' },
+          },
+        );
+        assert.equal((await k(['delete', '-f', file, '--wait=false'])).code, 0);
+      });
+
       test("priority without a PriorityClass: the Priority plugin's 403, as podlab run words it too", async () => {
         const file = join(stateDir, `urgent-${version}.yaml`);
         const text = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: urgent\nspec:\n  priority: 1000\n  containers:\n    - name: app\n      image: busybox:1.35\n';
