@@ -3,7 +3,7 @@
 // lab (state directory): the lab server (src/server/) holds it, and every shell is a client of the
 // server. At start it loads the persisted store and adopts from the runtime the lab's pods the
 // store lacks (the sandbox keeps the manifest), so a restarted server loses nothing.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statfsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { defaultStateDir } from '../shared/state-dir.js';
 import { join } from 'node:path';
@@ -102,7 +102,7 @@ export class Engine implements EngineApi {
     this.journal = new StoreJournal(this.store, StoreJournal.dirFor(this.settings.stateDir), this.clock.now(), this.log);
     // The Docker host's size (for the default node) and the lab's pods the store lacks, asked for together.
     const [nodes] = await Promise.all([
-      this.settings.nodes.length ? this.settings.nodes : this.runtime.version().then((v) => [defaultNode(v, this.clock.now())]),
+      this.settings.nodes.length ? this.settings.nodes : this.runtime.version().then((v) => [defaultNode(v, this.clock.now(), { rootFsBytes: rootFsBytes(this.settings.stateDir) })]),
       adoptFromRuntime({ runtime: this.runtime, store: this.store, stateDir: this.settings.stateDir, now: this.clock.now(), log: this.log }),
     ]);
     this.syncNodes(nodes);
@@ -537,4 +537,14 @@ export function waitingToStartMessage(pod: Pod, container: string): string {
   const reason = all.find((s) => s.name === container)?.state?.waiting?.reason ?? 'ContainerCreating';
   const why = reason === 'ErrImagePull' ? "image can't be pulled" : reason === 'ImagePullBackOff' ? 'trying and failing to pull image' : reason;
   return `container "${container}" in pod "${pod.metadata?.name ?? ''}" is waiting to start: ${why}`;
+}
+
+/** The size of the filesystem holding `dir` (the kubelet reports its root directory's as ephemeral-storage); undefined when unknown. */
+function rootFsBytes(dir: string): number | undefined {
+  try {
+    const st = statfsSync(dir);
+    return st.blocks * st.bsize;
+  } catch {
+    return undefined;
+  }
 }

@@ -6,6 +6,7 @@ import { isIP } from 'node:net';
 import type { Node } from 'kubernetes-types/core/v1';
 import type { RuntimeVersion } from '../runtime/cri.js';
 import { rfc3339 } from './clock.js';
+import { formatQuantity } from '../validation/quantity.js';
 import { NODE_IP } from './kubelet/sandbox.js';
 
 export const DEFAULT_NODE_NAME = 'podlab-node';
@@ -13,11 +14,19 @@ export const DEFAULT_NODE_NAME = 'podlab-node';
 /** GOARCH of this machine (the Docker host the lab runs beside). */
 const ARCH = process.arch === 'x64' ? 'amd64' : process.arch;
 /** The kubelet's default hard eviction threshold for memory (memory.available<100Mi), which allocatable leaves out. */
-const EVICTION_HARD_MEMORY_KI = 100 * 1024;
+const EVICTION_HARD_MEMORY = 100 * 1024 * 1024;
 
-/** `now`: the registration's time (the conditions' heartbeat and transition). */
-export function defaultNode(v: RuntimeVersion, now: number): Node {
-  const memoryKi = Math.floor(v.memoryBytes / 1024);
+/** A byte count as the kubelet's BinarySI quantities print it (canonical: 4Gi, 24684084Ki, or plain bytes). */
+const bytes = (n: number) => formatQuantity({ nano: BigInt(Math.max(0, Math.floor(n))) * 1_000_000_000n, format: 'BinarySI' });
+
+/**
+ * `now`: the registration's time (the conditions' heartbeat and transition); `rootFsBytes`: the size
+ * of the filesystem under the kubelet's root (the lab's state directory), its ephemeral-storage.
+ */
+export function defaultNode(v: RuntimeVersion, now: number, machine: { rootFsBytes?: number } = {}): Node {
+  const disk = machine.rootFsBytes;
+  // nodefs.available<10%: the threshold is int64(capacity × 0.1)
+  const storage = (reserved: boolean): Record<string, string> => (disk === undefined ? {} : { 'ephemeral-storage': bytes(reserved ? disk - Math.trunc(disk * 0.1) : disk) });
   const time = rfc3339(now);
   const condition = (type: string, status: 'True' | 'False', reason: string, message: string) => ({ type, status, lastHeartbeatTime: time, lastTransitionTime: time, reason, message });
   return {
@@ -37,8 +46,8 @@ export function defaultNode(v: RuntimeVersion, now: number): Node {
     },
     spec: {},
     status: {
-      capacity: { cpu: String(v.cpus), memory: `${memoryKi}Ki`, pods: '110' },
-      allocatable: { cpu: String(v.cpus), memory: `${Math.max(0, memoryKi - EVICTION_HARD_MEMORY_KI)}Ki`, pods: '110' },
+      capacity: { cpu: String(v.cpus), ...storage(false), memory: bytes(v.memoryBytes), pods: '110' },
+      allocatable: { cpu: String(v.cpus), ...storage(true), memory: bytes(v.memoryBytes - EVICTION_HARD_MEMORY), pods: '110' },
       conditions: [
         condition('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
         condition('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),

@@ -28,10 +28,12 @@ const at = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 // The kubelet's initial node labels (kubelet_node_status.go initialNode: hostname, the stable and
 // the beta os and arch) and its four conditions (setNodeStatus: MemoryPressure, DiskPressure,
-// PIDPressure, Ready, each with the kubelet's reason and message and a heartbeat), and the
-// allocatable memory less the default hard eviction threshold (memory.available<100Mi).
+// PIDPressure, Ready, each with the kubelet's reason and message and a heartbeat), the capacity as
+// the machine's (canonical quantities: whole MiB show as Mi) and the allocatable less the default
+// hard eviction thresholds (memory.available<100Mi, nodefs.available<10% of the root filesystem's
+// ephemeral-storage, the lab's state directory standing for the kubelet's root).
 test('labels, conditions, capacity and allocatable as a kubelet registers its node', () => {
-  const n = defaultNode({ ...version, memoryBytes: 4 * 1024 ** 3 }, NOW);
+  const n = defaultNode({ ...version, memoryBytes: 4 * 1024 ** 3 }, NOW, { rootFsBytes: 250_000_000_000 });
   const cond = (type: string, status: string, reason: string, message: string) => ({ type, status, lastHeartbeatTime: at(NOW), lastTransitionTime: at(NOW), reason, message });
   assert.deepEqual(
     { labels: n.metadata?.labels, conditions: n.status?.conditions, capacity: n.status?.capacity, allocatable: n.status?.allocatable },
@@ -50,8 +52,8 @@ test('labels, conditions, capacity and allocatable as a kubelet registers its no
         cond('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
         cond('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'),
       ],
-      capacity: { cpu: '2', memory: '4194304Ki', pods: '110' },
-      allocatable: { cpu: '2', memory: '4091904Ki', pods: '110' },
+      capacity: { cpu: '2', 'ephemeral-storage': '244140625Ki', memory: '4Gi', pods: '110' },
+      allocatable: { cpu: '2', 'ephemeral-storage': '225000000000', memory: '3996Mi', pods: '110' },
     },
   );
 });
@@ -63,4 +65,12 @@ test('a node registered again keeps the transition times of the conditions that 
     again.status?.conditions?.map((c) => [c.type, c.lastHeartbeatTime, c.lastTransitionTime]),
     ['MemoryPressure', 'DiskPressure', 'PIDPressure', 'Ready'].map((t) => [t, at(NOW + 60_000), at(NOW)]),
   );
+});
+
+test('memory of no whole MiB in Ki, and no ephemeral-storage when the root filesystem is unknown', () => {
+  const n = defaultNode({ ...version, memoryBytes: 24684084 * 1024 }, NOW);
+  assert.deepEqual([n.status?.capacity, n.status?.allocatable], [
+    { cpu: '2', memory: '24684084Ki', pods: '110' },
+    { cpu: '2', memory: '24581684Ki', pods: '110' },
+  ]);
 });

@@ -151,6 +151,32 @@ const scoring: typeof cases = [
 ];
 cases.push(...scoring);
 
+// NodeResourcesFit beyond cpu and memory: ephemeral-storage and the scalar resources (extended
+// resources such as nvidia.com/gpu, hugepages) are checked against the node's allocatable less
+// what its pods request; a resource the node does not list counts as 0 of it.
+const withDisk = (name: string, alloc: Record<string, string>) => node(name, { status: { allocatable: { cpu: '2', memory: '4Gi', pods: '110', ...alloc }, capacity: { cpu: '2', memory: '4Gi', pods: '110', ...alloc } } });
+const PREEMPT1 = 'preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.';
+cases.push(
+  { name: 'an extended resource the node does not have: Insufficient nvidia.com/gpu', pod: mkPod({}, { 'nvidia.com/gpu': '1' }), nodes: [node('lab')], want: `error:0/1 nodes are available: 1 Insufficient nvidia.com/gpu. ${PREEMPT1}` },
+  { name: 'an extended resource the node has: it fits', pod: mkPod({}, { 'nvidia.com/gpu': '1' }), nodes: [withDisk('lab', { 'nvidia.com/gpu': '1' })], want: 'node:lab' },
+  {
+    name: "an extended resource the node's pods already use up",
+    pod: mkPod({}, { 'nvidia.com/gpu': '1' }),
+    nodes: [withDisk('lab', { 'nvidia.com/gpu': '1' })],
+    onNode: { lab: [mkPod({}, { 'nvidia.com/gpu': '1' })] },
+    want: `error:0/1 nodes are available: 1 Insufficient nvidia.com/gpu. ${PREEMPT1}`,
+  },
+  { name: 'ephemeral-storage within the allocatable fits', pod: mkPod({}, { 'ephemeral-storage': '1Gi' }), nodes: [withDisk('lab', { 'ephemeral-storage': '10Gi' })], want: 'node:lab' },
+  { name: 'ephemeral-storage beyond it: Insufficient ephemeral-storage', pod: mkPod({}, { 'ephemeral-storage': '11Gi' }), nodes: [withDisk('lab', { 'ephemeral-storage': '10Gi' })], want: `error:0/1 nodes are available: 1 Insufficient ephemeral-storage. ${PREEMPT1}` },
+  { name: 'hugepages on a node without any: Insufficient hugepages-2Mi', pod: mkPod({}, { 'hugepages-2Mi': '4Mi', memory: '64Mi' }), nodes: [node('lab')], want: `error:0/1 nodes are available: 1 Insufficient hugepages-2Mi. ${PREEMPT1}` },
+  {
+    name: 'several at once: each reason, sorted',
+    pod: mkPod({}, { cpu: '3', 'nvidia.com/gpu': '2', 'example.com/fpga': '1' }),
+    nodes: [withDisk('lab', { 'nvidia.com/gpu': '1' })],
+    want: `error:0/1 nodes are available: 1 Insufficient cpu, 1 Insufficient example.com/fpga, 1 Insufficient nvidia.com/gpu. ${PREEMPT1}`,
+  },
+);
+
 test('DefaultNormalizeScore: scaled against the highest with integer division; reversed, fewer is better; all zero stays 0, or 100 reversed', () => {
   assert.deepEqual(
     [normalizeScores([0, 30, 90], false), normalizeScores([1, 2, 3], true), normalizeScores([0, 0], false), normalizeScores([0, 0], true)],

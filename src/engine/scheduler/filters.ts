@@ -38,7 +38,15 @@ export interface Resources {
   milliCpu: number;
   memory: number;
   pods: number;
+  /**
+   * ephemeral-storage and the scalar resources (extended resources such as nvidia.com/gpu,
+   * hugepages-*), in whole units (bytes for storage and hugepages); absent when there are none.
+   */
+  scalar?: Record<string, number>;
 }
+
+/** The resources NodeResourcesFit checks beyond cpu and memory: any but these. */
+const NOT_SCALAR = new Set(['cpu', 'memory', 'pods']);
 
 function quantityNano(v: string | number | undefined): bigint {
   if (v === undefined) return 0n;
@@ -53,17 +61,30 @@ export const DEFAULT_MILLI_CPU_REQUEST = 100;
 export const DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024;
 
 /** `nonZero`: a request the container does not make counts as the default (NonMissingContainerRequests). */
-function containerRequests(c: Container, nonZero: boolean): { milliCpu: number; memory: number } {
+function containerRequests(c: Container, nonZero: boolean): { milliCpu: number; memory: number; scalar: Record<string, number> } {
   const req = c.resources?.requests ?? {};
   const lim = c.resources?.limits ?? {};
   // Defaulting copies limits into missing requests.
   const cpu = req.cpu ?? lim.cpu;
   const memory = req.memory ?? lim.memory;
+  const scalar: Record<string, number> = {};
+  for (const name of new Set([...Object.keys(lim), ...Object.keys(req)])) {
+    if (!NOT_SCALAR.has(name)) scalar[name] = units(req[name] ?? lim[name]);
+  }
   return {
     milliCpu: cpu === undefined && nonZero ? DEFAULT_MILLI_CPU_REQUEST : milli(cpu),
     memory: memory === undefined && nonZero ? DEFAULT_MEMORY_REQUEST : units(memory),
+    scalar,
   };
 }
+
+/** `a` with `b`'s scalar amounts combined in (`f`: sum or max). */
+function combineScalar(a: Record<string, number>, b: Record<string, number>, f: (x: number, y: number) => number): Record<string, number> {
+  const out = { ...a };
+  for (const [k, v] of Object.entries(b)) out[k] = f(out[k] ?? 0, v);
+  return out;
+}
+const plus = (x: number, y: number) => x + y;
 
 /**
  * Effective pod requests: max(sum of app containers + sidecars, each init container on top of the
@@ -71,36 +92,44 @@ function containerRequests(c: Container, nonZero: boolean): { milliCpu: number; 
  * requests a container does not make.
  */
 export function podRequests(pod: Pod, nonZero = false): Resources {
-  const sum = { milliCpu: 0, memory: 0 };
+  const sum = { milliCpu: 0, memory: 0, scalar: {} as Record<string, number> };
   for (const c of pod.spec?.containers ?? []) {
     const r = containerRequests(c, nonZero);
     sum.milliCpu += r.milliCpu;
     sum.memory += r.memory;
+    sum.scalar = combineScalar(sum.scalar, r.scalar, plus);
   }
-  const sidecars = { milliCpu: 0, memory: 0 };
-  const initMax = { milliCpu: 0, memory: 0 };
+  const sidecars = { milliCpu: 0, memory: 0, scalar: {} as Record<string, number> };
+  const initMax = { milliCpu: 0, memory: 0, scalar: {} as Record<string, number> };
   for (const c of pod.spec?.initContainers ?? []) {
     const r = containerRequests(c, nonZero);
     if (c.restartPolicy === 'Always') {
       sidecars.milliCpu += r.milliCpu;
       sidecars.memory += r.memory;
+      sidecars.scalar = combineScalar(sidecars.scalar, r.scalar, plus);
       initMax.milliCpu = Math.max(initMax.milliCpu, sidecars.milliCpu);
       initMax.memory = Math.max(initMax.memory, sidecars.memory);
+      initMax.scalar = combineScalar(initMax.scalar, sidecars.scalar, Math.max);
     } else {
       initMax.milliCpu = Math.max(initMax.milliCpu, sidecars.milliCpu + r.milliCpu);
       initMax.memory = Math.max(initMax.memory, sidecars.memory + r.memory);
+      initMax.scalar = combineScalar(initMax.scalar, combineScalar(sidecars.scalar, r.scalar, plus), Math.max);
     }
   }
+  const scalar = combineScalar(combineScalar(sum.scalar, sidecars.scalar, plus), initMax.scalar, Math.max);
   return {
     milliCpu: Math.max(sum.milliCpu + sidecars.milliCpu, initMax.milliCpu),
     memory: Math.max(sum.memory + sidecars.memory, initMax.memory),
     pods: 1,
+    ...(Object.keys(scalar).length ? { scalar } : {}),
   };
 }
 
 export function nodeAllocatable(node: Node): Resources {
   const a = node.status?.allocatable ?? node.status?.capacity ?? {};
-  return { milliCpu: milli(a.cpu), memory: units(a.memory), pods: units(a.pods ?? '110') };
+  const scalar: Record<string, number> = {};
+  for (const [k, v] of Object.entries(a)) if (!NOT_SCALAR.has(k)) scalar[k] = units(v);
+  return { milliCpu: milli(a.cpu), memory: units(a.memory), pods: units(a.pods ?? '110'), ...(Object.keys(scalar).length ? { scalar } : {}) };
 }
 
 /** A host port a pod asks for (NodePorts' key: protocol, host IP, port). */
@@ -210,6 +239,14 @@ export function accountPod(info: NodeInfo, facts: PodFacts, sign: 1 | -1): void 
   r.milliCpu += sign * facts.requests.milliCpu;
   r.memory += sign * facts.requests.memory;
   r.pods += sign;
+  if (facts.requests.scalar) {
+    const s = (r.scalar = { ...r.scalar });
+    for (const [k, v] of Object.entries(facts.requests.scalar)) {
+      s[k] = (s[k] ?? 0) + sign * v;
+      if (s[k] === 0) delete s[k];
+    }
+    if (!Object.keys(s).length) delete r.scalar;
+  }
   const nz = info.nonZeroRequested as Resources;
   nz.milliCpu += sign * facts.nonZeroRequests.milliCpu;
   nz.memory += sign * facts.nonZeroRequests.memory;
@@ -324,6 +361,10 @@ export function filterNodeInfo(facts: PodFacts, info: NodeInfo, state?: Topology
   if (have.pods + 1 > alloc.pods) failures.push({ reason: 'Too many pods', kind: 'Unschedulable', plugin: 'NodeResourcesFit' });
   if (want.milliCpu > 0 && have.milliCpu + want.milliCpu > alloc.milliCpu) failures.push({ reason: 'Insufficient cpu', kind: 'Unschedulable', plugin: 'NodeResourcesFit' });
   if (want.memory > 0 && have.memory + want.memory > alloc.memory) failures.push({ reason: 'Insufficient memory', kind: 'Unschedulable', plugin: 'NodeResourcesFit' });
+  // ephemeral-storage, then the scalar resources; one the node does not list is 0 of it
+  for (const [name, n] of Object.entries(want.scalar ?? {})) {
+    if (n > 0 && (have.scalar?.[name] ?? 0) + n > (alloc.scalar?.[name] ?? 0)) failures.push({ reason: `Insufficient ${name}`, kind: 'Unschedulable', plugin: 'NodeResourcesFit' });
+  }
   if (failures.length) return failures;
   const s = state ?? preFilter(facts, [info]);
   if (s === NO_TOPOLOGY) return [];
