@@ -263,6 +263,19 @@ export interface RemoteCommandOptions {
   stderr: boolean;
   tty: boolean;
   log?(line: string): void;
+  /**
+   * The kubelet's refusal (no running instance: `container not found ("app")`). A WebSocket v5
+   * request meets the API server's stream translator, which has accepted the upgrade before the
+   * kubelet refuses: an InternalError status on the error channel. Any other is proxied to the
+   * kubelet: its 500 with the text.
+   */
+  refusal?: string;
+}
+
+/** The stream translator's status for a kubelet that refused its SPDY upgrade. */
+export function translatorRefusal(refusal: string): RemoteStatus {
+  const err = `unable to upgrade connection: ${refusal}`;
+  return { metadata: {}, status: 'Failure', message: `Internal error occurred: ${err}`, reason: 'InternalError', details: { causes: [{ message: err }] }, code: 500 };
 }
 
 /** The client side of a session, whichever the transport. */
@@ -296,12 +309,16 @@ export function handleRemoteCommand(req: IncomingMessage, socket: Duplex, head: 
     if (protocol === null) {
       return writeHttpError(socket, 403, `requested protocol(s) are not supported: [${offered.join(' ')}]; supports [${allowed.filter((p) => p).join(' ')}]`);
     }
-    void acceptWebSocket(req, socket, head, protocol).then((ws) => {
+    if (opts.refusal !== undefined && protocol !== StreamProtocolV5Name) return writeHttpError(socket, 500, opts.refusal);
+    void acceptWebSocket(req, socket, head, protocol).then(async (ws) => {
       const client = webSocketStreams(ws, RemoteCommandWebSocketProtocols[protocol], streams);
-      void serve(client, opts, streams, log);
+      if (opts.refusal === undefined) return void serve(client, opts, streams, log);
+      await client.writeStatus(translatorRefusal(opts.refusal));
+      await client.close();
     });
     return;
   }
+  if (opts.refusal !== undefined) return writeHttpError(socket, 500, opts.refusal);
   if (isSpdyUpgradeRequest(req.headers)) {
     const hs = spdyHandshake(req.headers, SupportedSpdyProtocols);
     if (!hs.ok) return writeHttpError(socket, hs.code, hs.message, hs.headers);

@@ -740,8 +740,6 @@ export class LabServer {
       socket.end(`HTTP/1.1 ${r.code} ${r.body.reason ?? ''}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     };
     const fail = (code: number, _reason: string, message: string) => answer(code === 404 ? S.notFound('pods', message) : S.badRequest(message));
-    const kubeletError = (message: string): void =>
-      void socket.end(`HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(message)}\r\nConnection: close\r\n\r\n${message}`);
     try {
       const refused = this.refuse(req, true);
       if (refused) return answer(refused);
@@ -765,10 +763,10 @@ export class LabServer {
           if (!podContainerNames(pod).includes(container)) return fail(400, 'BadRequest', `container ${container} is not valid for pod ${name}`);
           if (!nodeName) return fail(400, 'BadRequest', `pod ${name} does not have a host assigned`);
           const target = await this.opts.engine.runningContainer(ns, name, container, sub).catch((e: Error) => e);
-          // The kubelet's GetExec/GetAttach find no running instance: its streaming error, as text,
-          // which kubectl reports as "unable to upgrade connection: …".
-          if (target instanceof ContainerNotRunningError) return kubeletError(sub === 'exec' ? `container not found (${goQuote(container)})` : `container ${container} not found in pod ${name}_${ns}`);
-          if (target instanceof Error) return fail(400, 'BadRequest', target.message);
+          // The kubelet's GetExec/GetAttach find no running instance: its refusal, which kubectl
+          // reports as "unable to upgrade connection: …" (handleRemoteCommand: how it comes back).
+          const refusal = target instanceof ContainerNotRunningError ? (sub === 'exec' ? `container not found (${goQuote(container)})` : `container ${container} not found in pod ${name}_${ns}`) : undefined;
+          if (target instanceof Error && refusal === undefined) return fail(400, 'BadRequest', target.message);
           if (sub === 'exec' && !q.command.length) return fail(400, 'BadRequest', 'you must specify at least 1 command');
           const runtime = this.opts.engine.runtime;
           return handleRemoteCommand(req, socket, head, {
@@ -778,7 +776,8 @@ export class LabServer {
             stderr: q.stderr,
             tty: q.tty,
             log: this.log,
-            start: (o) => (sub === 'exec' ? runtime.execStream!(target, q.command, o) : runtime.attachStream!(target, o)),
+            start: (o) => (sub === 'exec' ? runtime.execStream!(target as string, q.command, o) : runtime.attachStream!(target as string, o)),
+            ...(refusal !== undefined ? { refusal } : {}),
           });
         }
         if (sub === 'portforward') {

@@ -109,7 +109,7 @@ describe('generatePodStatus: ephemeralContainerStatuses', () => {
       },
       want: [
         base('a', { running: { startedAt: iso(T0) } }, { imageID: 'docker://sha256:abc', containerID: 'docker://a1', resources: {} }),
-        base('b', { terminated: { exitCode: 2, reason: 'Error', startedAt: iso(T0), finishedAt: iso(T0 + 1000), containerID: 'docker://b1' } }, { imageID: 'docker://sha256:abc', containerID: 'docker://b1' }),
+        base('b', { terminated: { exitCode: 2, reason: 'Error', startedAt: iso(T0), finishedAt: iso(T0 + 1000), containerID: 'docker://b1' } }, { imageID: 'docker://sha256:abc', containerID: 'docker://b1', resources: {} }),
       ],
     },
     {

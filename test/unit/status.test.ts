@@ -587,13 +587,15 @@ describe('volume mounts in the container statuses', () => {
   for (const [name, actual, expected] of cases) test(name, () => assert.deepEqual(actual(), expected));
 });
 
-// status.containerStatuses[].resources (InPlacePodVerticalScaling, on by default since 1.33): a
-// running container's status carries the resources enacted on it — a runtime that reports none (as
-// Docker's) gives the spec's: limits and requests of cpu, memory and ephemeral-storage only; none
-// written gives {}. Only while running (a waiting or terminated status has none), for init, sidecar,
-// regular and ephemeral containers alike (convertToAPIContainerStatuses serves all three).
-// allocatedResources stays unset (its gate is off, and deprecated since 1.33).
-describe('resources in a running container status', () => {
+// status.containerStatuses[].resources (InPlacePodVerticalScaling, on by default since 1.33): every
+// status converted from a runtime instance carries them — a running one the resources enacted on
+// it (a runtime that reports none, as Docker's, gives the allocated ones, the spec's: cpu, memory,
+// ephemeral-storage and the extended resources and hugepages, kubernetes#124227), a created or
+// exited one the allocated resources (kubernetes#128377) — and none written gives {}. The default
+// status of a container the runtime has no instance of has none. For init, sidecar, regular and
+// ephemeral containers alike (convertToAPIContainerStatuses serves all three). allocatedResources
+// stays unset (its gate is off, and deprecated since 1.33).
+describe('resources in a container status', () => {
   const withResources = (resources: Container['resources'], opts: Parameters<typeof pod>[0] = {}): Pod => {
     const p = pod(opts);
     for (const c of [...(p.spec!.initContainers ?? []), ...p.spec!.containers]) c.resources = resources;
@@ -604,17 +606,13 @@ describe('resources in a running container status', () => {
     limits: { cpu: '500m', memory: '128Mi', 'ephemeral-storage': '2Gi', 'example.com/gpu': '1', 'hugepages-2Mi': '4Mi' },
   };
   const cases: [string, () => unknown, unknown][] = [
-    [
-      'cpu, memory and ephemeral-storage of the limits and requests; extended resources and hugepages left out',
-      () => statusOf(gen(withResources(all), runtime([inst('app', 'running')])), 'app').resources,
-      { limits: { cpu: '500m', memory: '128Mi', 'ephemeral-storage': '2Gi' }, requests: { cpu: '250m', memory: '64Mi', 'ephemeral-storage': '1Gi' } },
-    ],
+    ['running: the limits and requests, extended resources and hugepages included', () => statusOf(gen(withResources(all), runtime([inst('app', 'running')])), 'app').resources, all],
     ['limits alone (requests defaulted from them)', () => statusOf(gen(withResources({ limits: { memory: '128Mi' }, requests: { memory: '128Mi' } }), runtime([inst('app', 'running')])), 'app').resources, { limits: { memory: '128Mi' }, requests: { memory: '128Mi' } }],
     ['none written: an empty object', () => statusOf(gen(pod(), runtime([inst('app', 'running')])), 'app').resources, {}],
-    ['only extended resources: an empty object', () => statusOf(gen(withResources({ limits: { 'example.com/gpu': '1' }, requests: { 'example.com/gpu': '1' } }), runtime([inst('app', 'running')])), 'app').resources, {}],
-    ['waiting to be created: none', () => 'resources' in statusOf(gen(withResources(all), runtime([])), 'app'), false],
-    ['created, not started: none', () => 'resources' in statusOf(gen(withResources(all), runtime([inst('app', 'created')])), 'app'), false],
-    ['terminated: none', () => 'resources' in statusOf(gen(withResources(all), runtime([inst('app', 'exited')])), 'app'), false],
+    ['only extended resources: those', () => statusOf(gen(withResources({ limits: { 'example.com/gpu': '1' }, requests: { 'example.com/gpu': '1' } }), runtime([inst('app', 'running')])), 'app').resources, { limits: { 'example.com/gpu': '1' }, requests: { 'example.com/gpu': '1' } }],
+    ['waiting to be created (no runtime instance): none', () => 'resources' in statusOf(gen(withResources(all), runtime([])), 'app'), false],
+    ['created, not started: the allocated ones', () => statusOf(gen(withResources(all), runtime([inst('app', 'created')])), 'app').resources, all],
+    ['terminated: the allocated ones', () => statusOf(gen(withResources(all), runtime([inst('app', 'exited')])), 'app').resources, all],
     [
       'a running init container and a running sidecar have theirs',
       () => {

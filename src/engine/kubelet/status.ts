@@ -234,23 +234,17 @@ function volumeMountStatuses(c: Container): ContainerStatus['volumeMounts'] {
   return c.volumeMounts.map((m) => ({ name: m.name, mountPath: m.mountPath, ...(m.readOnly ? { readOnly: true, recursiveReadOnly: 'Disabled' } : {}) }));
 }
 
-/** The resources a status reports: cpu, memory and ephemeral-storage (extended resources and hugepages are not). */
-const STATUS_RESOURCES = ['cpu', 'memory', 'ephemeral-storage'] as const;
-
 /**
- * A running container's `resources` (convertContainerStatusResources, InPlacePodVerticalScaling):
- * what was enacted on it. The runtime here reports none, so the kubelet's fallback gives the spec's
- * limits and requests (the allocated ones: the spec cannot be resized here); {} when none.
+ * The `resources` of a status converted from a runtime instance (convertContainerStatusResources,
+ * InPlacePodVerticalScaling): for a running container what was enacted on it — the runtime here
+ * reports none, so the kubelet's fallback, the allocated resources — and for any other the allocated
+ * resources. Allocated = the spec's (it cannot be resized here): every limit and request, extended
+ * resources and hugepages included; {} when none.
  */
 function statusResources(c: Container | undefined): NonNullable<ContainerStatus['resources']> {
-  const pick = (list: Record<string, string> | undefined) => {
-    const out: Record<string, string> = {};
-    for (const name of STATUS_RESOURCES) if (list?.[name] !== undefined) out[name] = list[name];
-    return Object.keys(out).length > 0 ? out : undefined;
-  };
-  const limits = pick(c?.resources?.limits as Record<string, string> | undefined);
-  const requests = pick(c?.resources?.requests as Record<string, string> | undefined);
-  return { ...(limits ? { limits } : {}), ...(requests ? { requests } : {}) };
+  const limits = c?.resources?.limits;
+  const requests = c?.resources?.requests;
+  return { ...(limits && Object.keys(limits).length ? { limits: { ...limits } } : {}), ...(requests && Object.keys(requests).length ? { requests: { ...requests } } : {}) };
 }
 
 function convertContainerStatuses(
@@ -302,7 +296,7 @@ function convertContainerStatuses(
     const n = seen.get(k.name) ?? 0;
     if (!s || n >= 2) continue;
     const converted = convertInstance(k, s.image, old.get(k.name));
-    if (converted.state?.running) converted.resources = statusResources(containers.find((c) => c.name === k.name));
+    converted.resources = statusResources(containers.find((c) => c.name === k.name));
     if (n === 0) statuses.set(k.name, converted);
     else s.lastState = converted.state;
     seen.set(k.name, n + 1);
