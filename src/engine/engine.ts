@@ -18,8 +18,8 @@ import { Scheduler } from './scheduler/scheduler.js';
 import { SimulatedKubelet } from './simulated/kubelet.js';
 import { isSimulatedNode, runtimeId, simulatedPodRefusal } from '../shared/labels.js';
 import { archivedLogs } from './kubelet/container-gc.js';
-import { Kubelet, readArchivedAttempts, readRuntimePod, removePodFromRuntime } from './kubelet/kubelet.js';
-import { withTransitionTimesOf, defaultNode, DEFAULT_NODE_NAME } from './node.js';
+import { Kubelet, NODE_IP, readArchivedAttempts, readRuntimePod, removePodFromRuntime } from './kubelet/kubelet.js';
+import { withNodeAddresses, withTransitionTimesOf, defaultNode, DEFAULT_NODE_NAME } from './node.js';
 import { adoptFromRuntime } from './checkpoint.js';
 import { EVENT_TTL_MS, StoreJournal } from './journal.js';
 import { applyPodDefaults } from '../validation/defaults.js';
@@ -102,7 +102,11 @@ export class Engine implements EngineApi {
     this.journal = new StoreJournal(this.store, StoreJournal.dirFor(this.settings.stateDir), this.clock.now(), this.log);
     // The Docker host's size (for the default node) and the lab's pods the store lacks, asked for together.
     const [nodes] = await Promise.all([
-      this.settings.nodes.length ? this.settings.nodes : this.runtime.version().then((v) => [defaultNode(v, this.clock.now(), { rootFsBytes: rootFsBytes(this.settings.stateDir) })]),
+      this.runtime
+        .version()
+        .then((v) =>
+          this.settings.nodes.length ? this.settings.nodes.map((n) => (isSimulatedNode(n) ? n : withNodeAddresses(n, v.nodeIP || NODE_IP))) : [defaultNode(v, this.clock.now(), { rootFsBytes: rootFsBytes(this.settings.stateDir) })],
+        ),
       adoptFromRuntime({ runtime: this.runtime, store: this.store, stateDir: this.settings.stateDir, now: this.clock.now(), log: this.log }),
     ]);
     this.syncNodes(nodes);

@@ -75,6 +75,18 @@ export function defaultNode(v: RuntimeVersion, now: number, machine: { rootFsByt
 }
 
 /**
+ * A configured node as its kubelet registers it: one that lists no IP address gets the machine's
+ * (`ip`) as its InternalIP, and its name as its Hostname address when it has none.
+ */
+export function withNodeAddresses(node: Node, ip: string): Node {
+  const addresses = node.status?.addresses ?? [];
+  if (addresses.some((a) => (a.type === 'InternalIP' || a.type === 'ExternalIP') && isIP(a.address) !== 0)) return node;
+  const name = node.metadata?.name ?? '';
+  const hostname = addresses.some((a) => a.type === 'Hostname') ? [] : [{ type: 'Hostname', address: name }];
+  return { ...node, status: { ...node.status, addresses: [{ type: 'InternalIP', address: ip }, ...addresses, ...hostname] } };
+}
+
+/**
  * `next` with the transition times `prev` has for the conditions whose status did not change (the
  * kubelet moves lastTransitionTime only when a condition's status changes; the heartbeat always).
  */

@@ -67,6 +67,14 @@ const cases: [string, () => Promise<unknown>, unknown][] = [
     { hostIP: '10.0.0.7', hostIPs: [{ ip: '10.0.0.7' }], env: '10.0.0.7' },
   ],
   [
+    "on a configured node that lists no address: the runtime's, as the kubelet registering it adds its machine's",
+    async () => {
+      const r = await run({ nodes: [node('n3', [])], spec: { nodeName: 'n3' } });
+      return { nodeAddresses: r.nodeAddresses, hostIP: r.hostIP, env: r.env };
+    },
+    { nodeAddresses: [['n3', [{ type: 'InternalIP', address: '172.18.0.1' }, { type: 'Hostname', address: 'n3' }]]], hostIP: '172.18.0.1', env: '172.18.0.1' },
+  ],
+  [
     'on a configured node with only an ExternalIP: that one',
     async () => {
       const r = await run({ nodes: [node('n2', [{ type: 'ExternalIP', address: '203.0.113.9' }])], spec: { nodeName: 'n2' } });
