@@ -17,6 +17,7 @@ import { realClock, rfc3339, type Clock } from './clock.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import { SimulatedKubelet } from './simulated/kubelet.js';
 import { isSimulatedNode, runtimeId, simulatedPodRefusal } from '../shared/labels.js';
+import { podContainerNames } from '../shared/pod-containers.js';
 import { archivedLogs } from './kubelet/container-gc.js';
 import { Kubelet, NODE_IP, readArchivedAttempts, readRuntimePod, removePodFromRuntime } from './kubelet/kubelet.js';
 import { withNodeAddresses, withTransitionTimesOf, defaultNode, DEFAULT_NODE_NAME } from './node.js';
@@ -307,8 +308,7 @@ export class Engine implements EngineApi {
     this.refuseSimulated(namespace, name, 'have no logs');
     const pod = this.store.get('Pod', namespace, name);
     if (!pod) throw new Error(`pods "${name}" not found`);
-    const names = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? []), ...(pod.spec?.ephemeralContainers ?? [])].map((c) => c.name);
-    if (!names.includes(container)) throw new Error(`container ${container} is not valid for pod ${name}`);
+    if (!podContainerNames(pod).includes(container)) throw new Error(`container ${container} is not valid for pod ${name}`);
     // (an instance the status names is one the runtime keeps: the container GC keeps the newest two)
     const chosen = logContainerId(pod, container, previous === true);
     if ('error' in chosen) throw new Error(chosen.error);
@@ -448,8 +448,7 @@ export class Engine implements EngineApi {
   async runningContainer(namespace: string, name: string, container: string, purpose: 'exec' | 'attach' = 'exec'): Promise<string> {
     this.refuseSimulated(namespace, name, purpose === 'exec' ? 'cannot run commands' : 'cannot be attached to');
     const { list, pod } = await this.instances(namespace, name, container);
-    const names = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? []), ...(pod.spec?.ephemeralContainers ?? [])].map((c) => c.name);
-    if (!names.includes(container)) throw new Error(`container ${container} is not valid for pod ${name}`);
+    if (!podContainerNames(pod).includes(container)) throw new Error(`container ${container} is not valid for pod ${name}`);
     const running = list.find((c) => c.state === 'running');
     if (!running) throw new ContainerNotRunningError(container);
     return running.id;

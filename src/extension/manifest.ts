@@ -3,6 +3,7 @@
 // explicit consent before it runs, how the extension's settings map onto the engine's.
 import type { Pod, Node } from 'kubernetes-types/core/v1';
 import { parseAllDocuments } from 'yaml';
+import { allContainers } from '../shared/pod-containers.js';
 
 export interface PodRef {
   namespace: string;
@@ -32,8 +33,7 @@ export function hostAccessOf(pod: Pod): string[] {
   for (const v of pod.spec?.volumes ?? []) {
     if (v.hostPath) out.push(`volume "${v.name}" mounts the host path ${v.hostPath.path}`);
   }
-  const all = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? []), ...(pod.spec?.ephemeralContainers ?? [])];
-  for (const c of all) {
+  for (const c of allContainers(pod)) {
     if (c.securityContext?.privileged === true) out.push(`container "${c.name}" is privileged`);
   }
   if (pod.spec?.hostNetwork === true) out.push('the pod uses the host network (hostNetwork: true)');

@@ -12,6 +12,7 @@ import { connect as netConnect } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { ContainerNotRunningError, type Engine } from '../engine/engine.js';
 import { goQuote } from '../shared/go.js';
+import { podContainerNames } from '../shared/pod-containers.js';
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { WatchEvent } from '../engine/api.js';
 import type { Kind } from '../engine/store.js';
@@ -449,21 +450,12 @@ export class LabServer {
     if ('body' in opts) throw new ApiError(opts);
     const pod = this.opts.engine.getPod(ns, name);
     if (!pod) throw notFound('pods', name);
-    let container = opts.container ?? '';
-    // (LogLocation: a named container must be the pod's; a pod with no node gives no location, so an empty log)
-    if (container && !podContainerNames(pod).includes(container)) throw badRequest(`container ${container} is not valid for pod ${name}`);
-    if (!container) {
-      // kubectl names the container itself (the default-container annotation, else the first); a bare request needs a single one.
-      const all = pod.spec?.containers ?? [];
-      if (all.length !== 1) {
-        const names = all.map((c) => c.name);
-        const init = (pod.spec?.initContainers ?? []).map((c) => c.name);
-        throw badRequest(`a container name must be specified for pod ${name}, choose one of: [${names.join(' ')}]${init.length ? ` or one of the init containers: [${init.join(' ')}]` : ''}`);
-      }
-      container = all[0]!.name;
-    }
+    // (kubectl names the container itself: the default-container annotation, else the first)
+    const container = validateContainer(pod, opts.container ?? '');
+    if (typeof container !== 'string') throw new ApiError(container);
+    // LogLocation: a pod with no node gives no location, and the answer is 204 with no log
     if (!pod.spec?.nodeName) {
-      ctx.res.writeHead(200, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-cache, private' });
+      ctx.res.writeHead(204, { 'Cache-Control': 'no-cache, private' });
       return void ctx.res.end();
     }
     const { previous, timestamps, tailLines: tail } = opts;
@@ -752,16 +744,17 @@ export class LabServer {
         const sub = segs[6]!;
         const pod = this.opts.engine.getPod(ns, name);
         if (!pod) return answer(S.notFound('pods', name));
+        const nodeName = pod.spec?.nodeName;
         // The API server reaches a pod's containers through its node's kubelet: a node that is gone
         // (a deleted simulated node leaves its pods bound) answers as kube-apiserver's node lookup does.
-        const nodeName = pod.spec?.nodeName;
-        if (nodeName && !this.opts.engine.store.get('Node', undefined, nodeName)) return answer(S.notFound('nodes', nodeName));
+        const nodeGone = !!nodeName && !this.opts.engine.store.get('Node', undefined, nodeName);
         if (sub === 'exec' || sub === 'attach') {
           const q = parseStreamQuery(url);
-          const container = q.container || pod.spec?.containers?.[0]?.name || '';
-          // streamLocation: the container must be the pod's; a pod with no node has no kubelet to reach
-          if (!podContainerNames(pod).includes(container)) return fail(400, 'BadRequest', `container ${container} is not valid for pod ${name}`);
+          // streamLocation: the container (named, or the only one), then the node
+          const container = validateContainer(pod, q.container);
+          if (typeof container !== 'string') return answer(container);
           if (!nodeName) return fail(400, 'BadRequest', `pod ${name} does not have a host assigned`);
+          if (nodeGone) return answer(S.notFound('nodes', nodeName));
           const target = await this.opts.engine.runningContainer(ns, name, container, sub).catch((e: Error) => e);
           // The kubelet's GetExec/GetAttach find no running instance: its refusal, which kubectl
           // reports as "unable to upgrade connection: …" (handleRemoteCommand: how it comes back).
@@ -780,6 +773,7 @@ export class LabServer {
             ...(refusal !== undefined ? { refusal } : {}),
           });
         }
+        if (nodeGone) return answer(S.notFound('nodes', nodeName));
         if (sub === 'portforward') {
           // A simulated pod's IP is made up (10.244.0.0/14 may be a real network here): never dial it.
           const simulated = this.opts.engine.simulatedNodeOf(ns, name);
@@ -864,7 +858,16 @@ function warningHeaders(warnings: readonly string[]): Record<string, string[]> {
   return warnings.length ? { Warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`) } : {};
 }
 
-/** Every container name of the pod: init, regular and ephemeral (the API server's validateContainer). */
-function podContainerNames(pod: Pod): string[] {
-  return [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? []), ...(pod.spec?.ephemeralContainers ?? [])].map((c) => c.name);
+/**
+ * The API server's validateContainer for logs, exec and attach: a named container must be one of
+ * the pod's; without a name, the pod's only container, else a 400 naming the choices.
+ */
+export function validateContainer(pod: Pod, container: string): string | S.StatusResponse {
+  const name = pod.metadata?.name ?? '';
+  if (container) return podContainerNames(pod).includes(container) ? container : S.badRequest(`container ${container} is not valid for pod ${name}`);
+  const all = (pod.spec?.containers ?? []).map((c) => c.name);
+  if (all.length === 1) return all[0]!;
+  if (all.length === 0) return S.badRequest(`pod ${name} does not have a container`);
+  const init = (pod.spec?.initContainers ?? []).map((c) => c.name);
+  return S.badRequest(`a container name must be specified for pod ${name}, choose one of: [${all.join(' ')}]${init.length ? ` or one of the init containers: [${init.join(' ')}]` : ''}`);
 }

@@ -242,6 +242,21 @@ describe('the lab server with the real kubectl', { timeout: 10 * 60 * 1000 }, ()
             neverRan: { code: 1, out: '', err: `error: ${version === '1.27' ? '' : 'Internal error occurred: '}unable to upgrade connection: container not found ("app")\n` },
           },
         );
+        // the raw API: no log location is 204 No Content; exec without a container of a pod of two is refused, naming them
+        const ca = readFileSync(join(stateDir, 'server', 'credentials', 'ca.crt'), 'utf8');
+        const auth = { Authorization: `Bearer ${readFileSync(join(stateDir, 'server', 'credentials', 'token'), 'utf8').trim()}` };
+        const upgrade = { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==', 'Sec-WebSocket-Protocol': 'v5.channel.k8s.io' };
+        const two = join(stateDir, `two-${v}.yaml`);
+        writeFileSync(two, `apiVersion: v1\nkind: Pod\nmetadata:\n  name: two-${v}\nspec:\n  initContainers:\n    - name: setup\n      image: busybox:1.35\n  containers:\n    - name: a\n      image: busybox:1.35\n    - name: b\n      image: busybox:1.35\n`);
+        assert.equal((await k(['apply', '-f', two])).code, 0);
+        const port = running.endpoint.port;
+        const noLog = await rawRequest(port, `/api/v1/namespaces/default/pods/nohost-${v}/log`, auth, ca);
+        const noName = await rawRequest(port, `/api/v1/namespaces/default/pods/two-${v}/exec?command=true&stdout=true`, { ...auth, ...upgrade }, ca);
+        assert.deepEqual(
+          { noLog, noName: { status: noName.status, message: JSON.parse(noName.body).message } },
+          { noLog: { status: 204, body: '' }, noName: { status: 400, message: `a container name must be specified for pod two-${v}, choose one of: [a b] or one of the init containers: [setup]` } },
+        );
+        assert.equal((await k(['delete', '-f', two, '--wait=false'])).code, 0);
         // podlab's logs and exec, clients of the same API, print the same
         const pl = podlabRunner(stateDir);
         assert.deepEqual(
