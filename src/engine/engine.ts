@@ -236,7 +236,9 @@ export class Engine implements EngineApi {
     if (!pod.spec?.nodeName || g === 0) return { pod: this.store.delete('Pod', namespace, name) ?? pod, gone: true };
     if (pod.metadata?.deletionTimestamp) return { pod, gone: false };
     const marked = this.store.update('Pod', namespace, name, (p) => {
-      p.metadata = { ...p.metadata, deletionTimestamp: rfc3339(this.clock.now() + g * 1000), deletionGracePeriodSeconds: g };
+      // (BeforeDelete: an object with a generation counts one more)
+      const generation = p.metadata?.generation;
+      p.metadata = { ...p.metadata, deletionTimestamp: rfc3339(this.clock.now() + g * 1000), deletionGracePeriodSeconds: g, ...(generation ? { generation: generation + 1 } : {}) };
     });
     return { pod: marked, gone: false };
   }

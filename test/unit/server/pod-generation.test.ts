@@ -66,3 +66,11 @@ test('the scheduler binding a pod to a node leaves its generation at 1', async (
   await lab.clock.advanceAsync(1000);
   assert.deepEqual({ node: stored('b').spec?.nodeName, generation: generation('b') }, { node: 'podlab-node', generation: 1 });
 });
+
+test('a graceful deletion counts one more generation (BeforeDelete); the pod is still there, Terminating', async () => {
+  await registry.create(RESOURCES.pods!, 'default', JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'd' }, spec: { containers: [{ name: 'app', image: 'busybox:1.35' }] } }), opts);
+  await lab.clock.advanceAsync(1000);
+  const before = generation('d');
+  lab.engine.beginDeletion('default', 'd', 30);
+  assert.deepEqual({ before, after: generation('d'), deleting: !!stored('d').metadata?.deletionTimestamp }, { before: 1, after: 2, deleting: true });
+});
