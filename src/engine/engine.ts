@@ -62,6 +62,9 @@ export class ContainerNotRunningError extends Error {
   }
 }
 
+/** The kubelet's nodeStatusReportFrequency. */
+const NODE_STATUS_REPORT_MS = 5 * 60_000;
+
 export class Engine implements EngineApi {
   readonly settings: EngineSettings;
   readonly store: Store;
@@ -117,9 +120,28 @@ export class Engine implements EngineApi {
     this.kubelet = this.newKubelet();
     this.simulated = new SimulatedKubelet({ store: this.store, clock: this.clock, backoffInitialMs: this.settings.backoffInitialMs, backoffMaxMs: this.settings.backoffMaxMs, log: this.log });
     this.sweepEvents();
+    this.postNodeStatus();
   }
 
   private sweepTimer?: { cancel(): void };
+  private nodeStatusTimer?: { cancel(): void };
+
+  /**
+   * nodeStatusReportFrequency: the kubelet posts its node's status every 5 minutes even when nothing
+   * changed, so the conditions' heartbeats move (their transition times stay).
+   */
+  private postNodeStatus(): void {
+    this.nodeStatusTimer = this.clock.setTimeout(() => {
+      const time = rfc3339(this.clock.now());
+      for (const n of this.store.list('Node')) {
+        if (isSimulatedNode(n) || !n.status?.conditions?.length) continue;
+        this.store.update('Node', undefined, n.metadata?.name ?? '', (o) => {
+          for (const c of o.status?.conditions ?? []) c.lastHeartbeatTime = time;
+        });
+      }
+      this.postNodeStatus();
+    }, NODE_STATUS_REPORT_MS);
+  }
 
   /** The API server's event TTL (etcd leases): an event leaves the store an hour after its last occurrence. */
   private sweepEvents(): void {
@@ -495,6 +517,7 @@ export class Engine implements EngineApi {
 
   async close(): Promise<void> {
     this.sweepTimer?.cancel();
+    this.nodeStatusTimer?.cancel();
     this.configObjects?.dispose();
     this.scheduler?.dispose();
     this.simulated?.dispose();

@@ -74,3 +74,22 @@ test('memory of no whole MiB in Ki, and no ephemeral-storage when the root files
     { cpu: '2', memory: '24581684Ki', pods: '110' },
   ]);
 });
+
+// The kubelet posts its node status at least every nodeStatusReportFrequency (5 minutes) even when
+// nothing changed: the heartbeats move, the transition times stay. On the fake runtime and clock.
+test("the lab's kubelet posts the node's heartbeat every 5 minutes", async () => {
+  const { fakeLab } = await import('../support/fake-engine.js');
+  const lab = await fakeLab();
+  try {
+    const times = () => lab.engine.listNodes()[0]?.status?.conditions?.map((c) => [c.type, c.lastHeartbeatTime, c.lastTransitionTime]);
+    const t0 = lab.clock.now();
+    const first = times();
+    await lab.clock.advanceAsync(5 * 60_000);
+    assert.deepEqual([first, times()], [
+      ['MemoryPressure', 'DiskPressure', 'PIDPressure', 'Ready'].map((t) => [t, at(t0), at(t0)]),
+      ['MemoryPressure', 'DiskPressure', 'PIDPressure', 'Ready'].map((t) => [t, at(t0 + 5 * 60_000), at(t0)]),
+    ]);
+  } finally {
+    await lab.close();
+  }
+});

@@ -464,3 +464,31 @@ test('scheduler: a pod deleted while it waits is forgotten; pods already waiting
   );
   sched.dispose();
 });
+
+// A node update wakes the pods waiting for a node only when it changes what scheduling reads
+// (kube-scheduler's nodeSchedulingPropertiesChange): allocatable, labels, taints, unschedulable,
+// the conditions' statuses, annotations. A heartbeat alone (the kubelet's status every 5 minutes)
+// does not.
+test('which node updates count as a change for waiting pods', () => {
+  const base: Node = {
+    metadata: { name: 'n', labels: { a: '1' } },
+    status: { allocatable: { cpu: '2', memory: '4Gi', pods: '110' }, conditions: [{ type: 'Ready', status: 'True', lastHeartbeatTime: '2026-11-25T00:00:00Z', lastTransitionTime: '2026-11-25T00:00:00Z' }] },
+  };
+  const update = (change: (n: Node) => Node) => {
+    const c = SchedulerCache.of([base], []);
+    return c.apply({ type: 'MODIFIED', kind: 'Node', object: change(structuredClone(base)) } as WatchEvent).nodesChanged;
+  };
+  const cond = (n: Node, patch: object) => ({ ...n, status: { ...n.status, conditions: [{ ...n.status!.conditions![0]!, ...patch }] } });
+  assert.deepEqual(
+    {
+      heartbeat: update((n) => cond(n, { lastHeartbeatTime: '2026-11-25T00:05:00Z' })),
+      ready: update((n) => cond(n, { status: 'False', lastTransitionTime: '2026-11-25T00:05:00Z' })),
+      label: update((n) => ({ ...n, metadata: { ...n.metadata, labels: { a: '2' } } })),
+      allocatable: update((n) => ({ ...n, status: { ...n.status, allocatable: { cpu: '4', memory: '4Gi', pods: '110' } } })),
+      taint: update((n) => ({ ...n, spec: { taints: [{ key: 'k', effect: 'NoSchedule' }] } })),
+      cordon: update((n) => ({ ...n, spec: { unschedulable: true } })),
+      annotation: update((n) => ({ ...n, metadata: { ...n.metadata, annotations: { x: 'y' } } })),
+    },
+    { heartbeat: false, ready: true, label: true, allocatable: true, taint: true, cordon: true, annotation: true },
+  );
+});

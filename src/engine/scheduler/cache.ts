@@ -5,6 +5,7 @@
 // one event at a time, so that scheduling a pod visits NodeInfos and never lists pods; and the
 // namespaces' labels (for namespaceSelector). A pod assigned to a node the cache has not seen is
 // kept aside and counted once its node arrives, as upstream keeps a NodeInfo without a Node.
+import { isDeepStrictEqual } from 'node:util';
 import type { Namespace, Node, Pod } from 'kubernetes-types/core/v1';
 import type { WatchEvent } from '../api.js';
 import { accountPod, isTerminalPod, newNodeInfo, podFacts, type NodeInfo, type PodFacts, type Snapshot } from './filters.js';
@@ -65,9 +66,10 @@ export class SchedulerCache {
   /** Applies one store event; returns what it changed for waiting pods. */
   apply(e: WatchEvent): CacheChange {
     if (e.kind === 'Node') {
+      const before = this.node(e.object.metadata?.name ?? '')?.node;
       if (e.type === 'DELETED') this.removeNode(e.object.metadata?.name ?? '');
       else this.setNode(e.object);
-      return { freed: false, nodesChanged: true };
+      return { freed: false, nodesChanged: e.type !== 'MODIFIED' || !before || schedulingPropertiesChanged(before, e.object) };
     }
     if (e.kind === 'Namespace') {
       const name = e.object.metadata?.name ?? '';
@@ -187,4 +189,22 @@ export class SchedulerCache {
     if (info) this.account(info, cur.facts, -1);
     return true;
   }
+}
+
+/**
+ * Whether a node update changes what scheduling reads (kube-scheduler's
+ * nodeSchedulingPropertiesChange): unschedulable, allocatable, labels, taints, the conditions'
+ * statuses by type, annotations. A heartbeat alone does not.
+ */
+function schedulingPropertiesChanged(a: Node, b: Node): boolean {
+  const conditions = (n: Node) => Object.fromEntries((n.status?.conditions ?? []).map((c) => [c.type, c.status]));
+  const same = (x: unknown, y: unknown) => isDeepStrictEqual(x ?? null, y ?? null);
+  return (
+    !same(a.spec?.unschedulable ?? false, b.spec?.unschedulable ?? false) ||
+    !same(a.status?.allocatable, b.status?.allocatable) ||
+    !same(a.metadata?.labels ?? {}, b.metadata?.labels ?? {}) ||
+    !same(a.spec?.taints ?? [], b.spec?.taints ?? []) ||
+    !same(conditions(a), conditions(b)) ||
+    !same(a.metadata?.annotations ?? {}, b.metadata?.annotations ?? {})
+  );
 }
