@@ -298,7 +298,8 @@ export class Registry {
           const pod = admitPod(object as Pod);
           const name = this.prepareCreate(info, ns, pod);
           if (this.store.get('Pod', ns, name)) throw alreadyExists('pods', name);
-          if (opts.dryRun) return { object: pod, warnings };
+          // (a dry run answers with what would be stored: the first generation)
+          if (opts.dryRun) return { object: { ...pod, metadata: { ...pod.metadata, generation: 1 } }, warnings };
           const stepMode = pod.metadata?.annotations?.[LAB_ANNOTATIONS.stepMode];
           const created = await this.engine.createPod(pod, stepMode === undefined ? {} : { stepMode: stepMode === 'true' });
           return { object: created, warnings };
@@ -395,7 +396,7 @@ export class Registry {
         const specErrs = podUpdateErrors(old, next);
         // (the update's validation refuses before the strategy's warnings are recorded: only decoding's come with it)
         if (specErrs.length) throw new ApiError(invalid('Pod', name, specErrs).response, decodingWarnings);
-        if (opts.dryRun) return { object: next, warnings };
+        if (opts.dryRun) return { object: { ...next, metadata: { ...next.metadata, generation: nextGeneration(old, next.spec) } }, warnings };
         const updated = this.store.update('Pod', ns, name, (p) => {
           p.metadata = keepMeta(next) as typeof p.metadata;
           p.spec = { ...(structuredClone(next.spec) as typeof p.spec), nodeName: old.spec?.nodeName } as typeof p.spec;

@@ -74,3 +74,12 @@ test('a graceful deletion counts one more generation (BeforeDelete); the pod is 
   lab.engine.beginDeletion('default', 'd', 30);
   assert.deepEqual({ before, after: generation('d'), deleting: !!stored('d').metadata?.deletionTimestamp }, { before: 1, after: 2, deleting: true });
 });
+
+test('a dry run answers with the generation the write would store', async () => {
+  const created = await registry.create(RESOURCES.pods!, 'default', JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'dry', generation: 5 }, spec: { containers: [{ name: 'app', image: 'busybox:1.35' }] } }), { ...opts, dryRun: true });
+  await registry.create(RESOURCES.pods!, 'default', JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'dry' }, spec: { containers: [{ name: 'app', image: 'busybox:1.35' }] } }), opts);
+  const p = stored('dry');
+  p.spec!.containers[0]!.image = 'busybox:1.36';
+  const updated = await registry.update(RESOURCES.pods!, 'default', 'dry', JSON.stringify(p), { ...opts, dryRun: true });
+  assert.deepEqual([(created.object as Pod).metadata?.generation, (updated.object as Pod).metadata?.generation, generation('dry')], [1, 2, 1]);
+});
