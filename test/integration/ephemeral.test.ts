@@ -145,6 +145,8 @@ describe('kubectl debug: ephemeral containers on the lab', { timeout: 10 * 60 * 
               image: 'busybox:1.35',
               imageID: pod.status?.containerStatuses?.[0]?.imageID,
               containerID: 'docker://<id>',
+              // (a status from a runtime instance carries the allocated resources: none here)
+              resources: {},
             },
           ].map((s) => ({ ...s, imageID: s.imageID?.replace(/sha256:[0-9a-f]{64}$/, 'sha256:<digest>') })),
         );
