@@ -296,8 +296,7 @@ function convertContainerStatuses(
     const n = seen.get(k.name) ?? 0;
     if (!s || n >= 2) continue;
     const converted = convertInstance(k, s.image, old.get(k.name));
-    converted.resources = statusResources(containers.find((c) => c.name === k.name));
-    if (n === 0) statuses.set(k.name, converted);
+    if (n === 0) statuses.set(k.name, { ...converted, resources: statusResources(containers.find((c) => c.name === k.name)) });
     else s.lastState = converted.state;
     seen.set(k.name, n + 1);
   }
