@@ -41,6 +41,7 @@ const NOT_RUNTIME_DEFAULT = (v: unknown) => typeOf(v) !== 'RuntimeDefault';
 const DOCKER_RESOLV = "the lab does not rewrite resolv.conf, containers use Docker's";
 const SCHEDULER_IGNORES = "the lab's scheduler ignores it";
 const NO_VOLUME = 'so the volume cannot be set up and the pod cannot start';
+const SA_MOUNT = '/var/run/secrets/kubernetes.io/serviceaccount';
 
 function volumeSources(): Record<string, Unsupported> {
   const out: Record<string, Unsupported> = {};
@@ -74,7 +75,10 @@ const security = (owner: 'SecurityContext' | 'PodSecurityContext'): Record<strin
 /** Every field Pod Lab cannot honour, by `Owner.field`. */
 export const UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
   ...volumeSources(),
-  'VolumeProjection.serviceAccountToken': { family: 'projected source', detail: `Pod Lab does not project serviceAccountToken sources: the lab has no API server to issue a token, ${NO_VOLUME}` },
+  'VolumeProjection.serviceAccountToken': {
+    family: 'projected source',
+    detail: `Pod Lab does not project serviceAccountToken sources: the lab server issues no service account tokens (it serves no TokenRequest), ${NO_VOLUME}`,
+  },
   'VolumeProjection.clusterTrustBundle': { family: 'projected source', detail: `Pod Lab does not project clusterTrustBundle sources: the lab has no ClusterTrustBundle objects, ${NO_VOLUME}` },
   'VolumeProjection.podCertificate': { family: 'projected source', detail: `Pod Lab does not project podCertificate sources: the lab has no certificate signer, ${NO_VOLUME}` },
   'EmptyDirVolumeSource.medium': {
@@ -186,6 +190,24 @@ export const UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
   'PodSpec.hostnameOverride': { family: 'pod', detail: "Pod Lab does not apply hostnameOverride: the hostname is spec.hostname or the pod's name" },
   'PodSpec.readinessGates': { family: 'pod', detail: 'Pod Lab does not set readiness gate conditions: nothing in the lab sets them, so the pod never becomes Ready' },
   'PodSpec.imagePullSecrets': { family: 'pod', detail: 'Pod Lab does not use imagePullSecrets: the Docker daemon pulls images without credentials' },
+  // Admission names the default account when none is named (admission.ts); the lab has no
+  // ServiceAccount objects and adds no kube-api-access volume to any pod (README, lab decisions).
+  'PodSpec.serviceAccountName': {
+    family: 'pod',
+    detail: `Pod Lab does not look up ServiceAccounts or mount their tokens: the pod runs as if the account existed, without ${SA_MOUNT} (a cluster refuses the pod when the account does not exist in its namespace)`,
+    when: (v) => v !== 'default',
+  },
+  'PodSpec.serviceAccount': {
+    family: 'pod',
+    detail: `Pod Lab does not look up ServiceAccounts or mount their tokens: the pod runs as if the account existed, without ${SA_MOUNT} (a cluster refuses the pod when the account does not exist in its namespace)`,
+    // the deprecated alias: warned only where serviceAccountName does not say the same
+    when: (v, _p, spec) => v !== 'default' && !spec.serviceAccountName,
+  },
+  'PodSpec.automountServiceAccountToken': {
+    family: 'pod',
+    detail: `Pod Lab does not mount service account tokens: no kube-api-access volume is added, so the containers have no ${SA_MOUNT}`,
+    when: (v) => v === true,
+  },
 
   'Secret.type': {
     family: 'secret',

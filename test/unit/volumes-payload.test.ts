@@ -249,7 +249,7 @@ const projectedCases: { name: string; source: Parameters<typeof projectedPayload
   {
     name: 'a serviceAccountToken source cannot be filled without an API server',
     source: { sources: [{ serviceAccountToken: { path: 'token', expirationSeconds: 3607 } }] },
-    want: { error: 'Pod Lab has no API server to issue a service account token for path "token"' },
+    want: { error: 'Pod Lab issues no service account tokens (the lab server serves no TokenRequest): nothing for path "token"' },
   },
 ];
 for (const c of projectedCases) test(`projected: ${c.name}`, () => assert.deepEqual(view(projectedPayload(c.source, pod, lookup, facts)), c.want));

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Container, Node, Pod, Secret } from 'kubernetes-types/core/v1';
 import { stringify } from 'yaml';
+import { admitPod } from '../../../src/validation/admission.js';
 import { hoverAt, UNSUPPORTED, unsupportedNote, validateText, applySecretDefaults } from '../../../src/validation/index.js';
 import { HAND_NOTES, LAB_NOTES } from '../../../src/validation/assist-data.js';
 import { computePodActions, shouldContainerBeRestarted } from '../../../src/engine/kubelet/actions.js';
@@ -516,13 +517,28 @@ const spec = (field: string, value: unknown, evidence: 'docker' | 'scheduler' | 
   };
 };
 
+/**
+ * A service account field: admission adds no kube-api-access volume or mount (the pod keeps the
+ * user's volumes and mounts, and names the account it was given), and Docker gets the same options.
+ */
+const serviceAccount = (set: (p: Obj) => void): Unhonoured => ({
+  set,
+  evidence: () => {
+    const p = admitPod(podWith(set) as Pod);
+    const plain = admitPod(basePod() as Pod);
+    assert.deepEqual(p.spec!.volumes, plain.spec!.volumes, 'no volume added');
+    assert.deepEqual(p.spec!.containers.map((c) => c.volumeMounts), plain.spec!.containers.map((c) => c.volumeMounts), 'no mount added');
+    dockerIgnores(set)();
+  },
+});
+
 const UNHONOURED: Record<string, Unhonoured> = {
   ...Object.fromEntries(
     Object.keys(UNSUPPORTED)
       .filter((k) => k.startsWith('Volume.'))
       .map((k) => [k, volumeSource(k.slice('Volume.'.length))]),
   ),
-  'VolumeProjection.serviceAccountToken': projected('serviceAccountToken', 'Pod Lab has no API server to issue a service account token for path "token"'),
+  'VolumeProjection.serviceAccountToken': projected('serviceAccountToken', 'Pod Lab issues no service account tokens (the lab server serves no TokenRequest): nothing for path "token"'),
   'VolumeProjection.clusterTrustBundle': projected('clusterTrustBundle', 'Pod Lab cannot project clusterTrustBundle sources'),
   'VolumeProjection.podCertificate': projected('podCertificate', 'Pod Lab cannot project podCertificate sources'),
   'EmptyDirVolumeSource.medium': {
@@ -617,6 +633,9 @@ const UNHONOURED: Record<string, Unhonoured> = {
       assert.deepEqual(pulled, [['private.example/app:1', undefined]], 'the image alone: no credentials');
     },
   },
+  'PodSpec.serviceAccountName': serviceAccount((p) => (p.spec.serviceAccountName = 'builder')),
+  'PodSpec.serviceAccount': serviceAccount((p) => (p.spec.serviceAccount = 'builder')),
+  'PodSpec.automountServiceAccountToken': serviceAccount((p) => (p.spec.automountServiceAccountToken = true)),
   'Secret.type': {
     set: (s) => (s.type = 'kubernetes.io/service-account-token'),
     evidence: () => {

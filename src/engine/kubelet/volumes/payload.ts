@@ -192,7 +192,7 @@ export function projectedPayload(source: ProjectedVolumeSource, pod: Pod, lookup
     } else if (s.downwardAPI) {
       merge(downwardAPIPayload(s.downwardAPI.items, pod, facts, defaultMode));
     } else if (s.serviceAccountToken) {
-      errs.push(`Pod Lab has no API server to issue a service account token for path "${s.serviceAccountToken.path}"`);
+      errs.push(`Pod Lab issues no service account tokens (the lab server serves no TokenRequest): nothing for path "${s.serviceAccountToken.path}"`);
     } else {
       const kind = Object.keys(s).find((k) => (s as Record<string, unknown>)[k] !== undefined) ?? 'unknown';
       errs.push(`Pod Lab cannot project ${kind} sources`);
