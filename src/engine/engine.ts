@@ -7,7 +7,7 @@ import { mkdirSync, statfsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { defaultStateDir } from '../shared/state-dir.js';
 import { join } from 'node:path';
-import type { Event as KEvent, Node, Pod } from 'kubernetes-types/core/v1';
+import type { Event as KEvent, Node, Pod, PodStatus } from 'kubernetes-types/core/v1';
 import type { Disposable, LogLines, PullProgress, RuntimeService } from '../runtime/cri.js';
 import type { ApplyResult, ConfigObject, ConfigObjectKind, ConfigObjectOf, EngineApi, EngineSettings, PodDebugInfo, WatchEvent } from './api.js';
 import { ConfigObjectFiles } from './config-persistence.js';
@@ -19,6 +19,7 @@ import { SimulatedKubelet } from './simulated/kubelet.js';
 import { isSimulatedNode, runtimeId, simulatedPodRefusal } from '../shared/labels.js';
 import { podContainerNames } from '../shared/pod-containers.js';
 import { archivedLogs } from './kubelet/container-gc.js';
+import { computePodQOS } from './kubelet/status.js';
 import { Kubelet, NODE_IP, readArchivedAttempts, readRuntimePod, removePodFromRuntime } from './kubelet/kubelet.js';
 import { withNodeAddresses, withTransitionTimesOf, defaultNode, DEFAULT_NODE_NAME } from './node.js';
 import { adoptFromRuntime } from './checkpoint.js';
@@ -64,6 +65,11 @@ export class ContainerNotRunningError extends Error {
 
 /** The kubelet's nodeStatusReportFrequency. */
 const NODE_STATUS_REPORT_MS = 5 * 60_000;
+
+/** The status a created pod starts with (the pod strategy's PrepareForCreate): Pending, and its QoS class. */
+export function createdPodStatus(pod: Pod): PodStatus {
+  return { phase: 'Pending', qosClass: computePodQOS(pod) };
+}
 
 export class Engine implements EngineApi {
   readonly settings: EngineSettings;
@@ -225,7 +231,7 @@ export class Engine implements EngineApi {
     delete pod.metadata.creationTimestamp;
     // (the pod strategy's PrepareForCreate: the first generation, whatever the body said)
     pod.metadata.generation = 1;
-    pod.status = { phase: 'Pending' };
+    pod.status = createdPodStatus(pod);
     const uid = randomUUID();
     pod.metadata.uid = uid;
     const created = this.store.create('Pod', pod as Pod);
@@ -246,17 +252,41 @@ export class Engine implements EngineApi {
   }
 
   /**
-   * The API server's deletion of a pod: an unscheduled pod, or a grace period of 0 (kubectl's
-   * --force), leaves the store at once (the kubelet then kills what runs); otherwise the pod gets
-   * its deletionTimestamp and the kubelet terminates it. Returns the object as the DELETE
-   * response shows it, and whether it is gone already.
+   * The API server's deletion of a pod (BeforeDelete with the pod strategy's CheckGracefulDelete).
+   * A first deletion: an unscheduled or finished pod, or a grace period of 0 (kubectl's --force),
+   * leaves the store at once (the kubelet then kills what runs); otherwise the pod gets its
+   * deletionTimestamp (a negative grace counts as 1) and the kubelet terminates it. A pod already
+   * terminating takes only a shorter grace: its deletion moves that much earlier (never before
+   * now: then it is now, with a grace of 1), and a grace of 0 removes it. Returns the object as the
+   * DELETE response shows it, and whether it is gone already.
    */
   beginDeletion(namespace: string, name: string, grace?: number): { pod: Pod; gone: boolean } {
     const pod = this.store.get('Pod', namespace, name);
     if (!pod) throw new Error(`pods "${name}" not found`);
-    const g = grace ?? pod.spec?.terminationGracePeriodSeconds ?? 30;
-    if (!pod.spec?.nodeName || g === 0) return { pod: this.store.delete('Pod', namespace, name) ?? pod, gone: true };
-    if (pod.metadata?.deletionTimestamp) return { pod, gone: false };
+    const remove = () => ({ pod: this.store.delete('Pod', namespace, name) ?? pod, gone: true });
+    const meta = pod.metadata;
+    if (meta?.deletionTimestamp) {
+      const current = meta.deletionGracePeriodSeconds;
+      if (!current) return remove();
+      if (grace === undefined || grace >= current) return { pod, gone: false };
+      // (a grace of 0, or below, ends as a graceless delete)
+      if (grace <= 0) return remove();
+      let at = Date.parse(meta.deletionTimestamp) - current * 1000 + grace * 1000;
+      let period = grace;
+      const now = this.clock.now();
+      if (at < now) {
+        at = now;
+        period = 1;
+      }
+      const shortened = this.store.update('Pod', namespace, name, (p) => {
+        p.metadata = { ...p.metadata, deletionTimestamp: rfc3339(at), deletionGracePeriodSeconds: period };
+      });
+      return { pod: shortened, gone: false };
+    }
+    let g = grace ?? pod.spec?.terminationGracePeriodSeconds ?? 30;
+    if (!pod.spec?.nodeName || pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') g = 0;
+    if (g < 0) g = 1;
+    if (g === 0) return remove();
     const marked = this.store.update('Pod', namespace, name, (p) => {
       // (BeforeDelete: an object with a generation counts one more)
       const generation = p.metadata?.generation;

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { ConfigMap, Event as KEvent, Namespace, Node, Pod, Secret } from 'kubernetes-types/core/v1';
-import type { Engine } from '../engine/engine.js';
+import { createdPodStatus, type Engine } from '../engine/engine.js';
 import type { Kind, ObjOf } from '../engine/store.js';
 import { InvalidError as ConfigInvalidError } from '../engine/config-objects.js';
 import { rfc3339 } from '../engine/clock.js';
@@ -299,7 +299,7 @@ export class Registry {
           const name = this.prepareCreate(info, ns, pod);
           if (this.store.get('Pod', ns, name)) throw alreadyExists('pods', name);
           // (a dry run answers with what would be stored: the first generation)
-          if (opts.dryRun) return { object: { ...pod, metadata: { ...pod.metadata, generation: 1 } }, warnings };
+          if (opts.dryRun) return { object: { ...pod, metadata: { ...pod.metadata, generation: 1 }, status: createdPodStatus(pod as Pod) }, warnings };
           const stepMode = pod.metadata?.annotations?.[LAB_ANNOTATIONS.stepMode];
           const created = await this.engine.createPod(pod, stepMode === undefined ? {} : { stepMode: stepMode === 'true' });
           return { object: created, warnings };
@@ -387,9 +387,11 @@ export class Registry {
       case 'Pod': {
         const old = cur as Pod;
         if (opts.sub === 'status') {
-          const next = raw as Pod;
-          if (opts.dryRun) return { object: { ...old, status: next.status }, warnings: [] };
-          return { object: this.store.update('Pod', ns, name, (p) => void (p.status = structuredClone(next.status ?? {}) as typeof p.status)), warnings: [] };
+          // (the status strategy: the QoS class is the one set at creation when the new status has none)
+          const status = structuredClone((raw as Pod).status ?? {});
+          if (!status.qosClass && old.status?.qosClass) status.qosClass = old.status.qosClass;
+          if (opts.dryRun) return { object: { ...old, status }, warnings: [] };
+          return { object: this.store.update('Pod', ns, name, (p) => void (p.status = status as typeof p.status)), warnings: [] };
         }
         const { object, warnings, decodingWarnings } = decode('Pod', { ...raw, status: undefined }, opts.fieldValidation, repeated, 'update');
         const next = object as Pod;

@@ -84,6 +84,8 @@ export const DEFAULTS: Record<string, string> = {
  * table's (see LAB_NOTES below).
  */
 export const HAND_NOTES: Record<string, string> = {
+  'PodSpec.readinessGates':
+    "The pod is Ready only when its containers are and every gate's condition (its conditionType) is True in the pod's status. The kubelet never sets these conditions: a controller does, or, where none runs (as in the lab), you do, through the status subresource: kubectl patch pod NAME --subresource=status --type=json -p '[{\"op\":\"add\",\"path\":\"/status/conditions/-\",\"value\":{\"type\":\"example.com/ready\",\"status\":\"True\"}}]'. The kubelet then updates Ready at once.",
   'PodSpec.initContainers': 'The kubelet runs init containers one at a time, in order; each must exit 0 before the next starts, and app containers start only after the last one. A failing one is restarted with back-off unless restartPolicy is Never (then the pod fails).',
   'PodSpec.containers': "App containers start in spec order once every init container has succeeded. They share the pod sandbox's network and IPC namespaces: they reach each other on localhost.",
   'PodSpec.restartPolicy': "Applies to every container of the pod except sidecars (init containers with restartPolicy Always), which always restart. Always (default): restart whatever exits (an init container only when it fails). OnFailure: restart on a non-zero exit. Never: the pod ends Succeeded or Failed. The first restart is immediate, the next ones wait 10s, 20s, 40s… up to 5m (CrashLoopBackOff; the lab's back-off settings change these times).",

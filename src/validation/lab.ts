@@ -188,7 +188,6 @@ export const UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
     when: (v) => v === false,
   },
   'PodSpec.hostnameOverride': { family: 'pod', detail: "Pod Lab does not apply hostnameOverride: the hostname is spec.hostname or the pod's name" },
-  'PodSpec.readinessGates': { family: 'pod', detail: 'Pod Lab does not set readiness gate conditions: nothing in the lab sets them, so the pod never becomes Ready' },
   'PodSpec.imagePullSecrets': { family: 'pod', detail: 'Pod Lab does not use imagePullSecrets: the Docker daemon pulls images without credentials' },
   // Admission names the default account when none is named (admission.ts); the lab has no
   // ServiceAccount objects and adds no kube-api-access volume to any pod (README, lab decisions).

@@ -88,6 +88,51 @@ test('preStop is cut at the grace period and a container ignoring TERM is killed
   await lab.close();
 });
 
+test('a shorter grace while the pod terminates (a DELETE with --now after a plain one): the kubelet kills again with it, and the pod is gone 2 s later', async () => {
+  const lab = await fakeLab();
+  lab.rt.programs.set('app', { onTerm: 'ignore' });
+  await lab.engine.createPod(podOf({ containers: [{ name: 'app' }] }));
+  await lab.clock.advanceAsync(1 * sec);
+  const t = lab.clock.now();
+  lab.engine.beginDeletion('default', 'p', 40);
+  await lab.clock.advanceAsync(5 * sec);
+  lab.engine.beginDeletion('default', 'p', 1);
+  await lab.clock.advanceAsync(10 * sec);
+  assert.deepEqual(
+    {
+      runtime: lab.rt.trace(['stopContainer', 'removeContainer'], t),
+      timeouts: lab.rt.calls.filter((c) => c.method === 'stopContainer').map((c) => c.args[1]),
+      gone: lab.pod() === undefined,
+      killing: lab.events().filter((e) => e.includes('Killing')),
+    },
+    {
+      // the first kill waits out its 40 s; the second, at 5 s, has the minimum grace of 2 s
+      runtime: ['stopContainer app @0', 'stopContainer app @5000', 'removeContainer app @7000'],
+      timeouts: [40, 2],
+      gone: true,
+      killing: ['containers{app} Killing: Stopping container app (x2)'],
+    },
+  );
+  await lab.close();
+});
+
+test("a forced DELETE of a pod terminating with a longer grace than its spec's: gone from the API at once, the kubelet kills again with the spec's grace (calculateEffectiveGracePeriod)", async () => {
+  const lab = await fakeLab();
+  lab.rt.programs.set('app', { onTerm: 'ignore' });
+  await lab.engine.createPod(podOf({ terminationGracePeriodSeconds: 30, containers: [{ name: 'app' }] }));
+  await lab.clock.advanceAsync(1 * sec);
+  const t = lab.clock.now();
+  lab.engine.beginDeletion('default', 'p', 60);
+  await lab.clock.advanceAsync(5 * sec);
+  const forced = lab.engine.beginDeletion('default', 'p', 0);
+  await lab.clock.advanceAsync(40 * sec);
+  assert.deepEqual(
+    { forced: forced.gone, runtime: lab.rt.trace(['stopContainer', 'removeContainer'], t), timeouts: lab.rt.calls.filter((c) => c.method === 'stopContainer').map((c) => c.args[1]) },
+    { forced: true, runtime: ['stopContainer app @0', 'stopContainer app @5000', 'removeContainer app @35000'], timeouts: [60, 30] },
+  );
+  await lab.close();
+});
+
 test('on deletion the app containers stop first, then the sidecars in reverse order, each written to the status as it happens', async () => {
   const lab = await fakeLab();
   lab.rt.programs.set('app', { onTerm: 'ignore' });

@@ -473,11 +473,22 @@ describe('pod-level fields', () => {
     assert.deepEqual([s.podIP, s.podIPs, s.hostIP, s.hostIPs], ['172.17.0.9', [{ ip: '172.17.0.9' }], '192.168.65.3', [{ ip: '192.168.65.3' }]]);
   });
 
-  test('a pod whose newest sandbox is stopped has no podIP', () => {
-    const s = gen(pod(), runtime([], [sandbox({ ready: false, ip: '172.17.0.9' })]));
-    assert.equal(s.podIP, undefined);
-    assert.equal(s.podIPs, undefined);
-  });
+  // With no sandbox ready the runtime reports no IP: the kubelet keeps the pod's earlier one (the
+  // PLEG's getPodIPs, kubernetes#47806, and SyncTerminatingPod since #125404): a finished pod keeps its IP.
+  const ipCases: [string, Parameters<typeof runtime>[1], string | undefined, string | undefined][] = [
+    ['a pod whose sandbox never had an IP, stopped: none', [sandbox({ ready: false, ip: '' })], undefined, undefined],
+    ['a finished pod (its sandbox stopped) keeps the IP it had', [sandbox({ ready: false, ip: '172.17.0.9' })], '172.17.0.9', '172.17.0.9'],
+    ['a stopped sandbox and no IP before: none', [sandbox({ ready: false, ip: '172.17.0.9' })], undefined, undefined],
+    ['a new sandbox that is ready: its IP, not the old one', [sandbox({ ip: '172.17.0.12', id: 'new', attempt: 1 }), sandbox({ ready: false })], '172.17.0.9', '172.17.0.12'],
+    ['an older sandbox still ready, the newest not: no IP (the runtime reports the newest only)', [sandbox({ ready: false, id: 'new', attempt: 1, ip: '' }), sandbox({ ip: '172.17.0.9' })], '172.17.0.9', undefined],
+  ];
+  for (const [name, sandboxes, before, want] of ipCases) {
+    test(name, () => {
+      const p = pod(before ? { status: { phase: 'Running', podIP: before, podIPs: [{ ip: before }] } } : {});
+      const s = gen(p, runtime([], sandboxes));
+      assert.deepEqual([s.podIP, s.podIPs], [want, want ? [{ ip: want }] : undefined]);
+    });
+  }
 
   test('startTime is set once and then kept', () => {
     const first = gen(pod(), runtime());

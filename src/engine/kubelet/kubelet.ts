@@ -10,6 +10,7 @@ import type { Timer } from '../clock.js';
 import { Backoff } from './backoff.js';
 import type { KubeletDeps, KubeletShared } from './context.js';
 import { PodWorker } from './pod-workers.js';
+import { needToReconcilePodReadiness } from './status.js';
 import { ProberManager } from './prober/index.js';
 import { VolumeManager, type ObjectLookup, type VolumeFacts } from './volumes/index.js';
 import { containerFieldPath, podRef } from '../events.js';
@@ -81,7 +82,10 @@ export class Kubelet implements Disposable, KubeletShared {
             this.hookRuns.delete(uid);
             this.ephemeralSeen.delete(uid);
           };
-          // Removed from the API before the worker finished it (forced deletion): kill first.
+          // Removed from the API before the worker finished it (forced deletion): kill first. A
+          // graceless delete leaves no deletion grace to go by, so a termination under way goes
+          // on with the spec's grace when that is shorter (calculateEffectiveGracePeriod).
+          w?.shortenGrace({ ...e.object, metadata: { ...e.object.metadata, deletionGracePeriodSeconds: undefined } });
           if (w && !w.terminated) void w.killRemoved(e.object).then(forget, (err: Error) => (deps.log(`${w.key}: kill on removal: ${err.message}`), forget()));
           else forget();
           return;
@@ -93,7 +97,9 @@ export class Kubelet implements Disposable, KubeletShared {
         const ephemeral = e.object.spec?.ephemeralContainers?.length ?? 0;
         const added = ephemeral !== (this.ephemeralSeen.get(uid) ?? 0);
         this.ephemeralSeen.set(uid, ephemeral);
-        if (!known || added || e.object.metadata?.deletionTimestamp) this.worker(e.object).trigger();
+        if (e.object.metadata?.deletionTimestamp) this.workers.get(uid)?.shortenGrace(e.object);
+        // (HandlePodReconcile: a readiness gate's condition changed by a client)
+        if (!known || added || e.object.metadata?.deletionTimestamp || needToReconcilePodReadiness(e.object)) this.worker(e.object).trigger();
       }),
       deps.runtime.onEvent((e) => {
         // PLEG: only container lifecycle changes wake a pod (not the exec sessions of probes and hooks).

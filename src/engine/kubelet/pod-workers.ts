@@ -56,6 +56,8 @@ export class PodWorker implements Disposable, SyncPodState {
   terminated = false;
   /** The pod's last object, when it left the store before the kubelet finished it (HandlePodRemoves). */
   private removed?: Pod;
+  /** While terminate() kills the containers: the grace it kills with, and each kill pass (see shortenGrace). */
+  private killing?: { grace: number; passes: Promise<void>[] };
 
   constructor(
     private readonly k: KubeletShared,
@@ -273,13 +275,40 @@ export class PodWorker implements Disposable, SyncPodState {
     return Math.max(g, 1);
   }
 
+  /**
+   * A shorter deletion grace came while the pod terminates (a second DELETE): as the pod worker
+   * cancels the termination under way and runs it again with that grace (UpdatePod,
+   * calculateEffectiveGracePeriod), the containers still running are killed again with it; the
+   * first kill is left to end with them.
+   */
+  shortenGrace(pod: Pod): void {
+    const k = this.killing;
+    if (!k || pod.metadata?.uid !== this.uid) return;
+    const grace = this.effectiveGrace(pod);
+    if (grace >= k.grace) return;
+    k.grace = grace;
+    k.passes.push(
+      (async () => {
+        const rs = await this.runtimeStatus(pod);
+        await killContainersInPod(this.context(pod), rs, grace, rs.sandboxes[0]?.ip);
+      })(),
+    );
+  }
+
   /** Graceful deletion: kill containers, stop the sandbox, report the final phase, remove everything, drop the pod. */
   private async terminate(pod: Pod): Promise<void> {
     const ctx = this.context(pod);
     this.k.prober.setTerminating(this.uid);
     const rs = await this.runtimeStatus(pod);
     this.k.prober.updateRuntime(pod, rs);
-    await killContainersInPod(ctx, rs, this.effectiveGrace(pod), rs.sandboxes[0]?.ip);
+    const grace = this.effectiveGrace(pod);
+    this.killing = { grace, passes: [killContainersInPod(ctx, rs, grace, rs.sandboxes[0]?.ip)] };
+    // (passes a shorter grace adds meanwhile are waited for too)
+    try {
+      for (let i = 0; i < this.killing.passes.length; i++) await this.killing.passes[i];
+    } finally {
+      this.killing = undefined;
+    }
     await this.stopSandboxes(rs);
     const after = await this.runtimeStatus(pod);
     await this.writeStatus(after, true);

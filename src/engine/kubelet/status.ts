@@ -432,6 +432,19 @@ export function podReadyCondition(
   return { type: 'Ready', status: 'True' };
 }
 
+/**
+ * NeedToReconcilePodReadiness: the pod has readiness gates and its Ready condition says otherwise
+ * than its gates and containers now do (a client set a gate's condition): the kubelet syncs it.
+ */
+export function needToReconcilePodReadiness(pod: Pod): boolean {
+  if (!pod.spec?.readinessGates?.length) return false;
+  const st = pod.status ?? {};
+  const cur = st.conditions?.find((c) => c.type === 'Ready');
+  if (!cur) return false;
+  const want = podReadyCondition(pod.spec, st.conditions ?? [], [...(st.initContainerStatuses ?? []), ...(st.containerStatuses ?? [])], st.phase ?? '');
+  return cur.status !== want.status || (cur.message ?? '') !== (want.message ?? '');
+}
+
 const KUBELET_CONDITIONS = new Set(['PodScheduled', 'Ready', 'Initialized', 'ContainersReady', 'PodReadyToStartContainers']);
 
 /** lastTransitionTime moves only when the status changes (status_manager updateLastTransitionTime). */
@@ -494,11 +507,17 @@ export function podQOSClass(pod: Pod): string {
 // ---------------------------------------------------------------------------------------------
 // The whole status
 
+/**
+ * The newest sandbox's IP while it is ready (a hostNetwork pod's are the node's). With no sandbox
+ * ready the runtime reports none and the kubelet keeps the IPs the pod had (the PLEG's getPodIPs):
+ * a finished pod keeps its IP.
+ */
 function podIPs(pod: Pod, runtime: RuntimePodStatus, hostIPs: readonly string[]): string[] {
   const newest = runtime.sandboxes[0];
   if (newest && newest.state === 'SANDBOX_READY' && newest.ip) return [newest.ip];
   if (pod.spec?.hostNetwork) return [...hostIPs];
-  return [];
+  if (runtime.sandboxes.some((sb) => sb.state === 'SANDBOX_READY')) return [];
+  return (pod.status?.podIPs ?? []).map((p) => p.ip ?? '').filter(Boolean);
 }
 
 export function generatePodStatus(input: StatusInput): PodStatus {

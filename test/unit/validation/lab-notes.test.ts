@@ -29,7 +29,7 @@ import { MaxContainerTerminationMessageLength } from '../../../src/engine/kubele
 import { pastActiveDeadline, DeadlineExceededReason } from '../../../src/engine/kubelet/active-deadline.js';
 import { ensureImageExists } from '../../../src/engine/kubelet/images.js';
 import { doProbe, recordOutcome, initialWorkerState, type WorkerInput } from '../../../src/engine/kubelet/prober/worker.js';
-import { getPhase, podReadyCondition } from '../../../src/engine/kubelet/status.js';
+import { getPhase, needToReconcilePodReadiness, podReadyCondition } from '../../../src/engine/kubelet/status.js';
 import { configMapPayload, secretPayload, projectedPayload } from '../../../src/engine/kubelet/volumes/payload.js';
 import { VolumeManager, volumeKind } from '../../../src/engine/kubelet/volumes/volume-manager.js';
 import { schedulePod } from '../../../src/engine/scheduler/filters.js';
@@ -116,6 +116,19 @@ const app = (name: string): Container => ({ name, image: 'busybox:1.35' });
 // ---- the hand-written notes: the text as reviewed, and the evidence ----
 
 const HAND: Record<string, { note: string; evidence: () => void | Promise<void> }> = {
+  'PodSpec.readinessGates': {
+    note: "The pod is Ready only when its containers are and every gate's condition (its conditionType) is True in the pod's status. The kubelet never sets these conditions: a controller does, or, where none runs (as in the lab), you do, through the status subresource: kubectl patch pod NAME --subresource=status --type=json -p '[{\"op\":\"add\",\"path\":\"/status/conditions/-\",\"value\":{\"type\":\"example.com/ready\",\"status\":\"True\"}}]'. The kubelet then updates Ready at once.",
+    evidence: () => {
+      const ready = [{ name: 'app', ready: true, restartCount: 0, image: 'x', imageID: '', state: { running: {} } }];
+      const s = podWith((p) => (p.spec.readinessGates = [{ conditionType: 'example.com/ready' }])).spec;
+      const gate = (status: string) => [{ type: 'example.com/ready', status }];
+      assert.deepEqual(podReadyCondition(s, [], ready, 'Running'), { type: 'Ready', status: 'False', reason: 'ReadinessGatesNotReady', message: 'corresponding condition of pod readiness gate "example.com/ready" does not exist.' });
+      assert.deepEqual(podReadyCondition(s, gate('True'), ready, 'Running'), { type: 'Ready', status: 'True' }, 'a gate set True: Ready');
+      // and the kubelet syncs at once when a client sets it (test/unit/readiness-gates.test.ts)
+      const pod = { spec: s, status: { phase: 'Running', containerStatuses: ready, conditions: [...gate('True'), { type: 'Ready', status: 'False', message: 'x' }] } } as unknown as Pod;
+      assert.equal(needToReconcilePodReadiness(pod), true);
+    },
+  },
   'PodSpec.initContainers': {
     note: 'The kubelet runs init containers one at a time, in order; each must exit 0 before the next starts, and app containers start only after the last one. A failing one is restarted with back-off unless restartPolicy is Never (then the pod fails).',
     evidence: () => {
@@ -615,14 +628,6 @@ const UNHONOURED: Record<string, Unhonoured> = {
   'PodOS.name': spec('os', { name: 'windows' }, 'both'),
   'PodSpec.hostUsers': spec('hostUsers', false, 'docker'),
   'PodSpec.hostnameOverride': spec('hostnameOverride', 'custom-host', 'docker'),
-  'PodSpec.readinessGates': {
-    set: (p) => (p.spec.readinessGates = [{ conditionType: 'example.com/ready' }]),
-    evidence: () => {
-      const ready = [{ name: 'app', ready: true, restartCount: 0, image: 'x', imageID: '', state: { running: {} } }];
-      const s = podWith((p) => (p.spec.readinessGates = [{ conditionType: 'example.com/ready' }])).spec;
-      assert.deepEqual(podReadyCondition(s, [], ready, 'Running'), { type: 'Ready', status: 'False', reason: 'ReadinessGatesNotReady', message: 'corresponding condition of pod readiness gate "example.com/ready" does not exist.' });
-    },
-  },
   'PodSpec.imagePullSecrets': {
     set: (p) => (p.spec.imagePullSecrets = [{ name: 'regcred' }]),
     evidence: async () => {

@@ -185,7 +185,7 @@ describe('lab warnings, one family at a time', () => {
       ],
     ],
     [
-      'readiness gates, image pull secrets, user namespaces and hostnameOverride are warned; hostAliases, hostname, subdomain and activeDeadlineSeconds are not',
+      'image pull secrets, user namespaces and hostnameOverride are warned; readiness gates, hostAliases, hostname, subdomain and activeDeadlineSeconds are not',
       (p) =>
         Object.assign(p.spec, {
           readinessGates: [{ conditionType: 'example.com/ready' }],
@@ -198,7 +198,6 @@ describe('lab warnings, one family at a time', () => {
           activeDeadlineSeconds: 60,
         }),
       [
-        ['spec.readinessGates', d('PodSpec.readinessGates')],
         ['spec.imagePullSecrets', d('PodSpec.imagePullSecrets')],
         ['spec.hostUsers', d('PodSpec.hostUsers')],
         ['spec.hostnameOverride', d('PodSpec.hostnameOverride')],
