@@ -21,7 +21,7 @@ import { podContainerNames } from '../shared/pod-containers.js';
 import { archivedLogs } from './kubelet/container-gc.js';
 import { computePodQOS } from './kubelet/status.js';
 import { Kubelet, NODE_IP, readArchivedAttempts, readRuntimePod, removePodFromRuntime } from './kubelet/kubelet.js';
-import { withNodeAddresses, withTransitionTimesOf, defaultNode, DEFAULT_NODE_NAME } from './node.js';
+import { withNodeAddresses, withTransitionTimesOf, defaultNode, unschedulableTaints, DEFAULT_NODE_NAME } from './node.js';
 import { adoptFromRuntime } from './checkpoint.js';
 import { EVENT_TTL_MS, StoreJournal } from './journal.js';
 import { applyPodDefaults } from '../validation/defaults.js';
@@ -120,6 +120,7 @@ export class Engine implements EngineApi {
       adoptFromRuntime({ runtime: this.runtime, store: this.store, stateDir: this.settings.stateDir, now: this.clock.now(), log: this.log }),
     ]);
     this.syncNodes(nodes);
+    this.taintCordonedNodes();
     // Loaded before the kubelet starts, so a pod's first sync finds the objects it references.
     this.startConfigObjects();
     this.scheduler = new Scheduler(this.store, this.recorder, this.clock);
@@ -127,6 +128,26 @@ export class Engine implements EngineApi {
     this.simulated = new SimulatedKubelet({ store: this.store, clock: this.clock, backoffInitialMs: this.settings.backoffInitialMs, backoffMaxMs: this.settings.backoffMaxMs, log: this.log });
     this.sweepEvents();
     this.postNodeStatus();
+  }
+
+  /** The node lifecycle controller's tainting of cordoned nodes (unschedulableTaints), now and on each node change. */
+  private taintCordonedNodes(): void {
+    const pass = (name: string) => {
+      const n = this.store.get('Node', undefined, name);
+      const taints = n && unschedulableTaints(n, this.clock.now());
+      if (!taints) return;
+      this.store.update('Node', undefined, name, (o) => {
+        const { taints: _old, ...rest } = o.spec ?? {};
+        (o as { spec?: Node['spec'] }).spec = taints.length ? { ...rest, taints } : rest;
+      });
+    };
+    for (const n of this.store.list('Node')) pass(n.metadata?.name ?? '');
+    this.subs.push(
+      this.store.watch((e) => {
+        // (after the write that changed the node, as the controller's own update follows it)
+        if (e.kind === 'Node' && e.type !== 'DELETED') queueMicrotask(() => pass(e.object.metadata?.name ?? ''));
+      }),
+    );
   }
 
   private sweepTimer?: { cancel(): void };

@@ -3,7 +3,7 @@
 // conditions, addresses, nodeInfo), and a node's IPs as a kubelet reads them from its Node object
 // (component-helpers' GetNodeHostIPs). Pure: the runtime's version answer in, a v1 Node out.
 import { isIP } from 'node:net';
-import type { Node } from 'kubernetes-types/core/v1';
+import type { Node, Taint } from 'kubernetes-types/core/v1';
 import type { RuntimeVersion } from '../runtime/cri.js';
 import { rfc3339 } from './clock.js';
 import { formatQuantity } from '../validation/quantity.js';
@@ -111,4 +111,20 @@ export function nodeHostIPs(node: Node | undefined): string[] {
   if (first === undefined) return [];
   const other = all.find((ip) => isIP(ip) !== isIP(first));
   return other === undefined ? [first] : [first, other];
+}
+
+const UNSCHEDULABLE_TAINT = 'node.kubernetes.io/unschedulable';
+
+/**
+ * The node lifecycle controller's NoSchedule tainting (doNoScheduleTaintingPass): a cordoned node
+ * (spec.unschedulable) carries node.kubernetes.io/unschedulable:NoSchedule, stamped with the time it
+ * was added (SwapNodeControllerTaint); an uncordoned one loses it. The taints to write, or
+ * undefined when they stay as they are.
+ */
+export function unschedulableTaints(node: Node, now: number): Taint[] | undefined {
+  const taints = node.spec?.taints ?? [];
+  const tainted = taints.some((t) => t.key === UNSCHEDULABLE_TAINT && t.effect === 'NoSchedule');
+  if (!!node.spec?.unschedulable === tainted) return undefined;
+  if (tainted) return taints.filter((t) => !(t.key === UNSCHEDULABLE_TAINT && t.effect === 'NoSchedule'));
+  return [...taints, { key: UNSCHEDULABLE_TAINT, effect: 'NoSchedule', timeAdded: rfc3339(now) }];
 }

@@ -96,13 +96,14 @@ const top = (name: string, singularName: string, namespaced: boolean, kind: stri
   if (extra.storageVersionHash) r.storageVersionHash = extra.storageVersionHash;
   return r;
 };
-const sub = (name: string, namespaced: boolean, kind: string, verbs: string[]): APIResource => ({ name, singularName: '', namespaced, kind, verbs: [...verbs] });
+const sub = (name: string, namespaced: boolean, kind: string, verbs: string[], gv?: { group: string; version: string }): APIResource => ({ name, singularName: '', namespaced, ...gv, kind, verbs: [...verbs] });
 
 /**
  * `/api/v1`: the core resources the lab serves, as a v1.33 API server lists them (sorted by name,
  * subresources with an empty singularName, storage version hashes from
- * pkg/controlplane/storageversionhashdata). Not served, so not listed: pods/eviction (policy/v1
- * Eviction), pods/proxy, pods/resize, nodes/proxy, namespaces/finalize and the other core resources.
+ * pkg/controlplane/storageversionhashdata; pods/eviction names its group and version, policy/v1,
+ * which is how kubectl drain finds it). Not served, so not listed: pods/proxy, pods/resize,
+ * nodes/proxy, namespaces/finalize and the other core resources.
  */
 export function coreV1Resources(): APIResourceList {
   return {
@@ -120,6 +121,7 @@ export function coreV1Resources(): APIResourceList {
       sub('pods/attach', true, 'PodAttachOptions', ['create', 'get']),
       sub('pods/binding', true, 'Binding', ['create']),
       sub('pods/ephemeralcontainers', true, 'Pod', STATUS_VERBS),
+      sub('pods/eviction', true, 'Eviction', ['create'], { group: 'policy', version: 'v1' }),
       sub('pods/exec', true, 'PodExecOptions', ['create', 'get']),
       sub('pods/log', true, 'Pod', ['get']),
       sub('pods/portforward', true, 'PodPortForwardOptions', ['create', 'get']),

@@ -4,7 +4,7 @@
 // with the API server's decoding, defaulting and validation (src/validation) and its errors.
 import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import type { ConfigMap, Event as KEvent, Namespace, Node, Pod, Secret } from 'kubernetes-types/core/v1';
+import type { ConfigMap, Event as KEvent, Namespace, Node, Pod, PodCondition, Secret } from 'kubernetes-types/core/v1';
 import { createdPodStatus, type Engine } from '../engine/engine.js';
 import type { Kind, ObjOf } from '../engine/store.js';
 import { InvalidError as ConfigInvalidError } from '../engine/config-objects.js';
@@ -509,6 +509,39 @@ export class Registry {
     return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };
   }
 
+  /**
+   * POST pods/eviction (pkg/registry/core/pod/storage/eviction.go). The lab has no
+   * PodDisruptionBudgets, so every eviction is allowed: the pod gets the DisruptionTarget
+   * condition (addConditionAndDeletePod; not on a dry run), then is deleted as the eviction's
+   * deleteOptions say. Answers the Status a create returns.
+   */
+  async evict(ns: string, name: string, body: string, dryRunQuery: boolean): Promise<object> {
+    const e = parseBody(body) as {
+      metadata?: { name?: string };
+      deleteOptions?: { gracePeriodSeconds?: number; dryRun?: string[]; preconditions?: { uid?: string; resourceVersion?: string } };
+    };
+    if ((e.metadata?.name ?? '') !== name) throw badRequest('name in URL does not match name in Eviction object');
+    const pod = this.store.get('Pod', ns, name);
+    if (!pod) throw notFound('pods', name);
+    const o = e.deleteOptions ?? {};
+    const dryRun = dryRunQuery || (o.dryRun ?? []).includes('All');
+    const opts = { dryRun, uid: o.preconditions?.uid, resourceVersion: o.preconditions?.resourceVersion, ...(o.gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds: o.gracePeriodSeconds }) };
+    if (opts.uid && opts.uid !== pod.metadata?.uid) {
+      throw conflict('Pod', name, `the UID in the precondition (${opts.uid}) does not match the UID in record (${pod.metadata?.uid}). The object might have been deleted and then recreated`);
+    }
+    if (opts.resourceVersion && opts.resourceVersion !== pod.metadata?.resourceVersion) {
+      throw conflict('Pod', name, `the ResourceVersion in the precondition (${opts.resourceVersion}) does not match the ResourceVersion in record (${pod.metadata?.resourceVersion}). The object might have been modified`);
+    }
+    if (!dryRun) {
+      this.store.update('Pod', ns, name, (p) => {
+        p.status = { ...p.status, conditions: withPodCondition(p.status?.conditions ?? [], { type: 'DisruptionTarget', status: 'True', reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting' }, this.now()) };
+      });
+    }
+    // (the condition's write moved the resourceVersion: the deletion is not held to the old one)
+    await this.delete(RESOURCES.pods!, ns, name, { ...opts, resourceVersion: undefined });
+    return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };
+  }
+
   /** Default namespaces of a fresh lab (kube-apiserver's system namespaces controller). */
   ensureSystemNamespaces(): void {
     for (const name of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
@@ -550,4 +583,22 @@ export type { Secret };
 export function nextGeneration(old: Pod, spec: Pod['spec']): number {
   const current = old.metadata?.generation ?? 1;
   return isDeepStrictEqual(JSON.parse(JSON.stringify(old.spec ?? {})), JSON.parse(JSON.stringify(spec ?? {}))) ? current : current + 1;
+}
+
+/**
+ * UpdatePodCondition (pkg/api/pod): the condition added at the end, or in place of the one of its
+ * type; its transition time is now unless the status stays the same.
+ */
+function withPodCondition(conditions: readonly PodCondition[], c: { type: string; status: string; reason?: string; message?: string }, now: number): PodCondition[] {
+  const old = conditions.find((x) => x.type === c.type);
+  const next: PodCondition = {
+    type: c.type,
+    status: c.status,
+    // (metav1.Time's zero value, which the API writes as null)
+    lastProbeTime: null as unknown as string,
+    lastTransitionTime: old && old.status === c.status && old.lastTransitionTime ? old.lastTransitionTime : rfc3339(now),
+    ...(c.reason ? { reason: c.reason } : {}),
+    ...(c.message ? { message: c.message } : {}),
+  };
+  return old ? conditions.map((x) => (x === old ? next : x)) : [...conditions, next];
 }

@@ -426,6 +426,7 @@ export class LabServer {
     }
     if (info.kind === 'Pod') {
       if (sub === 'binding' && ctx.method === 'POST') return this.sendJson(ctx.res, 201, this.registry.bind(ns, name, ctx.body ?? ''));
+      if (sub === 'eviction' && ctx.method === 'POST') return this.sendJson(ctx.res, 201, await this.registry.evict(ns, name, ctx.body ?? '', this.dryRun(ctx)));
       if (sub === 'log' && ctx.method === 'GET') return this.podLog(ctx, ns, name);
       if (sub === 'ephemeralcontainers') {
         if (ctx.method === 'GET') return this.sendJson(ctx.res, 200, this.present('Pod', this.registry.get(info, ns, name)));

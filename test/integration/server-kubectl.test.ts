@@ -399,6 +399,58 @@ spec:
     });
   }
 
+  for (const version of VERSIONS) {
+    test(`kubectl ${version}: drain evicts a pod (DisruptionTarget EvictionByEvictionAPI while it terminates; the cordoned node tainted), and delete --now shortens a deletion under way`, async () => {
+      const k = (args: string[], input?: string, t?: number) => kubectlRunner(version, kubeconfig)(args, input, t);
+      const v = version.replace('.', '-');
+      // a container that ignores SIGTERM: only the grace period's SIGKILL ends it
+      const stubborn = (name: string) => `apiVersion: v1
+kind: Pod
+metadata:
+  name: ${name}
+spec:
+  terminationGracePeriodSeconds: 30
+  containers:
+    - name: app
+      image: busybox:1.35
+      command: ["sh", "-c", "trap '' TERM; sleep 3600"]
+`;
+      assert.equal((await k(['apply', '-f', '-'], stubborn(`evict-${v}`))).code, 0);
+      assert.equal((await k(['apply', '-f', '-'], stubborn(`slow-${v}`))).code, 0);
+      const w = await k(['wait', '--for=condition=Ready', `pod/evict-${v}`, `pod/slow-${v}`, '--timeout=60s'], undefined, 90_000);
+      assert.equal(w.code, 0, w.err);
+
+      // delete --now after a plain delete: the pod goes in seconds, not the 30 s of the first
+      assert.equal((await k(['delete', 'pod', `slow-${v}`, '--wait=false'])).code, 0);
+      await new Promise((r) => setTimeout(r, 1000));
+      const t0 = Date.now();
+      const now = await k(['delete', 'pod', `slow-${v}`, '--now'], undefined, 60_000);
+      const took = Date.now() - t0;
+      assert.deepEqual([now.code, now.out], [0, `pod "slow-${v}" deleted\n`], now.err);
+      assert.ok(took < 15_000, `delete --now took ${took} ms`);
+
+      try {
+        const drain = k(['drain', 'podlab-node', '--force', '--grace-period=5', '--pod-selector', `!app`], undefined, 90_000);
+        let reason = '';
+        const t1 = Date.now();
+        while (reason === '' && Date.now() - t1 < 20_000) {
+          reason = (await k(['get', 'pod', `evict-${v}`, '-o', 'jsonpath={.status.conditions[?(@.type=="DisruptionTarget")].reason}'])).out;
+          if (reason === '') await new Promise((r) => setTimeout(r, 200));
+        }
+        const d = await drain;
+        assert.equal(reason, 'EvictionByEvictionAPI');
+        assert.equal(d.code, 0, d.err);
+        assert.deepEqual(d.out.split('\n').filter(Boolean).sort(), ['evicting pod default/evict-' + v, 'node/podlab-node cordoned', 'node/podlab-node drained', `pod/evict-${v} evicted`].sort());
+        const node = await k(['describe', 'node', 'podlab-node']);
+        assert.match(node.out, /^Taints:\s+node\.kubernetes\.io\/unschedulable:NoSchedule$/m);
+        assert.match(node.out, /^Unschedulable:\s+true$/m);
+      } finally {
+        await k(['uncordon', 'podlab-node']);
+      }
+      assert.match((await k(['describe', 'node', 'podlab-node'])).out, /^Taints:\s+<none>$/m);
+    });
+  }
+
   test('get -w prints the pod as it changes, and a pod created meanwhile appears', async () => {
     const version = VERSIONS[VERSIONS.length - 1]!;
     const child = spawn(join(KUBECTL_DIR, `kubectl.${version}`), ['get', 'pods', '-w'], { env: { ...process.env, KUBECONFIG: kubeconfig } });

@@ -56,6 +56,7 @@ describe('discovery documents are a v1.33 API server’s', () => {
         { name: 'pods/attach', singularName: '', namespaced: true, kind: 'PodAttachOptions', verbs: ['create', 'get'] },
         { name: 'pods/binding', singularName: '', namespaced: true, kind: 'Binding', verbs: ['create'] },
         { name: 'pods/ephemeralcontainers', singularName: '', namespaced: true, kind: 'Pod', verbs: STATUS },
+        { name: 'pods/eviction', singularName: '', namespaced: true, group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] },
         { name: 'pods/exec', singularName: '', namespaced: true, kind: 'PodExecOptions', verbs: ['create', 'get'] },
         { name: 'pods/log', singularName: '', namespaced: true, kind: 'Pod', verbs: ['get'] },
         { name: 'pods/portforward', singularName: '', namespaced: true, kind: 'PodPortForwardOptions', verbs: ['create', 'get'] },

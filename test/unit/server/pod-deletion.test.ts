@@ -118,3 +118,46 @@ test('a status written without qosClass keeps the one the pod was created with (
   await registry.update(RESOURCES.pods!, 'default', 's', JSON.stringify(p), { ...opts, sub: 'status' });
   assert.deepEqual(stored('s')?.status, { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'True' }], qosClass: 'Guaranteed' });
 }));
+
+// POST pods/eviction (pkg/registry/core/pod/storage/eviction.go). The lab has no
+// PodDisruptionBudgets, so every eviction is allowed: the pod gets the DisruptionTarget condition
+// (addConditionAndDeletePod), then is deleted with the eviction's deleteOptions.
+test('an eviction: the DisruptionTarget condition, then a deletion with the eviction’s grace; a Status Success answer', withLab(async () => {
+  await running('ev');
+  const t0 = Math.floor(lab.clock.now() / sec) * sec;
+  const answer = await registry.evict('default', 'ev', JSON.stringify({ apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'ev', namespace: 'default' }, deleteOptions: { gracePeriodSeconds: 20 } }), false);
+  const p = stored('ev');
+  const target = p?.status?.conditions?.find((c) => c.type === 'DisruptionTarget');
+  assert.deepEqual(
+    { answer, target, at: since(p?.metadata?.deletionTimestamp, t0), grace: p?.metadata?.deletionGracePeriodSeconds },
+    {
+      answer: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 },
+      target: { type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: new Date(t0).toISOString().replace('.000Z', 'Z'), reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting' },
+      at: 20,
+      grace: 20,
+    },
+  );
+  // the kubelet keeps a condition it does not own while it terminates the pod
+  await lab.clock.advanceAsync(2 * sec);
+  assert.equal(stored('ev')?.status?.conditions?.find((c) => c.type === 'DisruptionTarget')?.reason, 'EvictionByEvictionAPI');
+}));
+
+test('an eviction refused: another name in the body (400), no such pod (404); a dry run changes nothing', withLab(async () => {
+  await running('keep');
+  const evict = (name: string, body: object, dry = false) =>
+    registry.evict('default', name, JSON.stringify({ apiVersion: 'policy/v1', kind: 'Eviction', ...body }), dry).then(
+      () => 'evicted',
+      (e: { code?: number; message?: string }) => `${e.code} ${e.message}`,
+    );
+  assert.deepEqual(
+    [
+      await evict('keep', { metadata: { name: 'other' } }),
+      await evict('nope', { metadata: { name: 'nope' } }),
+      await evict('keep', { metadata: { name: 'keep' } }, true),
+      await evict('keep', { metadata: { name: 'keep' }, deleteOptions: { dryRun: ['All'] } }),
+    ],
+    ['400 name in URL does not match name in Eviction object', '404 pods "nope" not found', 'evicted', 'evicted'],
+  );
+  const p = stored('keep');
+  assert.deepEqual({ deleting: p?.metadata?.deletionTimestamp, conditions: p?.status?.conditions?.map((c) => c.type).includes('DisruptionTarget') }, { deleting: undefined, conditions: false });
+}));
