@@ -44,7 +44,8 @@ export function parsePodLogQuery(q: URLSearchParams, podName: string): PodLogQue
   if (out.tailLines !== undefined && out.tailLines < 0) errs.push({ field: 'tailLines', type: 'FieldValueInvalid', body: `Invalid value: ${out.tailLines}: must be greater than or equal to 0` });
   if (out.limitBytes !== undefined && out.limitBytes < 1) errs.push({ field: 'limitBytes', type: 'FieldValueInvalid', body: `Invalid value: ${out.limitBytes}: must be greater than 0` });
   if (out.sinceSeconds !== undefined && out.sinceTime !== undefined) {
-    errs.push({ field: '', type: 'FieldValueForbidden', body: 'Forbidden: at most one of `sinceTime` or `sinceSeconds` may be specified' });
+    // (field.NewPath(""), which Go writes as `[]`)
+    errs.push({ field: '[]', type: 'FieldValueForbidden', body: 'Forbidden: at most one of `sinceTime` or `sinceSeconds` may be specified' });
   } else if (out.sinceSeconds !== undefined && out.sinceSeconds < 1) {
     errs.push({ field: 'sinceSeconds', type: 'FieldValueInvalid', body: `Invalid value: ${out.sinceSeconds}: must be greater than 0` });
   }

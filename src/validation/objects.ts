@@ -75,8 +75,8 @@ export function validateConfigMap(cm: ConfigMap): FieldErr[] {
     for (const m of isConfigMapKey(key)) out.push(F.invalid(`binaryData[${key}]`, key, m, { at: 'key' }));
     total += byteLength(String(value ?? ''));
   }
-  // the whole object: an empty field path
-  if (total > MAX_SECRET_SIZE) out.push(F.tooLong('', MAX_SECRET_SIZE, { loc: cm.data ? 'data' : 'binaryData', at: 'key' }));
+  // the whole object: field.NewPath(""), which Go writes as `[]`
+  if (total > MAX_SECRET_SIZE) out.push(F.tooLong('[]', MAX_SECRET_SIZE, { loc: cm.data ? 'data' : 'binaryData', at: 'key' }));
   return out;
 }
 

@@ -47,7 +47,7 @@ describe('the pod log query', () => {
     [
       'sinceSeconds and sinceTime together are Forbidden (an empty field path, left out of the cause by its omitempty), and sinceSeconds is not checked then',
       'sinceSeconds=0&sinceTime=2026-11-24T05:07:00Z',
-      { code: 422, reason: 'Invalid', message: 'PodLogOptions "web" is invalid: : Forbidden: at most one of `sinceTime` or `sinceSeconds` may be specified', causes: [{ reason: 'FieldValueForbidden', message: 'Forbidden: at most one of `sinceTime` or `sinceSeconds` may be specified' }] },
+      { code: 422, reason: 'Invalid', message: 'PodLogOptions "web" is invalid: []: Forbidden: at most one of `sinceTime` or `sinceSeconds` may be specified', causes: [{ reason: 'FieldValueForbidden', message: 'Forbidden: at most one of `sinceTime` or `sinceSeconds` may be specified', field: '[]' }] },
     ],
   ];
   for (const [name, query, want] of cases) test(name, () => assert.deepEqual(outcome(query), want));

@@ -138,9 +138,9 @@ describe('ValidateConfigMap', () => {
     ['a binaryData key is checked too', cm('binaryData:\n  a/b: AA==\n'), [err('binaryData[a/b]', 'Invalid value', `"a/b": ${CONFIG_KEY}`)]],
     ['a key in both data and binaryData is refused on the data side', cm('data:\n  k: x\nbinaryData:\n  k: AA==\n'), [err('data[k]', 'Invalid value', '"k": duplicate of key present in binaryData')]],
     [
-      'more than 1 MiB in data and binaryData together is too long, on the whole object (an empty path)',
+      'more than 1 MiB in data and binaryData together is too long, on the whole object (an empty path, which Go writes as [])',
       cm(`data:\n  a: ${big(524288)}\nbinaryData:\n  b: ${Buffer.alloc(524289).toString('base64')}\n`),
-      [err('', 'Too long', 'may not be more than 1048576 bytes')],
+      [err('[]', 'Too long', 'may not be more than 1048576 bytes')],
     ],
     ['exactly 1 MiB is accepted', cm(`data:\n  a: ${big(1048576)}\n`), []],
   ];
@@ -218,7 +218,7 @@ describe('positions', () => {
     assert.deepEqual(where(secret('type: kubernetes.io/dockerconfigjson\nstringData:\n  .dockerconfigjson: "[]"\n')), [['data[.dockerconfigjson]', 7, 22, '"[]"']]);
   });
   test('the ConfigMap size error (empty path) points at data', () => {
-    assert.deepEqual(where(cm(`data:\n  a: ${big(1048577)}\n`)), [['', 5, 1, 'data']]);
+    assert.deepEqual(where(cm(`data:\n  a: ${big(1048577)}\n`)), [['[]', 5, 1, 'data']]);
   });
   test('the ConfigMap duplicate key points at the data key', () => {
     assert.deepEqual(where(cm('binaryData:\n  k: AA==\ndata:\n  k: x\n')), [['data[k]', 8, 3, 'k']]);
@@ -234,7 +234,7 @@ describe("kubectl's refusal of a ConfigMap or Secret", () => {
     assert.equal(refusal(secret('type: kubernetes.io/tls\n')), 'The Secret "s" is invalid: \n* data[tls.crt]: Required value\n* data[tls.key]: Required value');
   });
   test('an error on the whole ConfigMap keeps the empty field before the colon', () => {
-    assert.equal(refusal(cm(`data:\n  a: ${big(1048577)}\n`)), 'The ConfigMap "cfg" is invalid: : Too long: may not be more than 1048576 bytes');
+    assert.equal(refusal(cm(`data:\n  a: ${big(1048577)}\n`)), 'The ConfigMap "cfg" is invalid: []: Too long: may not be more than 1048576 bytes');
   });
   test('bad base64 is a 400 decoding error', () => {
     assert.equal(
