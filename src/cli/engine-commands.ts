@@ -202,6 +202,12 @@ function asKubectlSends(text: string, doc: ValidatedDocument, options: Parameter
  * SIGINT/SIGTERM while `run` is up: counted, never fatal, so a signal cannot cut the clean-up short
  * and leave containers behind. Installed before the engine starts, removed after it is closed.
  */
+/**
+ * The signals that end a run, each one a request to clean up: Ctrl-C, kill, the terminal closing
+ * (SIGHUP: a closed window or a dropped SSH session) and Ctrl-\ (SIGQUIT).
+ */
+const ENDING_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'] as const;
+
 class SignalGuard {
   count = 0;
   private readonly handler = () => {
@@ -209,12 +215,10 @@ class SignalGuard {
     this.onSignal(this.count);
   };
   constructor(private readonly onSignal: (count: number) => void) {
-    process.on('SIGINT', this.handler);
-    process.on('SIGTERM', this.handler);
+    for (const s of ENDING_SIGNALS) process.on(s, this.handler);
   }
   dispose(): void {
-    process.off('SIGINT', this.handler);
-    process.off('SIGTERM', this.handler);
+    for (const s of ENDING_SIGNALS) process.off(s, this.handler);
   }
 }
 

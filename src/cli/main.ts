@@ -35,11 +35,11 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 if (require.main === module) {
-  // A reader that went away (`podlab run ... | head`) is not a crash: output stops, the command
-  // (and its --rm clean-up) goes on.
+  // A reader that went away (`podlab run ... | head`, EPIPE) or a terminal that closed (EIO, after
+  // SIGHUP) is not a crash: output stops, the command (and its --rm clean-up) goes on.
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code !== 'EPIPE') throw e;
+      if (e.code !== 'EPIPE' && e.code !== 'EIO') throw e;
     });
   }
   main(process.argv.slice(2)).then(

@@ -164,6 +164,39 @@ describe('podlab run: a signal never leaks containers', () => {
   });
 });
 
+describe('podlab run: the terminal closing (SIGHUP) is a signal like the others', () => {
+  test('SIGHUP under --rm, then SIGHUP again during the clean-up: the pod and the ConfigMap this run created are deleted, nothing is left, exit 130', async () => {
+    const lab = mkdtempSync(join(tmpdir(), 'podlab-test-cli-hup-'));
+    try {
+      const f = file(
+        'hup.yaml',
+        `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cli-hup-cm\ndata:\n  k: v\n---\n${pod('cli-hup', '  terminationGracePeriodSeconds: 3\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sleep", "3600"]\n')}`,
+      );
+      const child = spawn(process.execPath, [cli, 'run', f, '--rm'], { env: { ...env(), PODLAB_STATE_DIR: lab }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      await waitOutput(() => /cli-hup\s+1\/1\s+Running/.test(out), 30_000);
+      const uids = labPodUids(lab);
+      assert.equal(uids.length, 1);
+      child.kill('SIGHUP');
+      await waitOutput(() => /Killing\s+pod\/cli-hup/.test(out), 10_000);
+      child.kill('SIGHUP');
+      assert.equal(await exitCode(child), 130, err);
+      const cm = spawnSync(process.execPath, [cli, 'get', 'cm', 'cli-hup-cm'], { env: { ...env(), PODLAB_STATE_DIR: lab }, encoding: 'utf8' });
+      assert.deepEqual(
+        { sandboxes: labSandboxes(lab), containers: podContainers(uids), configMap: cm.stderr.trim() },
+        { sandboxes: [], containers: [], configMap: 'Error from server (NotFound): configmaps "cli-hup-cm" not found' },
+      );
+    } finally {
+      await stopLabServer(lab);
+      removeLabContainers(lab);
+      rmSync(lab, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('ConfigMaps and Secrets through the command line', () => {
   test('run applies them in file order (created, unchanged, configured, an immutable refusal) with kubectl apply\'s merge and record (kubectl apply then finds nothing to change; a label another client added stays); get, describe and delete show and remove them; delete --all takes pods too', async () => {
     const lab = mkdtempSync(join(tmpdir(), 'podlab-test-cli-objects-'));
