@@ -396,6 +396,12 @@ async function runAttached(
     table.line(['x'.repeat(longest), '10/10', 'Init:CrashLoopBackOff', '10 (59m ago)', '59m']);
   }
   const sub = engine.watch(onWatch);
+  // The lab server going away (stopped, or died) is said, as is its return (the client follows a
+  // server started again, by any podlab command, wherever it listens).
+  const connSub = engine.onConnection((problem) => {
+    if (problem) io.err(`podlab: the lab server does not answer (${problem.message}); waiting for it (any podlab command starts it again)\n`);
+    else io.err('podlab: the lab server answers again\n');
+  });
   // Step mode (a Pod Lab feature, not kubelet behaviour): Enter on stdin lets the next init container start.
   const stepSub = engine.onStepWaiting((key, container) => {
     io.err(`step mode: init container ${container} of pod ${key} is ready to start; press Enter to continue\n`);
@@ -407,6 +413,7 @@ async function runAttached(
   }
   const closeAll = async () => {
     setPhase('closing');
+    connSub.dispose();
     podLogs?.dispose();
     if (values.step) process.stdin.off('data', onStdin);
     stepSub.dispose();
@@ -496,6 +503,12 @@ async function runAttached(
   // exit code 130: the deletion always finishes.
   setPhase('cleaning');
   const interrupted = () => signals.count > 0;
+  if ((interrupted() || values.rm) && engine.connectionProblem) {
+    // The clean-up must not be lost with the server: a lab server again (started if none runs),
+    // which takes the pods over from Docker, then the deletion.
+    io.err('podlab: the lab server does not answer: reaching it again for the clean-up\n');
+    await engine.reconnect();
+  }
   if (interrupted() || values.rm) await deleteAll(engine, names);
   if (values.rm) {
     for (const [kind, ns, name] of created) await engine.deleteObject(kind, ns, name).catch(() => undefined);

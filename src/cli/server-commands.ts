@@ -54,7 +54,13 @@ export async function connectLab(io: Io, flags: ServerFlags = {}, wantNodes?: st
   const stateDir = defaultStateDir();
   const ep = await ensureServer(stateDir, serverCommand(flags), { onStart: () => (process.env.PODLAB_QUIET_SERVER ? undefined : io.err(`podlab: starting the lab server for ${stateDir}\n`)) });
   const conn = new LabConnection(readLabKubeconfig(ep.kubeconfig));
-  const engine = await RemoteEngine.connect(conn, ep, stateDir);
+  // Where the lab's server runs now, should this one go away: the one its endpoint file names (or,
+  // asked to, a new one, as any command starts it).
+  const find = async (start: boolean) => {
+    const now = start ? await ensureServer(stateDir, serverCommand(flags), { onStart: () => io.err(`podlab: starting the lab server for ${stateDir}\n`) }) : await runningServer(stateDir);
+    return now ? { conn: new LabConnection(readLabKubeconfig(now.kubeconfig)), endpoint: now } : undefined;
+  };
+  const engine = await RemoteEngine.connect(conn, ep, stateDir, find);
   if (!ep.started) {
     const diff = settingsMismatch(flags, engine.settings, ep.settings.nodes, wantNodes);
     if (diff.length) io.err(`podlab: the lab server already runs with ${diff.join(', ')}; run \`podlab stop\` first to change its settings\n`);

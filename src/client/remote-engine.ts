@@ -37,6 +37,9 @@ function plain<T extends AnyObj>(o: T): T {
   return o;
 }
 
+/** Where the lab's server runs now (undefined: none does); `start` starts one when none does. */
+export type ServerFinder = (start: boolean) => Promise<{ conn: LabConnection; endpoint: Endpoint } | undefined>;
+
 /** What a log request may ask of the lab server (the query parameters of PodLogOptions). */
 export interface LogQuery {
   previous?: boolean;
@@ -63,20 +66,49 @@ export class RemoteEngine implements EngineApi {
   }
 
   private constructor(
-    readonly conn: LabConnection,
-    readonly endpoint: Endpoint,
+    /** The server this client talks to; another when the lab's server moved (see relocate). */
+    public conn: LabConnection,
+    public endpoint: Endpoint,
     stateDir: string,
+    private readonly find?: ServerFinder,
   ) {
     const s = endpoint.settings;
     this.settings = { sandboxImage: s.sandboxImage, backoffInitialMs: s.backoffInitialMs, backoffMaxMs: s.backoffMaxMs, stepMode: s.stepMode, nodes: [], relistIntervalMs: 10_000, stateDir };
   }
 
-  /** Connects, fills the caches and starts the watches. */
-  static async connect(conn: LabConnection, endpoint: Endpoint, stateDir: string): Promise<RemoteEngine> {
-    const e = new RemoteEngine(conn, endpoint, stateDir);
+  /**
+   * Connects, fills the caches and starts the watches. `find` says where the lab's server runs now
+   * (its endpoint file): while the server does not answer, each retry asks it, so a server started
+   * again (on another port) is followed.
+   */
+  static async connect(conn: LabConnection, endpoint: Endpoint, stateDir: string, find?: ServerFinder): Promise<RemoteEngine> {
+    const e = new RemoteEngine(conn, endpoint, stateDir, find);
     await Promise.all(KINDS.map((k) => e.listAndWatch(k)));
     await e.watchLab();
     return e;
+  }
+
+  /**
+   * Asks where the lab's server runs (`start`: starting one when none does) and, when that is
+   * another server than this client's, talks to it from now on. Whether the client moved.
+   */
+  async relocate(start = false): Promise<boolean> {
+    const found = await this.find?.(start).catch(() => undefined);
+    if (!found || (found.endpoint.port === this.endpoint.port && found.endpoint.pid === this.endpoint.pid)) return false;
+    this.conn = found.conn;
+    this.endpoint = found.endpoint;
+    return true;
+  }
+
+  /**
+   * The lab's server again, after it stopped answering (a clean-up that must not be lost): one is
+   * started if none runs, and the pods are listed from it. Throws when none can be reached.
+   */
+  async reconnect(): Promise<void> {
+    if (!this.connection.problem) return;
+    await this.relocate(true);
+    await this.listAndWatch('Pod');
+    this.connection.set(undefined);
   }
 
   /** Told when the lab server stops answering (with why; the client retries) and when it answers again. */
@@ -148,6 +180,8 @@ export class RemoteEngine implements EngineApi {
         void (async () => {
           for (let attempt = 0; !this.closed; attempt++) {
             try {
+              // (the pods' watch follows the lab's server to where it runs now: all re-list there)
+              if (kind === 'Pod' && attempt > 0 && (await this.relocate())) expired = true;
               if (expired) await this.listAndWatch(kind);
               else await this.watchFrom(kind, last);
               if (kind === 'Pod' && !this.closed) this.connection.set(undefined);

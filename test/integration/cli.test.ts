@@ -197,6 +197,43 @@ describe('podlab run: the terminal closing (SIGHUP) is a signal like the others'
   });
 });
 
+describe('podlab run: the lab server going away under an attached run', () => {
+  test('stopped: the run says so and waits; a server started again (on another port) is followed; stopped again, SIGINT still deletes the pod (a server is started for the clean-up): nothing is left, exit 130', async () => {
+    const lab = mkdtempSync(join(tmpdir(), 'podlab-test-cli-lost-'));
+    const labEnv = { ...env(), PODLAB_STATE_DIR: lab };
+    try {
+      const f = file('lost.yaml', pod('cli-lost', '  terminationGracePeriodSeconds: 2\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sleep", "3600"]\n'));
+      const child = spawn(process.execPath, [cli, 'run', f], { env: labEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      await waitOutput(() => /cli-lost\s+1\/1\s+Running/.test(out), 30_000);
+      const uids = labPodUids(lab);
+      assert.equal(uids.length, 1);
+      const podlabIn = (args: string[]) => spawnSync(process.execPath, [cli, ...args], { env: labEnv, encoding: 'utf8', timeout: 60_000 });
+      const port = () => (JSON.parse(readFileSync(join(lab, 'server', 'endpoint.json'), 'utf8')) as { port: number }).port;
+      const first = port();
+      assert.equal(podlabIn(['stop']).status, 0);
+      await waitOutput(() => /podlab: the lab server does not answer \(.+\); waiting for it \(any podlab command starts it again\)/.test(err), 15_000);
+      // another command starts a server: the run finds it and answers again
+      assert.equal(podlabIn(['get', 'pods']).status, 0);
+      await waitOutput(() => /podlab: the lab server answers again/.test(err), 20_000);
+      assert.notEqual(port(), first, 'the new server listens on another port');
+      assert.equal(podlabIn(['stop']).status, 0);
+      await waitOutput(() => (err.match(/does not answer/g) ?? []).length >= 2, 15_000);
+      child.kill('SIGINT');
+      assert.equal(await exitCode(child), 130, err);
+      assert.match(err, /podlab: the lab server does not answer: reaching it again for the clean-up/);
+      assert.deepEqual({ sandboxes: labSandboxes(lab), containers: podContainers(uids) }, { sandboxes: [], containers: [] });
+    } finally {
+      await stopLabServer(lab);
+      removeLabContainers(lab);
+      rmSync(lab, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('ConfigMaps and Secrets through the command line', () => {
   test('run applies them in file order (created, unchanged, configured, an immutable refusal) with kubectl apply\'s merge and record (kubectl apply then finds nothing to change; a label another client added stays); get, describe and delete show and remove them; delete --all takes pods too', async () => {
     const lab = mkdtempSync(join(tmpdir(), 'podlab-test-cli-objects-'));
