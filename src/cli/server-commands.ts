@@ -3,7 +3,7 @@
 // the engine API over it (src/client/remote-engine.ts).
 import type { EngineSettings } from '../engine/api.js';
 import { defaultStateDir } from '../shared/state-dir.js';
-import { ensureServer, runningServer, serverLog, stopServer, type ServerCommand } from '../client/launch.js';
+import { ensureServer, runningServer, serverLog, serverState, stopServer, type ServerCommand } from '../client/launch.js';
 import { LabConnection, readLabKubeconfig } from '../client/connection.js';
 import { RemoteEngine } from '../client/remote-engine.js';
 import { humanDuration } from '../engine/printer.js';
@@ -86,7 +86,14 @@ export async function status(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' } });
   noArguments('status', positionals);
   const stateDir = defaultStateDir();
-  const ep = await runningServer(stateDir);
+  const found = await serverState(stateDir);
+  if (found && !found.answering) {
+    const pid = found.endpoint.pid;
+    if (values.json) io.out(`${JSON.stringify({ running: true, answering: false, stateDir, pid, problem: found.problem })}\n`);
+    else io.out(`the lab server for ${stateDir} (pid ${pid}) holds the lab but does not answer (${found.problem}): resume it (kill -CONT ${pid}) or end it (kill ${pid}; its containers stay for the next server)\n`);
+    return 1;
+  }
+  const ep = found?.endpoint;
   if (!ep) {
     if (values.json) io.out(`${JSON.stringify({ running: false, stateDir })}\n`);
     else io.out(`no lab server runs for ${stateDir}\n`);

@@ -113,7 +113,8 @@ export class LabConnection {
   }
 
   /** One request; throws ApiStatusError for a Status error (4xx/5xx). */
-  request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  /** `timeoutMs`: no answer by then rejects with `no answer within Ns`. */
+  request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, opts: { timeoutMs?: number } = {}): Promise<Response> {
     return new Promise((resolve, reject) => {
       const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
       const h = { ...(text !== undefined ? { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)) } : {}), ...headers };
@@ -128,6 +129,10 @@ export class LabConnection {
         res.on('error', reject);
       });
       req.on('error', reject);
+      if (opts.timeoutMs !== undefined) {
+        const ms = opts.timeoutMs;
+        req.setTimeout(ms, () => req.destroy(new Error(`no answer within ${Math.round(ms / 1000)}s`)));
+      }
       req.end(text);
     });
   }

@@ -24,21 +24,33 @@ export const serverLog = (stateDir: string) => join(stateDir, 'server', 'server.
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** How long a server has to answer `/readyz` (a stopped or hung one never does). */
+const READY_TIMEOUT_MS = 5000;
+
 /** The running server's endpoint, when its lock is held and it answers `/readyz`. */
 export async function runningServer(stateDir: string): Promise<Endpoint | undefined> {
+  const found = await serverState(stateDir);
+  return found?.answering ? found.endpoint : undefined;
+}
+
+/**
+ * The server that holds the state directory's lock and has published its endpoint, and whether it
+ * answers `/readyz` (why not, when it does not: a stopped or hung process, a server going down).
+ */
+export async function serverState(stateDir: string): Promise<{ endpoint: Endpoint; answering: true } | { endpoint: Endpoint; answering: false; problem: string } | undefined> {
   if (!(await lockHeld(stateDir))) return undefined;
   const ep = readEndpoint(stateDir);
   if (!ep) return undefined;
   try {
     const conn = new LabConnection(readLabKubeconfig(ep.kubeconfig));
     try {
-      await conn.request('GET', '/readyz');
+      await conn.request('GET', '/readyz', undefined, {}, { timeoutMs: READY_TIMEOUT_MS });
     } finally {
       conn.close();
     }
-    return ep;
-  } catch {
-    return undefined;
+    return { endpoint: ep, answering: true };
+  } catch (e) {
+    return { endpoint: ep, answering: false, problem: (e as Error).message };
   }
 }
 

@@ -234,6 +234,26 @@ describe('podlab run: the lab server going away under an attached run', () => {
   });
 });
 
+describe('podlab status: a lab server that holds the lab but does not answer', () => {
+  test('a stopped (SIGSTOP) server: status says it does not answer, within seconds, and exits 1', async () => {
+    const lab = mkdtempSync(join(tmpdir(), 'podlab-test-cli-hung-'));
+    const labEnv = { ...env(), PODLAB_STATE_DIR: lab };
+    let pid: number | undefined;
+    try {
+      assert.equal(spawnSync(process.execPath, [cli, 'get', 'pods'], { env: labEnv, encoding: 'utf8', timeout: 60_000 }).status, 0);
+      pid = (JSON.parse(readFileSync(join(lab, 'server', 'endpoint.json'), 'utf8')) as { pid: number }).pid;
+      process.kill(pid, 'SIGSTOP');
+      const r = spawnSync(process.execPath, [cli, 'status'], { env: labEnv, encoding: 'utf8', timeout: 30_000 });
+      assert.deepEqual({ code: r.status, out: r.stdout }, { code: 1, out: `the lab server for ${lab} (pid ${pid}) holds the lab but does not answer (no answer within 5s): resume it (kill -CONT ${pid}) or end it (kill ${pid}; its containers stay for the next server)\n` });
+    } finally {
+      if (pid) process.kill(pid, 'SIGCONT');
+      await stopLabServer(lab);
+      removeLabContainers(lab);
+      rmSync(lab, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('ConfigMaps and Secrets through the command line', () => {
   test('run applies them in file order (created, unchanged, configured, an immutable refusal) with kubectl apply\'s merge and record (kubectl apply then finds nothing to change; a label another client added stays); get, describe and delete show and remove them; delete --all takes pods too', async () => {
     const lab = mkdtempSync(join(tmpdir(), 'podlab-test-cli-objects-'));
