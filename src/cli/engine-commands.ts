@@ -342,8 +342,17 @@ async function runAttached(
   const podLogs = values.logs ? new RunLogs(engine, pods, io, json) : undefined;
 
   // kubectl apply refuses an update the API server's validation forbids: check every ConfigMap
-  // and Secret first, so a refused file starts nothing.
+  // and Secret first, and that every namespace the file names exists, so a refused file starts nothing.
   const refusals: string[] = [];
+  const namespaces = [...new Set(items.map((i) => (i.kind === 'Pod' ? i.pod.metadata?.namespace : normalizeConfigObject(i.kind, i.object).metadata?.namespace) ?? 'default'))];
+  for (const ns of namespaces) {
+    try {
+      await engine.conn.json('GET', `/api/v1/namespaces/${encodeURIComponent(ns)}`);
+    } catch (e) {
+      if (!(e instanceof ApiStatusError) || e.code !== 404) throw e;
+      refusals.push(`Error from server (NotFound): namespaces "${ns}" not found`);
+    }
+  }
   for (const item of items) {
     if (item.kind === 'Pod') continue;
     const { namespace = 'default', name = '' } = normalizeConfigObject(item.kind, item.object).metadata ?? {};

@@ -254,6 +254,29 @@ describe('podlab status: a lab server that holds the lab but does not answer', (
   });
 });
 
+describe('podlab run: a namespace that does not exist', () => {
+  test('a file with a ConfigMap, a pod and a pod in a namespace that does not exist: the API server\'s NotFound, exit 1, and nothing of the file created', async () => {
+    const lab = mkdtempSync(join(tmpdir(), 'podlab-test-cli-ns-'));
+    const labEnv = { ...env(), PODLAB_STATE_DIR: lab };
+    try {
+      const f = file(
+        'badns.yaml',
+        `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cli-ns-cm\ndata:\n  k: v\n---\n${pod('cli-ns-one', '  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sleep", "3600"]\n')}---\n${pod('cli-ns-two', '  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sleep", "3600"]\n').replace('metadata:\n', 'metadata:\n  namespace: nowhere\n')}`,
+      );
+      const r = spawnSync(process.execPath, [cli, 'run', f, '--until', 'Running'], { env: labEnv, encoding: 'utf8', timeout: 60_000 });
+      const get = spawnSync(process.execPath, [cli, 'get', 'pods,cm'], { env: labEnv, encoding: 'utf8', timeout: 60_000 });
+      assert.deepEqual(
+        { code: r.status, err: r.stderr.split('\n').filter((l) => !l.startsWith('podlab: starting')).join('\n'), pods: labPodUids(lab), left: get.stdout + get.stderr },
+        { code: 1, err: 'Error from server (NotFound): namespaces "nowhere" not found\n', pods: [], left: 'No resources found in default namespace.\n' },
+      );
+    } finally {
+      await stopLabServer(lab);
+      removeLabContainers(lab);
+      rmSync(lab, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('ConfigMaps and Secrets through the command line', () => {
   test('run applies them in file order (created, unchanged, configured, an immutable refusal) with kubectl apply\'s merge and record (kubectl apply then finds nothing to change; a label another client added stays); get, describe and delete show and remove them; delete --all takes pods too', async () => {
     const lab = mkdtempSync(join(tmpdir(), 'podlab-test-cli-objects-'));
