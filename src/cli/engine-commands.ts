@@ -199,15 +199,15 @@ function asKubectlSends(text: string, doc: ValidatedDocument, options: Parameter
 }
 
 /**
- * SIGINT/SIGTERM while `run` is up: counted, never fatal, so a signal cannot cut the clean-up short
- * and leave containers behind. Installed before the engine starts, removed after it is closed.
- */
-/**
  * The signals that end a run, each one a request to clean up: Ctrl-C, kill, the terminal closing
  * (SIGHUP: a closed window or a dropped SSH session) and Ctrl-\ (SIGQUIT).
  */
 const ENDING_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'] as const;
 
+/**
+ * Those signals while `run` is up: counted, never fatal, so a signal cannot cut the clean-up short
+ * and leave containers behind. Installed before the engine starts, removed after it is closed.
+ */
 class SignalGuard {
   count = 0;
   private readonly handler = () => {
@@ -332,6 +332,25 @@ async function runAttached(
   nodesFile?: string,
 ): Promise<number> {
   const engine = await connect(settings, nodesFile);
+  try {
+    return await runWith(engine, values, until, timeout, items, pods, signals, setPhase, setWake);
+  } finally {
+    // (however it ends, an error included: the client's watches and retries end with it)
+    await engine.close();
+  }
+}
+
+async function runWith(
+  engine: Engine,
+  values: RunValues,
+  until: Until,
+  timeout: number | undefined,
+  items: RunItem[],
+  pods: Pod[],
+  signals: SignalGuard,
+  setPhase: (p: 'creating' | 'waiting' | 'cleaning' | 'closing') => void,
+  setWake: (w: (() => void) | undefined) => void,
+): Promise<number> {
   const names: [string, string][] = [];
   /** ConfigMaps and Secrets this run created (not those it found): `--rm` removes them too. */
   const created: [ConfigObjectKind, string, string][] = [];

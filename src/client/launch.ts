@@ -50,7 +50,10 @@ export async function serverState(stateDir: string): Promise<{ endpoint: Endpoin
     }
     return { endpoint: ep, answering: true };
   } catch (e) {
-    return { endpoint: ep, answering: false, problem: (e as Error).message };
+    // Only a server that keeps the connection without answering is a hung one; a refused connection
+    // is a server starting or stopping (its endpoint file may be an older server's).
+    const problem = (e as Error).message;
+    return problem.startsWith('no answer within') ? { endpoint: ep, answering: false, problem } : undefined;
   }
 }
 

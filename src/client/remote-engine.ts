@@ -93,22 +93,31 @@ export class RemoteEngine implements EngineApi {
    * another server than this client's, talks to it from now on. Whether the client moved.
    */
   async relocate(start = false): Promise<boolean> {
-    const found = await this.find?.(start).catch(() => undefined);
+    // (asked to start one, a failure to is the caller's to tell; else the next retry asks again)
+    const found = start ? await this.find?.(true) : await this.find?.(false).catch(() => undefined);
     if (!found || (found.endpoint.port === this.endpoint.port && found.endpoint.pid === this.endpoint.pid)) return false;
+    const old = this.conn;
     this.conn = found.conn;
     this.endpoint = found.endpoint;
+    old.close();
     return true;
   }
 
   /**
    * The lab's server again, after it stopped answering (a clean-up that must not be lost): one is
-   * started if none runs, and the pods are listed from it. Throws when none can be reached.
+   * started if none runs, and the pods are read from it (the pod watch's own retry then resumes
+   * there). Throws why, when none can be reached.
    */
   async reconnect(): Promise<void> {
     if (!this.connection.problem) return;
     await this.relocate(true);
-    await this.listAndWatch('Pod');
-    this.connection.set(undefined);
+    const list = await this.conn.json<{ items: Pod[] }>('GET', PATHS.Pod);
+    const seen = new Set<string>();
+    for (const o of list.items) {
+      seen.add(keyOf(o));
+      this.upsert('Pod', o, 'ADDED');
+    }
+    for (const o of [...this.caches.Pod.values()]) if (!seen.has(keyOf(o))) this.remove('Pod', o);
   }
 
   /** Told when the lab server stops answering (with why; the client retries) and when it answers again. */

@@ -133,6 +133,7 @@ export class Engine implements EngineApi {
   /** The node lifecycle controller's tainting of cordoned nodes (unschedulableTaints), now and on each node change. */
   private taintCordonedNodes(): void {
     const pass = (name: string) => {
+      if (this.closing) return;
       const n = this.store.get('Node', undefined, name);
       const taints = n && unschedulableTaints(n, this.clock.now());
       if (!taints) return;
@@ -276,7 +277,7 @@ export class Engine implements EngineApi {
    * The API server's deletion of a pod (BeforeDelete with the pod strategy's CheckGracefulDelete).
    * A first deletion: an unscheduled or finished pod, or a grace period of 0 (kubectl's --force),
    * leaves the store at once (the kubelet then kills what runs); otherwise the pod gets its
-   * deletionTimestamp (a negative grace counts as 1) and the kubelet terminates it. A pod already
+   * deletionTimestamp and the kubelet terminates it (a negative grace counts as 1, here and below). A pod already
    * terminating takes only a shorter grace: its deletion moves that much earlier (never before
    * now: then it is now, with a grace of 1), and a grace of 0 removes it. Returns the object as the
    * DELETE response shows it, and whether it is gone already.
@@ -284,14 +285,16 @@ export class Engine implements EngineApi {
   beginDeletion(namespace: string, name: string, grace?: number): { pod: Pod; gone: boolean } {
     const pod = this.store.get('Pod', namespace, name);
     if (!pod) throw new Error(`pods "${name}" not found`);
+    // (BeforeDelete takes a negative grace as 1, before anything else)
+    if (grace !== undefined && grace < 0) grace = 1;
     const remove = () => ({ pod: this.store.delete('Pod', namespace, name) ?? pod, gone: true });
     const meta = pod.metadata;
     if (meta?.deletionTimestamp) {
       const current = meta.deletionGracePeriodSeconds;
       if (!current) return remove();
       if (grace === undefined || grace >= current) return { pod, gone: false };
-      // (a grace of 0, or below, ends as a graceless delete)
-      if (grace <= 0) return remove();
+      // (a grace of 0 ends as a graceless delete)
+      if (grace === 0) return remove();
       let at = Date.parse(meta.deletionTimestamp) - current * 1000 + grace * 1000;
       let period = grace;
       const now = this.clock.now();
@@ -566,7 +569,11 @@ export class Engine implements EngineApi {
     await this.kubelet?.idle();
   }
 
+  /** Set by close(): the node tainting's queued passes do nothing more. */
+  private closing = false;
+
   async close(): Promise<void> {
+    this.closing = true;
     this.sweepTimer?.cancel();
     this.nodeStatusTimer?.cancel();
     this.configObjects?.dispose();

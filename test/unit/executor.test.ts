@@ -116,6 +116,40 @@ test('a shorter grace while the pod terminates (a DELETE with --now after a plai
   await lab.close();
 });
 
+test('a shorter grace that comes before the kill has begun (two DELETEs at once) is the one the kill uses', async () => {
+  const lab = await fakeLab();
+  lab.rt.programs.set('app', { onTerm: 'ignore' });
+  await lab.engine.createPod(podOf({ containers: [{ name: 'app' }] }));
+  await lab.clock.advanceAsync(1 * sec);
+  const t = lab.clock.now();
+  lab.engine.beginDeletion('default', 'p', 40);
+  lab.engine.beginDeletion('default', 'p', 1);
+  await lab.clock.advanceAsync(10 * sec);
+  assert.deepEqual(
+    { runtime: lab.rt.trace(['stopContainer', 'removeContainer'], t), timeouts: lab.rt.calls.filter((c) => c.method === 'stopContainer').map((c) => c.args[1]), gone: lab.pod() === undefined },
+    { runtime: ['stopContainer app @0', 'removeContainer app @2000'], timeouts: [2], gone: true },
+  );
+  await lab.close();
+});
+
+test('a shorter grace cancels the kill under way: a preStop sleep of 50 s (run by the kubelet) is cut, the container stopped with the new grace', async () => {
+  const lab = await fakeLab();
+  lab.rt.programs.set('app', { onTerm: 'ignore' });
+  await lab.engine.createPod(podOf({ terminationGracePeriodSeconds: 60, containers: [{ name: 'app', lifecycle: { preStop: { sleep: { seconds: 50 } } } }] }));
+  await lab.clock.advanceAsync(1 * sec);
+  const t = lab.clock.now();
+  lab.engine.beginDeletion('default', 'p');
+  await lab.clock.advanceAsync(5 * sec);
+  lab.engine.beginDeletion('default', 'p', 1);
+  await lab.clock.advanceAsync(60 * sec);
+  assert.deepEqual(
+    { runtime: lab.rt.trace(['stopContainer', 'removeContainer'], t), timeouts: lab.rt.calls.filter((c) => c.method === 'stopContainer').map((c) => c.args[1]) },
+    // the second pass's preStop sleep gets the 1 s left, then the minimum grace of 2 s
+    { runtime: ['stopContainer app @6000', 'removeContainer app @8000'], timeouts: [2] },
+  );
+  await lab.close();
+});
+
 test("a forced DELETE of a pod terminating with a longer grace than its spec's: gone from the API at once, the kubelet kills again with the spec's grace (calculateEffectiveGracePeriod)", async () => {
   const lab = await fakeLab();
   lab.rt.programs.set('app', { onTerm: 'ignore' });

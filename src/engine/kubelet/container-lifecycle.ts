@@ -219,12 +219,14 @@ export async function killContainer(
   inst: Pick<KContainerStatus, 'id' | 'name'>,
   message: string | undefined,
   reason: KillReason,
-  opts: { gracePeriodOverride?: number; waitForTurn?: WaitForTurn; podIP?: string } = {},
+  /** `signal`: the kill was cancelled (a shorter grace started another): it ends where it is, stopping nothing more. */
+  opts: { gracePeriodOverride?: number; waitForTurn?: WaitForTurn; podIP?: string; signal?: AbortSignal } = {},
 ): Promise<void> {
   const { pod } = ctx;
   const deps = ctx.k.deps;
   const c = specContainer(pod, inst.name);
   let grace = opts.gracePeriodOverride ?? killGracePeriod(pod, c, reason);
+  const cancelled = opts.signal;
   ctx.event('Normal', 'Killing', message || `Stopping container ${inst.name}`, inst.name);
   const started = deps.clock.now();
   const preStop = c?.lifecycle?.preStop;
@@ -236,6 +238,11 @@ export async function killContainer(
         abort.abort();
         resolve('timeout');
       }, grace * 1000);
+      // (a cancelled kill ends its hook as the deadline would)
+      cancelled?.addEventListener('abort', () => {
+        abort.abort();
+        resolve('timeout');
+      });
     });
     const run = runLifecycleHandler(preStop, {
       runtime: deps.runtime,
@@ -257,11 +264,13 @@ export async function killContainer(
     }
     grace -= Math.floor((deps.clock.now() - started) / 1000);
   }
+  if (cancelled?.aborted) return;
   if (opts.waitForTurn && grace > 0) {
     const before = deps.clock.now();
-    await opts.waitForTurn(grace * 1000);
+    await Promise.race([opts.waitForTurn(grace * 1000), new Promise<void>((r) => cancelled?.addEventListener('abort', () => r()))]);
     grace -= Math.floor((deps.clock.now() - before) / 1000);
   }
+  if (cancelled?.aborted) return;
   grace = Math.max(grace, MIN_GRACE_SECONDS);
   await deps.runtime.stopContainer(inst.id, grace).catch((e) => deps.log(`stop ${inst.name}: ${(e as Error).message}`));
 }
@@ -272,7 +281,7 @@ export async function killContainer(
  * (terminationOrdering), so sidecars stop in reverse order after the app. Each stop is written
  * to the status as it happens.
  */
-export async function killContainersInPod(ctx: PodSyncContext, rs: RuntimePodStatus, grace: number, podIP?: string): Promise<void> {
+export async function killContainersInPod(ctx: PodSyncContext, rs: RuntimePodStatus, grace: number, podIP?: string, signal?: AbortSignal): Promise<void> {
   const { pod } = ctx;
   const running = rs.containers.filter((c) => c.state === 'running' || c.state === 'created');
   const inits = pod.spec?.initContainers ?? [];
@@ -302,7 +311,7 @@ export async function killContainersInPod(ctx: PodSyncContext, rs: RuntimePodSta
   await Promise.all(
     running.map(async (c) => {
       try {
-        await killContainer(ctx, c, undefined, '', { gracePeriodOverride: grace, waitForTurn: turnOf(c.name), podIP });
+        await killContainer(ctx, c, undefined, '', { gracePeriodOverride: grace, waitForTurn: turnOf(c.name), podIP, ...(signal ? { signal } : {}) });
         await ctx.refreshStatus().catch(() => undefined);
       } finally {
         resolvers.get(c.name)?.();

@@ -56,8 +56,8 @@ export class PodWorker implements Disposable, SyncPodState {
   terminated = false;
   /** The pod's last object, when it left the store before the kubelet finished it (HandlePodRemoves). */
   private removed?: Pod;
-  /** While terminate() kills the containers: the grace it kills with, and each kill pass (see shortenGrace). */
-  private killing?: { grace: number; passes: Promise<void>[] };
+  /** While terminate() kills the containers: the grace it kills with, the kill under way and its cancellation (see shortenGrace). */
+  private killing?: { grace: number; abort: AbortController; pass?: Promise<void> };
 
   constructor(
     private readonly k: KubeletShared,
@@ -278,8 +278,9 @@ export class PodWorker implements Disposable, SyncPodState {
   /**
    * A shorter deletion grace came while the pod terminates (a second DELETE): as the pod worker
    * cancels the termination under way and runs it again with that grace (UpdatePod,
-   * calculateEffectiveGracePeriod), the containers still running are killed again with it; the
-   * first kill is left to end with them.
+   * calculateEffectiveGracePeriod), the kill under way is cancelled (its preStop hooks cut) and the
+   * containers still running are killed again with the shorter grace. Before the first kill has
+   * begun, it simply begins with the shorter grace.
    */
   shortenGrace(pod: Pod): void {
     const k = this.killing;
@@ -287,25 +288,32 @@ export class PodWorker implements Disposable, SyncPodState {
     const grace = this.effectiveGrace(pod);
     if (grace >= k.grace) return;
     k.grace = grace;
-    k.passes.push(
-      (async () => {
-        const rs = await this.runtimeStatus(pod);
-        await killContainersInPod(this.context(pod), rs, grace, rs.sandboxes[0]?.ip);
-      })(),
-    );
+    if (!k.pass) return;
+    k.abort.abort();
+    k.abort = new AbortController();
+    const signal = k.abort.signal;
+    k.pass = (async () => {
+      const rs = await this.runtimeStatus(pod);
+      await killContainersInPod(this.context(pod), rs, grace, rs.sandboxes[0]?.ip, signal);
+    })().catch((e: Error) => this.d.log(`${this.key}: kill with a shorter grace: ${e.message}`));
   }
 
   /** Graceful deletion: kill containers, stop the sandbox, report the final phase, remove everything, drop the pod. */
   private async terminate(pod: Pod): Promise<void> {
     const ctx = this.context(pod);
     this.k.prober.setTerminating(this.uid);
+    // (from here a shorter grace is taken: see shortenGrace)
+    const k: NonNullable<PodWorker['killing']> = { grace: this.effectiveGrace(pod), abort: new AbortController() };
+    this.killing = k;
     const rs = await this.runtimeStatus(pod);
     this.k.prober.updateRuntime(pod, rs);
-    const grace = this.effectiveGrace(pod);
-    this.killing = { grace, passes: [killContainersInPod(ctx, rs, grace, rs.sandboxes[0]?.ip)] };
-    // (passes a shorter grace adds meanwhile are waited for too)
+    k.pass = killContainersInPod(ctx, rs, k.grace, rs.sandboxes[0]?.ip, k.abort.signal).catch((e: Error) => this.d.log(`${this.key}: kill: ${e.message}`));
     try {
-      for (let i = 0; i < this.killing.passes.length; i++) await this.killing.passes[i];
+      // the newest kill is waited for (a shorter grace replaces the one under way)
+      for (let seen: Promise<void> | undefined; k.pass !== seen; ) {
+        seen = k.pass;
+        await seen;
+      }
     } finally {
       this.killing = undefined;
     }

@@ -64,6 +64,8 @@ test('a second DELETE of a terminating pod: only a shorter grace moves its delet
     ['--now (grace 1) after 5 s: the timestamp would be in the past, so it is now, with a grace of 1', 1, 5, { gone: false, at: 5, grace: 1, generation: 2 }],
     ['a shorter grace (10) that would also be past after 15 s: now, with a grace of 1', 10, 15, { gone: false, at: 15, grace: 1, generation: 2 }],
     ['--force --grace-period=0: removed at once', 0, 5, { gone: true }],
+    // (BeforeDelete takes a negative grace as 1)
+    ['a negative grace (-5): as 1, so now, with a grace of 1', -5, 5, { gone: false, at: 5, grace: 1, generation: 2 }],
   ];
   for (const [name, grace, after, want] of cases) {
     await t.test(name, async () => {

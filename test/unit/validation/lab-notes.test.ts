@@ -117,7 +117,7 @@ const app = (name: string): Container => ({ name, image: 'busybox:1.35' });
 
 const HAND: Record<string, { note: string; evidence: () => void | Promise<void> }> = {
   'PodSpec.readinessGates': {
-    note: "The pod is Ready only when its containers are and every gate's condition (its conditionType) is True in the pod's status. The kubelet never sets these conditions: a controller does, or, where none runs (as in the lab), you do, through the status subresource: kubectl patch pod NAME --subresource=status --type=json -p '[{\"op\":\"add\",\"path\":\"/status/conditions/-\",\"value\":{\"type\":\"example.com/ready\",\"status\":\"True\"}}]'. The kubelet then updates Ready at once.",
+    note: "The pod is Ready only when its containers are and every gate's condition (its conditionType) is True in the pod's status. The kubelet never sets these conditions: a controller does, or, where none runs (as in the lab), you do, through the status subresource: kubectl patch pod NAME --subresource=status -p '{\"status\":{\"conditions\":[{\"type\":\"example.com/ready\",\"status\":\"True\"}]}}' (a strategic merge: the condition of that type is added or replaced). The kubelet then updates Ready at once.",
     evidence: () => {
       const ready = [{ name: 'app', ready: true, restartCount: 0, image: 'x', imageID: '', state: { running: {} } }];
       const s = podWith((p) => (p.spec.readinessGates = [{ conditionType: 'example.com/ready' }])).spec;
