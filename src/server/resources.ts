@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { ConfigMap, Event as KEvent, Namespace, Node, Pod, PodCondition, Secret } from 'kubernetes-types/core/v1';
 import { createdPodStatus, type Engine } from '../engine/engine.js';
+import { stamp, type Cond } from '../engine/kubelet/status.js';
 import type { Kind, ObjOf } from '../engine/store.js';
 import { InvalidError as ConfigInvalidError } from '../engine/config-objects.js';
 import { rfc3339 } from '../engine/clock.js';
@@ -589,16 +590,8 @@ export function nextGeneration(old: Pod, spec: Pod['spec']): number {
  * UpdatePodCondition (pkg/api/pod): the condition added at the end, or in place of the one of its
  * type; its transition time is now unless the status stays the same.
  */
-function withPodCondition(conditions: readonly PodCondition[], c: { type: string; status: string; reason?: string; message?: string }, now: number): PodCondition[] {
+function withPodCondition(conditions: readonly PodCondition[], c: Cond, now: number): PodCondition[] {
   const old = conditions.find((x) => x.type === c.type);
-  const next: PodCondition = {
-    type: c.type,
-    status: c.status,
-    // (metav1.Time's zero value, which the API writes as null)
-    lastProbeTime: null as unknown as string,
-    lastTransitionTime: old && old.status === c.status && old.lastTransitionTime ? old.lastTransitionTime : rfc3339(now),
-    ...(c.reason ? { reason: c.reason } : {}),
-    ...(c.message ? { message: c.message } : {}),
-  };
+  const next = stamp(c, conditions, now);
   return old ? conditions.map((x) => (x === old ? next : x)) : [...conditions, next];
 }

@@ -88,12 +88,17 @@ test('preStop is cut at the grace period and a container ignoring TERM is killed
   await lab.close();
 });
 
-test('a shorter grace while the pod terminates (a DELETE with --now after a plain one): the kubelet kills again with it, and the pod is gone 2 s later', async () => {
+/** A running pod whose container `app` ignores SIGTERM, and the time its deletion tests start from. */
+async function terminating(spec: Record<string, unknown> = {}, app: Record<string, unknown> = {}) {
   const lab = await fakeLab();
   lab.rt.programs.set('app', { onTerm: 'ignore' });
-  await lab.engine.createPod(podOf({ containers: [{ name: 'app' }] }));
+  await lab.engine.createPod(podOf({ ...spec, containers: [{ name: 'app', ...app }] }));
   await lab.clock.advanceAsync(1 * sec);
-  const t = lab.clock.now();
+  return { lab, t: lab.clock.now() };
+}
+
+test('a shorter grace while the pod terminates (a DELETE with --now after a plain one): the kubelet kills again with it, and the pod is gone 2 s later', async () => {
+  const { lab, t } = await terminating();
   lab.engine.beginDeletion('default', 'p', 40);
   await lab.clock.advanceAsync(5 * sec);
   lab.engine.beginDeletion('default', 'p', 1);
@@ -117,11 +122,7 @@ test('a shorter grace while the pod terminates (a DELETE with --now after a plai
 });
 
 test('a shorter grace that comes before the kill has begun (two DELETEs at once) is the one the kill uses', async () => {
-  const lab = await fakeLab();
-  lab.rt.programs.set('app', { onTerm: 'ignore' });
-  await lab.engine.createPod(podOf({ containers: [{ name: 'app' }] }));
-  await lab.clock.advanceAsync(1 * sec);
-  const t = lab.clock.now();
+  const { lab, t } = await terminating();
   lab.engine.beginDeletion('default', 'p', 40);
   lab.engine.beginDeletion('default', 'p', 1);
   await lab.clock.advanceAsync(10 * sec);
@@ -133,11 +134,7 @@ test('a shorter grace that comes before the kill has begun (two DELETEs at once)
 });
 
 test('a shorter grace cancels the kill under way: a preStop sleep of 50 s (run by the kubelet) is cut, the container stopped with the new grace', async () => {
-  const lab = await fakeLab();
-  lab.rt.programs.set('app', { onTerm: 'ignore' });
-  await lab.engine.createPod(podOf({ terminationGracePeriodSeconds: 60, containers: [{ name: 'app', lifecycle: { preStop: { sleep: { seconds: 50 } } } }] }));
-  await lab.clock.advanceAsync(1 * sec);
-  const t = lab.clock.now();
+  const { lab, t } = await terminating({ terminationGracePeriodSeconds: 60 }, { lifecycle: { preStop: { sleep: { seconds: 50 } } } });
   lab.engine.beginDeletion('default', 'p');
   await lab.clock.advanceAsync(5 * sec);
   lab.engine.beginDeletion('default', 'p', 1);
@@ -151,11 +148,7 @@ test('a shorter grace cancels the kill under way: a preStop sleep of 50 s (run b
 });
 
 test("a forced DELETE of a pod terminating with a longer grace than its spec's: gone from the API at once, the kubelet kills again with the spec's grace (calculateEffectiveGracePeriod)", async () => {
-  const lab = await fakeLab();
-  lab.rt.programs.set('app', { onTerm: 'ignore' });
-  await lab.engine.createPod(podOf({ terminationGracePeriodSeconds: 30, containers: [{ name: 'app' }] }));
-  await lab.clock.advanceAsync(1 * sec);
-  const t = lab.clock.now();
+  const { lab, t } = await terminating({ terminationGracePeriodSeconds: 30 });
   lab.engine.beginDeletion('default', 'p', 60);
   await lab.clock.advanceAsync(5 * sec);
   const forced = lab.engine.beginDeletion('default', 'p', 0);

@@ -362,7 +362,7 @@ function ordered(s: ContainerStatus): ContainerStatus {
 // ---------------------------------------------------------------------------------------------
 // Conditions (status/generate.go)
 
-type Cond = { type: string; status: 'True' | 'False' | 'Unknown'; reason?: string; message?: string };
+export type Cond = { type: string; status: 'True' | 'False' | 'Unknown'; reason?: string; message?: string };
 
 function podReadyToStartContainersCondition(pod: Pod, runtime: RuntimePodStatus): Cond {
   return { type: 'PodReadyToStartContainers', status: podSandboxChanged(pod, runtime).changed ? 'False' : 'True' };
@@ -447,8 +447,11 @@ export function needToReconcilePodReadiness(pod: Pod): boolean {
 
 const KUBELET_CONDITIONS = new Set(['PodScheduled', 'Ready', 'Initialized', 'ContainersReady', 'PodReadyToStartContainers']);
 
-/** lastTransitionTime moves only when the status changes (status_manager updateLastTransitionTime). */
-function stamp(c: Cond, previous: readonly PodCondition[], now: number): PodCondition {
+/**
+ * A condition as written to the status: lastTransitionTime moves only when the status changes
+ * (status_manager updateLastTransitionTime; the API server's UpdatePodCondition likewise).
+ */
+export function stamp(c: Cond, previous: readonly PodCondition[], now: number): PodCondition {
   const old = previous.find((p) => p.type === c.type);
   const out: PodCondition = {
     type: c.type,
