@@ -364,14 +364,7 @@ async function runWith(
   // and Secret first, and that every namespace the file names exists, so a refused file starts nothing.
   const refusals: string[] = [];
   const namespaces = [...new Set(items.map((i) => (i.kind === 'Pod' ? i.pod.metadata?.namespace : normalizeConfigObject(i.kind, i.object).metadata?.namespace) ?? 'default'))];
-  for (const ns of namespaces) {
-    try {
-      await engine.conn.json('GET', `/api/v1/namespaces/${encodeURIComponent(ns)}`);
-    } catch (e) {
-      if (!(e instanceof ApiStatusError) || e.code !== 404) throw e;
-      refusals.push(`Error from server (NotFound): namespaces "${ns}" not found`);
-    }
-  }
+  for (const ns of namespaces) if (!(await engine.namespaceExists(ns))) refusals.push(`Error from server (NotFound): namespaces "${ns}" not found`);
   for (const item of items) {
     if (item.kind === 'Pod') continue;
     const { namespace = 'default', name = '' } = normalizeConfigObject(item.kind, item.object).metadata ?? {};
