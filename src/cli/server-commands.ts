@@ -52,12 +52,13 @@ function settingsMismatch(want: ServerFlags, have: EngineSettings, nodes: string
 /** The engine API of the state directory's lab server, started in the background when none runs. */
 export async function connectLab(io: Io, flags: ServerFlags = {}, wantNodes?: string[]): Promise<RemoteEngine> {
   const stateDir = defaultStateDir();
-  const ep = await ensureServer(stateDir, serverCommand(flags), { onStart: () => (process.env.PODLAB_QUIET_SERVER ? undefined : io.err(`podlab: starting the lab server for ${stateDir}\n`)) });
+  const ensure = () => ensureServer(stateDir, serverCommand(flags), { onStart: () => (process.env.PODLAB_QUIET_SERVER ? undefined : io.err(`podlab: starting the lab server for ${stateDir}\n`)) });
+  const ep = await ensure();
   const conn = new LabConnection(readLabKubeconfig(ep.kubeconfig));
   // Where the lab's server runs now, should this one go away: the one its endpoint file names (or,
   // asked to, a new one, as any command starts it).
   const find = async (start: boolean) => {
-    const now = start ? await ensureServer(stateDir, serverCommand(flags), { onStart: () => io.err(`podlab: starting the lab server for ${stateDir}\n`) }) : await runningServer(stateDir);
+    const now = start ? await ensure() : await runningServer(stateDir);
     return now ? { conn: new LabConnection(readLabKubeconfig(now.kubeconfig)), endpoint: now } : undefined;
   };
   const engine = await RemoteEngine.connect(conn, ep, stateDir, find);

@@ -72,6 +72,11 @@ export function readLabKubeconfig(path: string): Credentials {
 }
 
 /** An error Status from the server: `message` is the Status's message, as kubectl prints it. */
+/** A request's time limit passed with no answer: the server keeps the connection but does not answer. */
+export class NoAnswerError extends Error {
+  override name = 'NoAnswerError';
+}
+
 export class ApiStatusError extends Error {
   constructor(
     readonly code: number,
@@ -131,7 +136,7 @@ export class LabConnection {
       req.on('error', reject);
       if (opts.timeoutMs !== undefined) {
         const ms = opts.timeoutMs;
-        req.setTimeout(ms, () => req.destroy(new Error(`no answer within ${Math.round(ms / 1000)}s`)));
+        req.setTimeout(ms, () => req.destroy(new NoAnswerError(`no answer within ${Math.round(ms / 1000)}s`)));
       }
       req.end(text);
     });

@@ -7,7 +7,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path';
 import { lockHeld } from '../server/lock.js';
 import { readEndpoint, type Endpoint } from '../server/endpoint.js';
-import { LabConnection, readLabKubeconfig } from './connection.js';
+import { LabConnection, NoAnswerError, readLabKubeconfig } from './connection.js';
 
 /** How to run `podlab serve`: the Node binary, the CLI script, and the serve flags. */
 export interface ServerCommand {
@@ -52,8 +52,7 @@ export async function serverState(stateDir: string): Promise<{ endpoint: Endpoin
   } catch (e) {
     // Only a server that keeps the connection without answering is a hung one; a refused connection
     // is a server starting or stopping (its endpoint file may be an older server's).
-    const problem = (e as Error).message;
-    return problem.startsWith('no answer within') ? { endpoint: ep, answering: false, problem } : undefined;
+    return e instanceof NoAnswerError ? { endpoint: ep, answering: false, problem: e.message } : undefined;
   }
 }
 

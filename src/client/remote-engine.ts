@@ -111,13 +111,7 @@ export class RemoteEngine implements EngineApi {
   async reconnect(): Promise<void> {
     if (!this.connection.problem) return;
     await this.relocate(true);
-    const list = await this.conn.json<{ items: Pod[] }>('GET', PATHS.Pod);
-    const seen = new Set<string>();
-    for (const o of list.items) {
-      seen.add(keyOf(o));
-      this.upsert('Pod', o, 'ADDED');
-    }
-    for (const o of [...this.caches.Pod.values()]) if (!seen.has(keyOf(o))) this.remove('Pod', o);
+    await this.relist('Pod');
   }
 
   /** Told when the lab server stops answering (with why; the client retries) and when it answers again. */
@@ -154,6 +148,11 @@ export class RemoteEngine implements EngineApi {
   }
 
   private async listAndWatch(kind: CachedKind): Promise<void> {
+    await this.watchFrom(kind, await this.relist(kind));
+  }
+
+  /** Lists the kind and makes the cache what the list says (events for what changed); the list's resourceVersion. */
+  private async relist(kind: CachedKind): Promise<string> {
     const list = await this.conn.json<{ metadata: { resourceVersion: string }; items: AnyObj[] }>('GET', PATHS[kind]);
     const seen = new Set<string>();
     for (const o of list.items) {
@@ -161,7 +160,7 @@ export class RemoteEngine implements EngineApi {
       this.upsert(kind, o, 'ADDED');
     }
     for (const o of [...this.caches[kind].values()]) if (!seen.has(keyOf(o))) this.remove(kind, o);
-    await this.watchFrom(kind, list.metadata.resourceVersion);
+    return list.metadata.resourceVersion;
   }
 
   private async watchFrom(kind: CachedKind, rv: string): Promise<void> {
