@@ -2,6 +2,7 @@
 // connection state, and how a failure reads — an RBAC refusal is said to be one, in the API
 // server's own words, not a generic "cannot connect". Also the confirmation before Run Pod sends
 // a pod to a real cluster. The tree provider (cluster-tree.ts) only maps these to TreeItems.
+import type { ConfigMap, Pod, Secret } from 'kubernetes-types/core/v1';
 import type { Tone } from './podModel.js';
 
 /** A kubeconfig context as src/client/cluster.ts lists it. */
@@ -118,6 +119,51 @@ export function classify(e: unknown): Problem {
   if (/certificate|self[- ]signed|SSL|TLS/i.test(message)) return { kind: 'tls', text: message };
   if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|socket hang up/.test(message)) return { kind: 'unreachable', text: message };
   return { kind: 'other', text: message };
+}
+
+/** What Run Pod in a context needs of the cluster's client. */
+export interface ContextCreator {
+  applyObject(o: ConfigMap | Secret): Promise<unknown>;
+  createPod(p: Pod): Promise<unknown>;
+}
+
+/**
+ * Run Pod in a context, once confirmed: the file's ConfigMaps and Secrets are applied, then its
+ * pods created, each in its document's namespace or else the context's. A refusal is reported in
+ * the words classify gives it (an RBAC refusal says so) and the rest go on, as `kubectl apply -f`
+ * goes on past an object it cannot create. The documents given are not changed.
+ */
+export async function createInContext(
+  engine: ContextCreator,
+  configs: readonly (ConfigMap | Secret)[],
+  pods: readonly Pod[],
+  context: string,
+  namespace: string,
+): Promise<{ created: Pod[]; problems: string[] }> {
+  const inNs = <T extends { metadata?: { namespace?: string } }>(o: T): T => {
+    const c = structuredClone(o);
+    return { ...c, metadata: { ...c.metadata, namespace: c.metadata?.namespace ?? namespace } };
+  };
+  const problems: string[] = [];
+  const refused = (what: string, e: unknown) => problems.push(`cannot create ${what} in context "${context}": ${classify(e).text}`);
+  for (const o of configs) {
+    try {
+      await engine.applyObject(inNs(o));
+    } catch (e) {
+      refused(`${o.kind ?? 'object'} "${o.metadata?.name ?? ''}"`, e);
+    }
+  }
+  const created: Pod[] = [];
+  for (const p of pods) {
+    const pod = inNs(p);
+    try {
+      await engine.createPod(pod);
+      created.push(pod);
+    } catch (e) {
+      refused(`pod "${pod.metadata?.name ?? ''}"`, e);
+    }
+  }
+  return { created, problems };
 }
 
 /** The modal question before Run Pod creates a pod on a real cluster: it names the context. */

@@ -11,7 +11,7 @@ import type { PodTree } from './tree.js';
 import { fileFromArg, pickPod, podFromArg, type PodTarget } from './targets.js';
 import type { Clusters } from './clusters.js';
 import type { ClusterTree } from './cluster-tree.js';
-import { classify, runInContextQuestion, type ContextInfo } from './clusterModel.js';
+import { classify, createInContext, runInContextQuestion, type ContextInfo } from './clusterModel.js';
 import { hostAccessOf, refKey, runtimeId, type PodRef } from './manifest.js';
 import { countOf, deleteAllQuestion, deletePodDetail, notStartedShellMessage } from './podModel.js';
 import { docAt, refusal, loadValidator, type DocInfo } from './validator.js';
@@ -446,19 +446,24 @@ async function runPodInContext(s: Services, arg: unknown): Promise<void> {
   const configs = r.configs.length ? `\n\nThe file's ${r.configs.map((c) => `${String(c.d.raw.kind)} "${c.d.raw.name ?? ''}"`).join(', ')} will be created or replaced there too.` : '';
   const ok = await vscode.window.showWarningMessage(q.message, { modal: true, detail: q.detail + configs }, q.confirm);
   if (ok !== q.confirm) return;
-  const engine = await s.clusters.engine(info.name);
-  const inNs = <T extends { metadata?: { namespace?: string } }>(o: T): T => ({ ...o, metadata: { ...o.metadata, namespace: o.metadata?.namespace ?? namespace } });
-  for (const { d } of r.configs) await engine.applyObject(inNs(structuredClone(d.raw.object as ConfigMap | Secret)));
-  for (const { d, file } of r.toRun) {
-    const pod = inNs(structuredClone(d.object as Pod));
-    try {
-      await engine.createPod(pod);
-    } catch (e) {
-      const p = classify(e);
-      void vscode.window.showErrorMessage(`Pod Lab: cannot create pod "${pod.metadata?.name ?? ''}" in context "${info.name}": ${p.text}`);
-      continue;
-    }
-    s.lab.log(`pod ${pod.metadata?.namespace}/${pod.metadata?.name} created in context ${info.name} from ${vscode.workspace.asRelativePath(file)}`);
+  let engine;
+  try {
+    engine = await s.clusters.engine(info.name);
+  } catch (e) {
+    void vscode.window.showErrorMessage(`Pod Lab: cannot reach context "${info.name}": ${classify(e).text}`);
+    return;
+  }
+  const { created, problems } = await createInContext(
+    engine,
+    r.configs.map(({ d }) => d.raw.object as ConfigMap | Secret),
+    r.toRun.map(({ d }) => d.object as Pod),
+    info.name,
+    namespace,
+  );
+  for (const p of problems) void vscode.window.showErrorMessage(`Pod Lab: ${p}`);
+  for (const pod of created) {
+    const file = r.toRun.find(({ d }) => (d.object as Pod).metadata?.name === pod.metadata?.name)?.file;
+    s.lab.log(`pod ${pod.metadata?.namespace}/${pod.metadata?.name} created in context ${info.name}${file ? ` from ${vscode.workspace.asRelativePath(file)}` : ''}`);
     await s.showPanel(pod.metadata?.namespace ?? namespace, pod.metadata?.name ?? '', info.name);
   }
 }

@@ -3,7 +3,8 @@
 // a pod to a real cluster.
 import { strict as assert } from 'node:assert';
 import { describe, test } from 'node:test';
-import { classify, contextRow, kubeconfigFiles, namespaceOf, runInContextQuestion, type ContextInfo, type ClusterState, type ContextRow, type Problem } from '../../../src/extension/clusterModel.js';
+import type { ConfigMap, Pod } from 'kubernetes-types/core/v1';
+import { classify, contextRow, createInContext, kubeconfigFiles, namespaceOf, runInContextQuestion, type ContextInfo, type ClusterState, type ContextRow, type Problem } from '../../../src/extension/clusterModel.js';
 
 const kind: ContextInfo = { name: 'kind-dev', cluster: 'kind-dev', user: 'kind-dev', server: 'https://127.0.0.1:41234', current: true };
 const prod: ContextInfo = { name: 'prod', cluster: 'gke_prod', user: 'alice', namespace: 'shop', server: 'https://34.1.2.3', current: false };
@@ -81,6 +82,57 @@ describe('the question before running on a real cluster', () => {
       confirm: 'Create in prod',
     }));
   test('several pods are counted', () => assert.equal(runInContextQuestion(['a', 'b'], kind, 'default').message, 'Create 2 pods in context "kind-dev"?'));
+});
+
+describe('Run Pod in a context: what is created, and how each refusal reads', () => {
+  const forbidden = (verb: string, resource: string) =>
+    Object.assign(new Error(`${resource} is forbidden: User "viewer" cannot ${verb} resource "${resource}" in API group "" in the namespace "shop"`), { code: 403, reason: 'Forbidden' });
+  const cm: ConfigMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' }, data: { a: '1' } };
+  const pod: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec: { containers: [{ name: 'app', image: 'busybox' }] } };
+  const other: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'db', namespace: 'data' }, spec: { containers: [{ name: 'app', image: 'busybox' }] } };
+  /** A cluster that refuses what `refuse` names (kind/name), recording what it was sent. */
+  const cluster = (refuse: Record<string, Error>) => {
+    const sent: string[] = [];
+    const take = async (o: { kind?: string; metadata?: { name?: string; namespace?: string } }) => {
+      const key = `${o.kind}/${o.metadata?.name}`;
+      if (refuse[key]) throw refuse[key];
+      sent.push(`${key} in ${o.metadata?.namespace}`);
+      return o;
+    };
+    return { sent, engine: { applyObject: take, createPod: take } };
+  };
+  const cases: [string, Record<string, Error>, { created: string[]; sent: string[]; problems: string[] }][] = [
+    ['everything is created, in the chosen namespace unless the document names one', {}, { created: ['shop/web', 'data/db'], sent: ['ConfigMap/settings in shop', 'Pod/web in shop', 'Pod/db in data'], problems: [] }],
+    [
+      'a refused ConfigMap is reported in RBAC words and the pods are still created (as kubectl apply goes on)',
+      { 'ConfigMap/settings': forbidden('create', 'configmaps') },
+      {
+        created: ['shop/web', 'data/db'],
+        sent: ['Pod/web in shop', 'Pod/db in data'],
+        problems: ['cannot create ConfigMap "settings" in context "prod": RBAC refused: configmaps is forbidden: User "viewer" cannot create resource "configmaps" in API group "" in the namespace "shop"'],
+      },
+    ],
+    [
+      'a refused pod is reported and the next one is still created',
+      { 'Pod/web': forbidden('create', 'pods') },
+      {
+        created: ['data/db'],
+        sent: ['ConfigMap/settings in shop', 'Pod/db in data'],
+        problems: ['cannot create pod "web" in context "prod": RBAC refused: pods is forbidden: User "viewer" cannot create resource "pods" in API group "" in the namespace "shop"'],
+      },
+    ],
+  ];
+  for (const [name, refuse, want] of cases)
+    test(name, async () => {
+      const c = cluster(refuse);
+      const r = await createInContext(c.engine, [cm], [pod, other], 'prod', 'shop');
+      assert.deepEqual({ created: r.created.map((p) => `${p.metadata?.namespace}/${p.metadata?.name}`), sent: c.sent, problems: r.problems }, want);
+    });
+  test('the documents given are not changed', async () => {
+    const before = structuredClone([cm, pod]);
+    await createInContext(cluster({}).engine, [cm], [pod], 'prod', 'shop');
+    assert.deepEqual([cm, pod], before);
+  });
 });
 
 describe('the kubeconfig files the Clusters view watches', () => {
