@@ -13,7 +13,7 @@ import type { Clusters } from './clusters.js';
 import type { ClusterTree } from './cluster-tree.js';
 import { classify, createInContext, runInContextQuestion, type ContextInfo } from './clusterModel.js';
 import { hostAccessOf, refKey, runtimeId, type PodRef } from './manifest.js';
-import { countOf, deleteAllQuestion, deletePodDetail, notStartedShellMessage } from './podModel.js';
+import { countOf, deleteAllQuestion, deletePodQuestion, notStartedShellMessage } from './podModel.js';
 import { docAt, refusal, loadValidator, type DocInfo } from './validator.js';
 import { noticeWhileSlow, SLOW_NOTICE_MS } from './slow-notice.js';
 import { withApplyRecord } from '../shared/apply-record.js';
@@ -229,22 +229,13 @@ async function deletePod(s: Services, arg: unknown): Promise<void> {
   if (!ref) return;
   const engine = await engineOf(s, ref);
   if (!engine) return;
-  if (!engine.getPod(ref.namespace, ref.name)) {
+  const pod = engine.getPod(ref.namespace, ref.name);
+  if (!pod) {
     void vscode.window.showInformationMessage(`Pod Lab: pod "${refKey(ref)}" is not ${placeOf(ref)}.`);
     return;
   }
-  // On a real cluster the question is always asked, and names the context.
-  if (ref.context !== undefined || vscode.workspace.getConfiguration('podlab').get<boolean>('confirmDelete', true)) {
-    const ok = await vscode.window.showWarningMessage(
-      ref.context !== undefined ? `Delete pod "${refKey(ref)}" in context "${ref.context}"?` : `Delete pod "${refKey(ref)}"?`,
-      {
-        modal: true,
-        detail: deletePodDetail(engine.getPod(ref.namespace, ref.name)!, ref.context),
-      },
-      'Delete',
-    );
-    if (ok !== 'Delete') return;
-  }
+  const q = deletePodQuestion(pod, ref.context, vscode.workspace.getConfiguration('podlab').get<boolean>('confirmDelete', true));
+  if (q && (await vscode.window.showWarningMessage(q.message, { modal: true, detail: q.detail }, q.confirm)) !== q.confirm) return;
   await whileDeleting(`Pod Lab: deleting pod ${ref.name} (graceful)`, engine.deletePod(ref.namespace, ref.name));
   s.lab.log(`pod ${refKey(ref)} deleted ${placeOf(ref)}`);
 }

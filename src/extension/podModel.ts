@@ -285,6 +285,20 @@ export function notStartedShellMessage(container: string, status: ContainerStatu
 }
 
 /**
+ * Whether Delete Pod asks first, and its question: a lab pod is asked about unless the setting
+ * podlab.confirmDelete is off; a pod of a real cluster always is, and the question names the context.
+ */
+export function deletePodQuestion(pod: Pod, context: string | undefined, confirmSetting: boolean): { message: string; detail: string; confirm: 'Delete' } | undefined {
+  if (context === undefined && !confirmSetting) return undefined;
+  const key = `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`;
+  return {
+    message: context !== undefined ? `Delete pod "${key}" in context "${context}"?` : `Delete pod "${key}"?`,
+    detail: deletePodDetail(pod, context),
+    confirm: 'Delete',
+  };
+}
+
+/**
  * The detail of "Delete pod?": what deleting does to this pod now. Containers that run get SIGTERM
  * and the grace period (the pod's terminationGracePeriodSeconds, 30 by default); a pod whose
  * containers have all stopped has only its record and stopped containers to lose.

@@ -1,7 +1,7 @@
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ContainerStatus, Pod } from 'kubernetes-types/core/v1';
-import { buildPodRows, containerTone, countOf, deleteAllQuestion, deletePodDetail, lensSignature, lensTitles, livePodYaml, notStartedShellMessage, podRowsSignature, stepModePods } from '../../../src/extension/podModel.js';
+import { buildPodRows, containerTone, countOf, deleteAllQuestion, deletePodDetail, deletePodQuestion, lensSignature, lensTitles, livePodYaml, notStartedShellMessage, podRowsSignature, stepModePods } from '../../../src/extension/podModel.js';
 
 const now = Date.UTC(2024, 0, 1, 12, 0, 0);
 const t = (s: number) => new Date(now - s * 1000).toISOString().replace('.000Z', 'Z');
@@ -215,6 +215,23 @@ test("the delete question's detail says what deleting does to this pod now (a co
       "This is a real cluster, not the lab. Its 2 running containers get SIGTERM, and SIGKILL if still running after the pod's grace period (30s). The pod is gone unless a controller re-creates it.",
     ],
   );
+});
+
+describe('whether Delete Pod asks first, and what', () => {
+  const running: Pod = {
+    metadata: { name: 'web', namespace: 'shop' },
+    spec: { containers: [{ name: 'a', image: 'x' }] },
+    status: { containerStatuses: [{ name: 'a', image: 'x', imageID: '', ready: true, restartCount: 0, state: { running: {} } }] },
+  };
+  const labDetail = "Its 1 running container gets SIGTERM, and SIGKILL if still running after the pod's grace period (30s). (The setting podlab.confirmDelete turns this question off.)";
+  const clusterDetail = "This is a real cluster, not the lab. Its 1 running container gets SIGTERM, and SIGKILL if still running after the pod's grace period (30s). The pod is gone unless a controller re-creates it.";
+  const cases: [string, string | undefined, boolean, ReturnType<typeof deletePodQuestion>][] = [
+    ['a lab pod, with podlab.confirmDelete on (the default): asked, by name', undefined, true, { message: 'Delete pod "shop/web"?', detail: labDetail, confirm: 'Delete' }],
+    ['a lab pod, with the setting off: deleted without a question', undefined, false, undefined],
+    ['a pod of a real cluster, with the setting on: asked, naming the context', 'prod', true, { message: 'Delete pod "shop/web" in context "prod"?', detail: clusterDetail, confirm: 'Delete' }],
+    ['a pod of a real cluster, with the setting off: still asked (the setting is for the lab)', 'prod', false, { message: 'Delete pod "shop/web" in context "prod"?', detail: clusterDetail, confirm: 'Delete' }],
+  ];
+  for (const [name, context, confirmSetting, want] of cases) test(name, () => assert.deepEqual(deletePodQuestion(running, context, confirmSetting), want));
 });
 
 test('Open Shell on a container that never started says why there is nothing to open, with its waiting reason and message when it has them', () => {
