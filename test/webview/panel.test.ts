@@ -1062,6 +1062,56 @@ describe("a container's environment", () => {
   });
 });
 
+describe("a Secret's value in the environment", () => {
+  test('it is masked until clicked, hidden again by a second click or Enter, and a redraw of the containers shows it as the element says', async () => {
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'secret-demo', namespace: 'default', uid: 'u-sec', creationTimestamp: '2026-11-24T10:00:00Z' },
+      spec: { containers: [{ name: 'app', image: 'busybox:1.35', env: [{ name: 'PASSWORD', valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } }] }] },
+      status: { phase: 'Pending' },
+    };
+    const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db', namespace: 'default' }, data: { password: Buffer.from('hunter2').toString('base64') } };
+    const now = Date.parse('2026-11-24T10:00:05Z');
+    const obs = observe(newObservation('default', 'secret-demo'), { type: 'ADDED', kind: 'Pod', object: pod } as Parameters<typeof observe>[1], now);
+    obs.lookup = { configMap: () => undefined, secret: (ns, name) => (ns === 'default' && name === 'db' ? (secret as never) : undefined) };
+    const p = await openPanel(browser, script, { title: 'default/secret-demo', width: 1100 });
+    try {
+      await p.send({ type: 'snapshot', seq: 1, model: buildPanelModel(obs, now) });
+      await p.waitForSeq(1);
+      const details = p.page.locator('[data-testid=container-details-app]');
+      await details.locator('summary').click();
+      const value = details.locator('[data-testid=env-secret]');
+      const shown = async () => [await value.innerText(), (await value.getAttribute('title')) ?? ''];
+      const masked = ['••••••', 'From a Secret: click to show'];
+      const revealed = ['hunter2', 'From a Secret: click to hide'];
+      const seen: string[][] = [await shown()];
+      assert.doesNotMatch(await p.page.locator('body').innerText(), /hunter2/, 'the value is nowhere on the page before it is asked for');
+      await value.click();
+      seen.push(await shown());
+      await value.click();
+      seen.push(await shown());
+      await value.focus();
+      await p.page.keyboard.press('Enter');
+      seen.push(await shown());
+      assert.deepEqual(seen, [masked, revealed, masked, revealed]);
+      // the pod changes (it starts): the containers section is redrawn; the value reads as its title says
+      const running = { ...pod, status: { phase: 'Running', containerStatuses: [{ name: 'app', image: 'busybox:1.35', imageID: '', ready: true, restartCount: 0, started: true, state: { running: { startedAt: '2026-11-24T10:00:06Z' } } }] } };
+      const later = observe(obs, { type: 'MODIFIED', kind: 'Pod', object: running } as Parameters<typeof observe>[1], now + 2000);
+      later.lookup = obs.lookup;
+      await p.send({ type: 'snapshot', seq: 2, model: buildPanelModel(later, now + 2000) });
+      await p.waitForSeq(2);
+      const after = await shown();
+      assert.ok(JSON.stringify(after) === JSON.stringify(masked) || JSON.stringify(after) === JSON.stringify(revealed), `after the redraw: ${JSON.stringify(after)}`);
+      await value.click();
+      assert.notDeepEqual(await shown(), after, 'a click still toggles it after the redraw');
+      assert.deepEqual(await p.problems(), []);
+    } finally {
+      await p.close();
+    }
+  });
+});
+
 describe('a pod that is not in the lab', () => {
   test("Show Lifecycle on a pod never created says kubectl's NotFound and how it comes to exist, and shows no made-up state (no Unknown, no restart policy, no 0/0, no empty sections)", async () => {
     const p = await openPanel(browser, script, { title: 'default/invalid-demo', width: 600 });

@@ -17,3 +17,19 @@ test('every editor menu entry of Run Pod and Run Pod in Step Mode leaves out the
     [],
   );
 });
+
+// Keybindings (contributes.keybindings): Run Pod and Show Lifecycle have keys in a YAML editor, as
+// the README says (Ctrl+Alt+R, Ctrl+Alt+L; Cmd on a Mac); Run Pod's is not bound in a read-only
+// editor (a pod's live YAML), where it could only fail.
+test('Run Pod and Show Lifecycle are bound to the keys the README names, in YAML editors', () => {
+  const p = pkg as unknown as { contributes: { keybindings: { command: string; key: string; mac?: string; when?: string }[]; commands: { command: string }[] } };
+  const bound = p.contributes.keybindings.map((k) => ({ command: k.command, key: k.key, mac: k.mac, when: k.when }));
+  assert.deepEqual(bound, [
+    { command: 'podlab.runPod', key: 'ctrl+alt+r', mac: 'cmd+alt+r', when: 'editorLangId == yaml && !editorReadonly' },
+    { command: 'podlab.showLifecycle', key: 'ctrl+alt+l', mac: 'cmd+alt+l', when: 'editorLangId == yaml' },
+  ]);
+  const commands = new Set(p.contributes.commands.map((c) => c.command));
+  for (const k of bound) assert.ok(commands.has(k.command), `${k.command} is a contributed command`);
+  const readme = readFileSync(join(__dirname, '../../../README.md'), 'utf8');
+  assert.match(readme, /Ctrl\+Alt\+R runs the Pod file in the editor, Ctrl\+Alt\+L shows its lifecycle/);
+});
