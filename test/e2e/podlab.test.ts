@@ -5,7 +5,7 @@
 //   npm run test:e2e        (builds, packages, installs code-server if missing, runs this file)
 import { test, describe, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, readFileSync, existsSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, readFileSync, existsSync, writeFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { stringify as yamlStringify } from 'yaml';
 import { issueClientCertificate, loadOrCreateCredentials } from '../../src/server/credentials.js';
@@ -18,6 +18,7 @@ import { cpuShares, cpuSharesText, readCpuTicks } from '../support/cpu-shares.js
 import {
   ARTIFACTS,
   ROOT,
+  VSIX,
   startSession,
   runCommand,
   paletteEntries,
@@ -251,6 +252,13 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     await stopServer(process.env.PODLAB_STATE_DIR!).catch(() => undefined);
     removeLabContainers(allPodNames);
     if (OWN_STATE_DIR) rmSync(process.env.PODLAB_STATE_DIR!, { recursive: true, force: true });
+  });
+
+  // Issue 9's budget: the .vsix under 2 MB (2,000,000 bytes) with the API client bundled.
+  test('the .vsix the suite installed stays under 2 MB', () => {
+    const size = statSync(VSIX).size;
+    log(`the .vsix is ${size.toLocaleString('en')} bytes (budget 2,000,000)`);
+    assert.ok(size < 2_000_000, `${VSIX} is ${size} bytes`);
   });
 
   test('the extension activates on a YAML file without touching Docker, and logs its activation time', async () => {
@@ -687,6 +695,13 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     await showPodLabView(s.page);
     await waitFor(async () => (await treeRows(s.page)).some((r) => r.startsWith(`pod ${failing.name} Init:CrashLoopBackOff`)), 30000, 'the tree to agree');
     await screenshot(s, 'panel-failing-init');
+    // The Pods view keeps a row the user collapsed collapsed while the pod changes (the view redraws
+    // for each change, and every 5 s for the ages)
+    const podRow = s.page.locator(`.pane-body .monaco-list-row[aria-label^="pod ${failing.name} "]`).first();
+    assert.equal(await podRow.getAttribute('aria-expanded'), 'true', 'the pod row starts expanded');
+    const labelBefore = await podRow.getAttribute('aria-label');
+    await podRow.locator('.monaco-tl-twistie').click();
+    await waitFor(async () => (await podRow.getAttribute('aria-expanded')) === 'false', 5000, 'the pod row to collapse');
 
     // a growing back-off: the panel names the current delay (the kubelet's `back-off 2s restarting failed container=…`), doubling each time
     const delays: number[] = [];
@@ -700,6 +715,10 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     }, 120000, 'two different back-off delays');
     log(`back-off delays seen: ${delays.join(', ')} s`);
     assert.ok(delays[1]! > delays[0]!, 'the back-off grows');
+    await showPodLabView(s.page);
+    assert.notEqual(await podRow.getAttribute('aria-label'), labelBefore, 'the pod row was redrawn meanwhile');
+    assert.equal(await podRow.getAttribute('aria-expanded'), 'false', 'the collapsed pod row stayed collapsed');
+    await screenshot(s, 'tree-collapsed-pod-row');
 
     // per-attempt logs: the attempt picker lists each attempt
     const initName = failing.init[0]!;
@@ -917,7 +936,8 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
 
   test('six init containers, then two apps together: the panel shows each init container\'s run ending before the next begins, and the apps side by side', async () => {
     await openFile(s.page, 'sequence.yaml');
-    await runCommand(s.page, 'Pod Lab: Run Pod');
+    // Run Pod by its key (Ctrl+Alt+R in a YAML editor, as the README says)
+    await s.page.keyboard.press('Control+Alt+r');
     let last: unknown;
     const bars = await waitFor(
       async () => {
@@ -938,6 +958,18 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     // the apps start in one sync, after the last init container, and overlap
     assert.ok(bars[6]!.start >= bars[5]!.end! && bars[7]!.start >= bars[5]!.end!, 'both apps started after step-6 ended');
     assert.ok(bars[7]!.start < bars[6]!.end! && bars[6]!.start < bars[7]!.end!, 'the two apps ran at the same time');
+    // Show Lifecycle by its key: with the panel closed, Ctrl+Alt+L in the pod's file opens it on this pod again
+    await runCommand(s.page, 'File: Save All');
+    await runCommand(s.page, 'View: Close All Editors');
+    await waitFor(async () => (await s.page.locator('.tabs-container .tab[aria-label*="e2e-sequence"]').count()) === 0, 10000, 'the panel to be closed');
+    await openFile(s.page, 'sequence.yaml');
+    await s.page.keyboard.press('Control+Alt+l');
+    await waitFor(async () => {
+      const f = await panelFrame(s.page, 30000);
+      const shown = (await f.evaluate(`[document.querySelector('h1')?.textContent ?? '', document.querySelector('[data-testid=status]')?.textContent ?? '']`)) as string[];
+      return shown[0]!.startsWith('e2e-sequence') && shown[1] === 'Completed' ? true : undefined;
+    }, 30000, 'Ctrl+Alt+L to open the panel on e2e-sequence, Completed');
+    await openFile(s.page, 'sequence.yaml');
     await runCommand(s.page, 'Pod Lab: Delete Pod');
     await waitFor(() => labContainers(['e2e-sequence']).length === 0, 60000, 'the pod to be deleted');
   });
