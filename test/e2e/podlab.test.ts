@@ -268,7 +268,9 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
       return /activated in [\d.]+ ms/.test(t) ? t : undefined;
     }, 30000, 'the activation line in the Pod Lab output channel');
     const ms = /activated in ([\d.]+) ms/.exec(text)![1];
-    log(`activation took ${ms} ms (target < 50 ms)`);
+    const modules = /its bundle's modules ran in ([\d.]+) ms before/.exec(text)?.[1];
+    assert.ok(modules !== undefined, 'the bundle says how long its modules ran before activate');
+    log(`activation took ${ms} ms (target < 50 ms), after ${modules} ms of the bundle's modules running (Node's read and parse of the bundle before them is in neither figure)`);
     assert.doesNotMatch(text, /connected to Docker/, 'no Docker connection during activation');
   });
 
