@@ -688,6 +688,29 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     await waitFor(() => labContainers([second]).length === 0, 60000, `${second} to be deleted`);
   });
 
+  test('Run Pod on a file of two pods opens one panel, whose switcher lists both', async () => {
+    await runCommand(s.page, 'View: Close All Editors');
+    const row = await explorerRow(s.page, 'multi-doc.yaml');
+    await contextMenu(s.page, row, 'Run Pod');
+    await waitFor(() => multi.every((p) => labContainers([p.name]).length >= 2), 60000, 'both pods of multi-doc.yaml to start');
+    const panelTabs = s.page.locator('.tabs-container .tab', { hasText: /^Pod / });
+    await waitFor(async () => ((await panelTabs.count()) >= 1 ? true : undefined), 30000, 'a panel');
+    const wv = webviewLocator(s.page);
+    const switcher = wv.locator('[data-testid=pod-switcher]');
+    await switcher.waitFor({ timeout: 30000 });
+    const listed = await waitFor(async () => {
+      const values = await switcher.locator('vscode-option').evaluateAll((os) => os.map((o) => o.getAttribute('value') ?? ''));
+      return multi.every((p) => values.includes(`default/${p.name}`)) ? values : undefined;
+    }, 30000, 'the switcher to list both pods');
+    log(`the switcher lists: ${listed.join(', ')}`);
+    assert.equal(await panelTabs.count(), 1, 'one panel for the run, not one per pod');
+    await screenshot(s, 'one-panel-two-pods');
+    // (from the command line with a short grace: multi-hello's shell ignores SIGTERM for its 30 s)
+    const del = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), 'delete', ...multi.map((p) => p.name), '--grace-period', '1'], { env: process.env, encoding: 'utf8', timeout: 60000 });
+    assert.equal(del.status, 0, del.stderr);
+    await waitFor(() => multi.every((p) => labContainers([p.name]).length === 0), 60000, 'both pods to be deleted');
+  });
+
   const failing = firstPodOf('failing-init.yaml');
   test('the failing-init example: Init:CrashLoopBackOff, per-attempt logs, a growing back-off, Open Shell in a copy, Restart now', async () => {
     await openFile(s.page, 'failing-init.yaml');
