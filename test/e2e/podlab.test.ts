@@ -155,6 +155,8 @@ spec:
 `;
 
 /** The pod the cluster scenario creates on a second lab server (the same manifest, for the live hover). */
+/** A pod Run Pod in Kubernetes Context sends to the second lab server. */
+const REMOTE_RUN_POD = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: e2e-remote-run\nspec:\n  terminationGracePeriodSeconds: 1\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sh", "-c", "echo sent here; exec sleep 3600"]\n';
 const REMOTE_POD = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: e2e-remote\nspec:\n  terminationGracePeriodSeconds: 1\n  containers:\n    - name: app\n      image: busybox:1.35\n      command: ["sh", "-c", "echo remote hello; exec sleep 3600"]\n';
 
 /**
@@ -187,6 +189,7 @@ const allPodNames = [
   'e2e-sleeper',
   'e2e-from-kubectl',
   'e2e-remote',
+  'e2e-remote-run',
   'e2e-unready',
   'e2e-no-cm',
   'e2e-no-cm-vol',
@@ -229,6 +232,7 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
       'missing-configmap.yaml': MISSING_CONFIGMAP,
       'missing-configmap-volume.yaml': MISSING_CONFIGMAP_VOLUME,
       'remote.yaml': REMOTE_POD,
+      'remote-run.yaml': REMOTE_RUN_POD,
       'settings-cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  level: debug\n',
       'uses-settings.yaml': 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: e2e-keyfix\nspec:\n  containers:\n    - name: app\n      image: busybox:1.35\n      env:\n        - name: COLOUR\n          valueFrom:\n            configMapKeyRef: {name: settings, key: colour}\n',
       'untagged.yaml': 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: e2e-untagged\nspec:\n  containers:\n    - name: app\n      image: nginx\n',
@@ -634,6 +638,36 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
       assert.doesNotMatch(hoverText, /Live in Pod Lab/);
       await screenshot(s, 'hover-live-cluster');
       await s.page.keyboard.press('Escape');
+      // Run Pod in Kubernetes Context: a context is picked, a modal names it, and the pod is created
+      // there; the read-only user's refusal is said to be RBAC's
+      const runInContext = async (context: string) => {
+        await openFile(s.page, 'remote-run.yaml');
+        await runCommand(s.page, 'Pod Lab: Run Pod in Kubernetes Context…');
+        const item = s.page.locator('.quick-input-widget .monaco-list-row').filter({ has: s.page.locator('.label-name', { hasText: new RegExp(`^${context}$`) }) });
+        await item.first().waitFor({ timeout: 10000 });
+        await item.first().click();
+        const dialog = s.page.locator('.monaco-dialog-box');
+        await dialog.waitFor({ timeout: 10000 });
+        const question = (await dialog.locator('.dialog-message-text').innerText()).trim();
+        await dialog.locator('.monaco-button', { hasText: `Create in ${context}` }).click();
+        return question;
+      };
+      assert.equal(await runInContext('second-lab-viewer'), 'Create pod "e2e-remote-run" in context "second-lab-viewer"?');
+      const refusal = await waitFor(async () => (await notifications(s.page)).find((n) => n.includes('e2e-remote-run')), 20000, 'the refusal of the read-only user');
+      assert.match(refusal, /^Pod Lab: cannot create pod "e2e-remote-run" in context "second-lab-viewer": RBAC refused: pods is forbidden: User "alice" cannot create resource "pods"/);
+      await screenshot(s, 'run-in-context-refused');
+      await clearNotifications(s.page);
+      assert.equal(await runInContext('second-lab'), 'Create pod "e2e-remote-run" in context "second-lab"?');
+      await waitFor(async () => ((await s.page.locator('.tab', { hasText: 'Pod e2e-remote-run (second-lab)' }).count()) > 0 ? true : undefined), 30000, 'a panel of the pod created in second-lab');
+      await waitFor(() => (kubectl(['get', 'pod', 'e2e-remote-run', '-o', 'jsonpath={.status.phase}']).stdout === 'Running' ? true : undefined), 60000, 'the pod Running on the second lab server');
+      assert.equal(kubectl(['get', 'pod', 'e2e-remote-run', '--ignore-not-found']).status, 0);
+      await screenshot(s, 'run-in-context-created');
+      const removed = kubectl(['delete', 'pod', 'e2e-remote-run', '--grace-period=1']);
+      assert.equal(removed.status, 0, removed.stderr);
+      // (the one panel shows e2e-remote again)
+      await runCommand(s.page, 'Pod Lab: Focus on Clusters View');
+      await s.page.locator('.pane-body .monaco-list-row[aria-label^="pod e2e-remote "]').first().click();
+      await waitFor(async () => ((await s.page.locator('.tab', { hasText: 'Pod e2e-remote (second-lab)' }).count()) > 0 ? true : undefined), 30000, 'the panel back on e2e-remote');
       // The cluster goes away: the context says its connection is lost and that it retries (not its
       // last pods as if current).
       await stopServer(dir2);
@@ -655,7 +689,7 @@ describe('Pod Lab in a real VS Code', { timeout: 10 * 60 * 1000 }, () => {
     } finally {
       spawnSync('/usr/lib/google-cloud-sdk/bin/kubectl.1.33', ['delete', 'pod', 'e2e-remote', '--grace-period=0', '--wait=false'], { env: { ...process.env, KUBECONFIG: path.join(dir2, 'server', 'kubeconfig') }, timeout: 30000 });
       await stopServer(dir2).catch(() => undefined);
-      removeLabContainers(['e2e-remote']);
+      removeLabContainers(['e2e-remote', 'e2e-remote-run']);
       // the second lab server's own log, for a failure's post-mortem
       try {
         copyFileSync(serverLog(dir2), path.join(ARTIFACTS, 'e2e-second-lab-server.log'));
