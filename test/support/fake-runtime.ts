@@ -54,7 +54,7 @@ export class FakeRuntime implements RuntimeService {
   readonly calls: Call[] = [];
   readonly sandboxes = new Map<string, { status: PodSandboxStatus; config: PodSandboxConfig }>();
   readonly containers = new Map<string, FakeContainer>();
-  private readonly failures = new Map<string, Error[]>();
+  private readonly failures = new Map<string, (Error | ((args: unknown[]) => Error))[]>();
   private readonly listeners = new Set<(e: RuntimeEvent) => void>();
   private seq = 0;
   /** Container name → program for its next instances. */
@@ -66,8 +66,8 @@ export class FakeRuntime implements RuntimeService {
 
   constructor(readonly clock: FakeClock) {}
 
-  /** The next call of `method` fails with `error`. */
-  failNext(method: keyof RuntimeService, error: Error = new RuntimeError(`injected ${method} failure`, 'Other')): void {
+  /** The next call of `method` fails with `error` (or the error made of the call's arguments, such as the container ID). */
+  failNext(method: keyof RuntimeService, error: Error | ((args: unknown[]) => Error) = new RuntimeError(`injected ${method} failure`, 'Other')): void {
     const list = this.failures.get(method) ?? [];
     list.push(error);
     this.failures.set(method, list);
@@ -77,7 +77,7 @@ export class FakeRuntime implements RuntimeService {
     this.calls.push({ method, name, args, at: this.clock.now() });
     const f = this.failures.get(method);
     const err = f?.shift();
-    if (err) throw err;
+    if (err) throw typeof err === 'function' ? err(args) : err;
   }
 
   /** Calls of the given methods, as `method name @ms-since-start` strings (readable whole-value assertions). */

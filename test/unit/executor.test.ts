@@ -1,6 +1,7 @@
 // The SyncPod executor and the container lifecycle on the recording fake runtime with the fake
 // clock: the kubelet's timing (hooks, grace periods, termination order, back-off, deadlines,
 // sandbox retries), deterministic and without Docker.
+import { RuntimeError } from '../../src/runtime/cri.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fakeLab, missingClusterDNSLine, podOf, stateOf } from '../support/fake-engine.js';
@@ -237,6 +238,26 @@ test('activeDeadlineSeconds fails the pod with DeadlineExceeded and kills its co
   );
   assert.deepEqual(lab.events().slice(-2), ['DeadlineExceeded: Pod was active on the node longer than the specified deadline', 'containers{app} Killing: Stopping container app']);
   assert.deepEqual(lab.rt.trace(['stopContainer', 'stopPodSandbox'], lab.t0), ['stopContainer app @5000', 'stopPodSandbox POD @5000']);
+  await lab.close();
+});
+
+test("a container that cannot start: the Failed event names the container where the runtime's message has its ID (recordContainerEvent); the waiting message keeps the ID", async () => {
+  const lab = await fakeLab();
+  let id = '';
+  lab.rt.failNext('startContainer', ([cid]) => {
+    id = String(cid);
+    return new RuntimeError(`failed to start container "${id}": Error response from daemon: exec: "printenv": executable file not found in $PATH (container ${id})`, 'Other');
+  });
+  await lab.engine.createPod(podOf({ restartPolicy: 'Never', containers: [{ name: 'app' }] }));
+  await lab.clock.advanceAsync(1 * sec);
+  assert.ok(id !== '', 'the start was tried');
+  assert.deepEqual(
+    { failed: lab.events().filter((e) => e.includes(' Failed: ')), waiting: lab.pod()?.status?.containerStatuses?.[0]?.state?.waiting },
+    {
+      failed: ['containers{app} Failed: Error: failed to start container "app": Error response from daemon: exec: "printenv": executable file not found in $PATH (container app)'],
+      waiting: { reason: 'RunContainerError', message: `failed to start container "${id}": Error response from daemon: exec: "printenv": executable file not found in $PATH (container ${id})` },
+    },
+  );
   await lab.close();
 });
 

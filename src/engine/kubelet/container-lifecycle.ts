@@ -171,7 +171,8 @@ export async function startContainer(
     await rt.startContainer(id);
   } catch (e) {
     const msg = (e as Error).message;
-    return fail('RunContainerError', msg, msg);
+    // recordContainerEvent: the event names the container where the message has its ID (the status keeps the ID)
+    return fail('RunContainerError', msg, msg.split(id).join(c.name));
   }
   ctx.event('Normal', 'Started', `Started container ${c.name}`, c.name);
 
