@@ -9,16 +9,16 @@
 // is not served: kubectl 1.27 … 1.33 ask for it first but fall back to these documents when the
 // answer's Content-Type is plain `application/json` (checked against the real binaries).
 import { LAB_GROUP, LAB_GROUP_VERSION, LAB_VERSION, labResources } from './lab-api.js';
+import { KUBERNETES_GIT_VERSION, KUBERNETES_MAJOR, KUBERNETES_MINOR } from '../shared/kubernetes-version.js';
 
 /**
- * The Kubernetes release the lab server says it is. 1.33 is the newest kubectl on the lab's
- * machines, and `/usr/bin/kubectl` there dispatches to the kubectl whose minor matches the
- * server's. The build fields are those of the v1.33.1 release build.
+ * The Kubernetes release the lab server says it is (src/shared/kubernetes-version.ts). The build
+ * fields are those of the v1.33.1 release build.
  */
 export const SERVED_KUBERNETES_VERSION = {
-  major: '1',
-  minor: '33',
-  gitVersion: 'v1.33.1',
+  major: KUBERNETES_MAJOR,
+  minor: KUBERNETES_MINOR,
+  gitVersion: KUBERNETES_GIT_VERSION,
   gitCommit: '8adc0f041b8e7ad1d30e29cc59c6ae7a15e19828',
   gitTreeState: 'clean',
   buildDate: '2025-05-15T08:27:33Z',

@@ -128,8 +128,34 @@ test('httpGet: request headers — kube-probe User-Agent, Accept */*, Host host:
   await get('/ok', { httpHeaders: [{ name: 'accept', value: '' }, { name: 'x-custom', value: 'a' }, { name: 'X-Custom', value: 'b' }, { name: 'host', value: 'example.com' }] });
   const pick = (h: http.IncomingHttpHeaders) => ({ host: h.host, 'user-agent': h['user-agent'], accept: h.accept, 'x-custom': h['x-custom'], connection: h.connection });
   assert.deepEqual(seenHeaders.map(pick), [
-    { host: `127.0.0.1:${webPort}`, 'user-agent': 'kube-probe/1.35', accept: '*/*', 'x-custom': undefined, connection: 'close' },
-    { host: 'example.com', 'user-agent': 'kube-probe/1.35', accept: undefined, 'x-custom': 'a, b', connection: 'close' },
+    { host: `127.0.0.1:${webPort}`, 'user-agent': 'kube-probe/1.33', accept: '*/*', 'x-custom': undefined, connection: 'close' },
+    { host: 'example.com', 'user-agent': 'kube-probe/1.33', accept: undefined, 'x-custom': 'a, b', connection: 'close' },
+  ]);
+});
+
+test("httpGet: the request's header lines in the order Go's net/http writes them (Host, User-Agent, the others sorted by name, then the transport's Connection: close)", async () => {
+  const lines: string[][] = [];
+  const raw = net.createServer((sock) => {
+    let buf = '';
+    sock.on('data', (d) => {
+      buf += d.toString('latin1');
+      const end = buf.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      lines.push(buf.slice(0, end).split('\r\n'));
+      sock.end('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok');
+    });
+  });
+  const port = await listen(raw as unknown as http.Server);
+  try {
+    const probe = (g: Parameters<typeof newRequestForHTTPGetAction>[0]) => doHTTPProbe(newRequestForHTTPGetAction(g, app, '127.0.0.1'), 1000);
+    await probe({ port, path: '/healthz', httpHeaders: [{ name: 'X-Custom', value: 'a' }, { name: 'x-custom', value: 'b' }, { name: 'Authorization', value: 'Bearer t' }] });
+    await probe({ port, path: '/', httpHeaders: [{ name: 'User-Agent', value: 'me' }, { name: 'Host', value: 'example.com' }] });
+  } finally {
+    raw.close();
+  }
+  assert.deepEqual(lines, [
+    ['GET /healthz HTTP/1.1', `Host: 127.0.0.1:${port}`, 'User-Agent: kube-probe/1.33', 'Accept: */*', 'Authorization: Bearer t', 'X-Custom: a', 'X-Custom: b', 'Connection: close'],
+    ['GET / HTTP/1.1', 'Host: example.com', 'User-Agent: me', 'Accept: */*', 'Connection: close'],
   ]);
 });
 
@@ -141,7 +167,7 @@ test('newRequestForHTTPGetAction: URL parts from host or pod IP, named port, sch
       newRequestForHTTPGetAction({ port: 8443, path: 'ready?x=1', scheme: 'HTTPS', host: 'example.com', httpHeaders: [{ name: 'user-agent', value: 'me' }] }, c, '10.1.0.5'),
     ],
     [
-      { scheme: 'http', host: '10.1.0.5', port: 8080, path: '/healthz', headers: [['User-Agent', ['kube-probe/1.35']], ['Accept', ['*/*']]], hostHeader: '' },
+      { scheme: 'http', host: '10.1.0.5', port: 8080, path: '/healthz', headers: [['User-Agent', ['kube-probe/1.33']], ['Accept', ['*/*']]], hostHeader: '' },
       { scheme: 'https', host: 'example.com', port: 8443, path: 'ready?x=1', headers: [['User-Agent', ['me']], ['Accept', ['*/*']]], hostHeader: '' },
     ],
   );
@@ -226,7 +252,7 @@ test('grpc: SERVING, NOT_SERVING, unknown service, no health service, RPC timeou
         { result: 'failure', output: `timeout: failed to connect service "127.0.0.1:${refused}" within 300ms: context deadline exceeded` },
       ],
       requests: ['', 'db', 'nope', 'legacy', 'silent'].map(
-        (s) => `/grpc.health.v1.Health/Check application/grpc kube-probe/1.35 te=trailers service=${JSON.stringify(s)}`,
+        (s) => `/grpc.health.v1.Health/Check application/grpc kube-probe/1.33 te=trailers service=${JSON.stringify(s)}`,
       ),
     },
   );

@@ -8,9 +8,10 @@ import type { RuntimeService } from '../../runtime/cri.js';
 import type { Clock } from '../clock.js';
 import { formatPod } from '../events.js';
 import { goQuote } from '../../validation/errors.js';
+import { KUBERNETES_MAJOR, KUBERNETES_MINOR } from '../../shared/kubernetes-version.js';
 
-/** The kubelet version the lab reports in User-Agent headers (kube-lifecycle/<major>.<minor>). */
-export const KUBELET_MINOR_VERSION = '1.35';
+/** The kubelet version the lab reports in User-Agent headers (kube-lifecycle/<major>.<minor>): the lab server's release. */
+export const KUBELET_MINOR_VERSION = `${KUBERNETES_MAJOR}.${KUBERNETES_MINOR}`;
 
 export interface HookContext {
   runtime: RuntimeService;

@@ -90,13 +90,15 @@ class ClientTimeout extends Error {}
 function send(hop: Hop, headers: Array<[string, string[]]>, signal: AbortSignal): Promise<Sent> {
   const url = requestURL(hop);
   const hostPort = joinHostPort(hop.host, hop.port);
-  const out: Record<string, string | string[]> = {};
-  for (const [k, vs] of headers) {
-    if (k === 'User-Agent' && vs[0] === '') continue; // an empty User-Agent is not sent
-    out[k] = vs.length === 1 ? vs[0]! : vs;
-  }
-  if (hop.referer) out['Referer'] = hop.referer;
-  out['Host'] = hop.hostHeader || hostPort;
+  // In the order Go's Request.write puts them: Host, User-Agent (its first value; an empty one is
+  // not sent), then the other headers sorted by name (each value a line of its own); Node adds the
+  // transport's `Connection: close` (agent: false) after them, as Go's DisableKeepAlives does.
+  const out: Record<string, string | string[]> = { Host: hop.hostHeader || hostPort };
+  const ua = headers.find(([k]) => k === 'User-Agent')?.[1][0];
+  if (ua) out['User-Agent'] = ua;
+  const rest: Array<[string, string[]]> = headers.filter(([k]) => k !== 'User-Agent');
+  if (hop.referer) rest.push(['Referer', [hop.referer]]);
+  for (const [k, vs] of rest.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) out[k] = vs.length === 1 ? vs[0]! : vs;
   const tls = hop.scheme === 'https';
   const mod = tls ? https : http;
   return new Promise((resolve) => {
