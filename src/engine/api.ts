@@ -37,6 +37,11 @@ export interface EngineSettings {
   stepMode: boolean;
   /** Safety-net relist period (the runtime's event stream drives normal updates). */
   relistIntervalMs: number;
+  /**
+   * The kubelet's syncFrequency: a pod with nothing new is resynced this often (mounted ConfigMap,
+   * Secret and downward API payloads refresh then). Default 60 000 (1 m, the kubelet's default).
+   */
+  resyncIntervalMs?: number;
   /** Where pod directories (termination-message files, events) live. */
   stateDir: string;
 }

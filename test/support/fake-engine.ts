@@ -13,6 +13,8 @@ export interface FakeLab {
   rt: FakeRuntime;
   engine: Engine;
   t0: number;
+  /** The lab's state directory (pod directories, volumes). */
+  stateDir: string;
   /** The pod as the store has it now. */
   pod(name?: string): Pod | undefined;
   /** `reason: message` of the pod's events in order of first occurrence, with (xN) when repeated. */
@@ -40,6 +42,7 @@ export async function fakeLab(opts: { backoffInitialMs?: number; nodes?: Node[] 
     rt,
     engine,
     t0: clock.now(),
+    stateDir,
     pod: (name = 'p') => engine.getPod('default', name),
     events: (name = 'p') =>
       engine

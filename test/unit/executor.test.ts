@@ -5,6 +5,9 @@ import { RuntimeError } from '../../src/runtime/cri.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fakeLab, missingClusterDNSLine, podOf, stateOf } from '../support/fake-engine.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { volumeDir } from '../../src/engine/kubelet/volumes/volume-manager.js';
 
 const sec = 1000;
 
@@ -258,6 +261,37 @@ test("a container that cannot start: the Failed event names the container where 
       waiting: { reason: 'RunContainerError', message: `failed to start container "${id}": Error response from daemon: exec: "printenv": executable file not found in $PATH (container ${id})` },
     },
   );
+  await lab.close();
+});
+
+test("a mounted ConfigMap's change reaches the pod at its next resync (syncFrequency, a minute), not at once; a ConfigMap's write syncs no pod", async () => {
+  const lab = await fakeLab();
+  lab.rt.programs.set('app', { exitAfterMs: 3600_000 });
+  await lab.engine.applyObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg', namespace: 'default' }, data: { v: 'one' } });
+  const created = await lab.engine.createPod(podOf({ volumes: [{ name: 'cfg', configMap: { name: 'cfg' } }], containers: [{ name: 'app', volumeMounts: [{ name: 'cfg', mountPath: '/cfg' }] }] }));
+  await lab.clock.advanceAsync(2 * sec);
+  const file = join(volumeDir(lab.stateDir, created.metadata?.uid ?? '', 'configMap', 'cfg'), 'v');
+  const dnsCount = () => {
+    const e = lab.engine.listEvents().find((x) => x.involvedObject.name === 'p' && x.reason === 'MissingClusterDNS');
+    return e?.count ?? 0;
+  };
+  const seen: [number, string, number][] = [[2, readFileSync(file, 'utf8'), dnsCount()]];
+  await lab.engine.applyObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg', namespace: 'default' }, data: { v: 'two' } });
+  // unrelated ConfigMaps bring no sync either (each sync would count the MissingClusterDNS Warning once more)
+  for (const n of ['a', 'b', 'c']) await lab.engine.applyObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: n, namespace: 'default' }, data: { x: n } });
+  for (const t of [5, 30, 55, 75]) {
+    await lab.clock.advanceAsync((t - seen.at(-1)![0]) * sec);
+    seen.push([t, readFileSync(file, 'utf8'), dnsCount()]);
+  }
+  const n = seen[0]![2];
+  assert.deepEqual(seen, [
+    [2, 'one', n],
+    [5, 'one', n],
+    [30, 'one', n],
+    [55, 'one', n],
+    // the first resync after a minute: the new payload, and the Warning once more
+    [75, 'two', n + 1],
+  ]);
   await lab.close();
 });
 

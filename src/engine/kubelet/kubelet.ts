@@ -66,11 +66,9 @@ export class Kubelet implements Disposable, KubeletShared {
     });
     this.subs.push(
       deps.store.watch((e) => {
-        if (e.kind === 'ConfigMap' || e.kind === 'Secret') {
-          // The watch-based manager: pods waiting for the object retry, mounted copies refresh.
-          for (const w of this.workers.values()) w.configChanged(e.kind, e.object.metadata?.namespace ?? 'default', e.object.metadata?.name ?? '');
-          return;
-        }
+        // A ConfigMap's or Secret's change syncs no pod (the watch-based manager only updates its
+        // cache): a pod waiting for one retries on its own (a sync error's 10 s, the volume
+        // reconciler's back-off), and mounted copies refresh at the pod's next sync.
         if (e.kind !== 'Pod') return;
         const uid = e.object.metadata?.uid ?? '';
         if (e.type === 'DELETED') {

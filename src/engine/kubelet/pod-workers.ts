@@ -18,7 +18,7 @@ import type { KubeletShared, PodSyncContext } from './context.js';
 import { readRuntimePod, removePodFromRuntime } from './runtime-status.js';
 import { podDir } from './sandbox.js';
 import { generatePodStatus } from './status.js';
-import { syncPod, type SyncPodState } from './sync-pod.js';
+import { resyncIntervalMs, syncPod, type SyncPodState } from './sync-pod.js';
 import { capTerminationMessages, MaxContainerTerminationMessageLength, readAtMost, terminationMessage } from './termination-message.js';
 import type { RuntimePodStatus, StartFailure } from './types.js';
 
@@ -45,6 +45,8 @@ export class PodWorker implements Disposable, SyncPodState {
   sandboxRetryAt = 0;
   periodicSync = false;
   dnsRecordedAt = Number.NEGATIVE_INFINITY;
+  /** When the mounted ConfigMap, Secret and downward API payloads were last refreshed. */
+  private volumesRefreshedAt = Number.NEGATIVE_INFINITY;
   /** What asked for a sync since the last one began: the relist, and anything else. */
   private asked = { relist: false, other: false };
   /** The kubelet decided the pod is done (killPod without a new sandbox, or a terminal phase). */
@@ -79,10 +81,6 @@ export class PodWorker implements Disposable, SyncPodState {
   }
 
   /** A ConfigMap or Secret changed: a pod of that namespace may be waiting for it or mount it. */
-  configChanged(_kind: 'ConfigMap' | 'Secret', namespace: string, _name: string): void {
-    if (this.key.startsWith(`${namespace}/`)) this.trigger();
-  }
-
   /** `relist`: the kubelet's periodic relist asks (see SyncPodState.periodicSync). */
   trigger(by: 'relist' | 'event' = 'event'): void {
     if (this.disposed) return;
@@ -255,8 +253,14 @@ export class PodWorker implements Disposable, SyncPodState {
       if (vs.nextRetryAt !== undefined) this.wakeIn(Math.max(0, vs.nextRetryAt - this.d.clock.now()));
       return;
     }
-    // The resync refreshes mounted ConfigMap, Secret and downward API payloads.
-    await volumes.refresh(pod, this.k.lookup, facts);
+    // Each sync refreshes mounted ConfigMap, Secret and downward API payloads (syncPod's
+    // WaitForAttachAndMount reprocesses the pod). One brought by the relist alone stands for
+    // upstream's periodic resync only once its interval (syncFrequency) has passed.
+    const at = this.d.clock.now();
+    if (!this.periodicSync || at - this.volumesRefreshedAt >= resyncIntervalMs(this.k.deps.settings)) {
+      this.volumesRefreshedAt = at;
+      await volumes.refresh(pod, this.k.lookup, facts);
+    }
     const actions = computePodActions(pod, rs, prober.results(this.uid));
     const outcome = await syncPod(ctx, this, rs, actions, { volumes: vs.volumes, sandboxMounts: volumes.sandboxMounts(this.uid) });
     if (outcome === 'podKilled') this.finished = true;

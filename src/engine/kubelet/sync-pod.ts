@@ -33,7 +33,10 @@ export interface SyncPodState extends LifecycleState {
 }
 
 /** Upstream's syncFrequency default: an idle pod's worker resyncs it this long after its last sync. */
-const RESYNC_INTERVAL_MS = 60_000;
+/** The kubelet's syncFrequency (settings.resyncIntervalMs, default 1 m). */
+export function resyncIntervalMs(settings: { resyncIntervalMs?: number }): number {
+  return settings.resyncIntervalMs ?? 60_000;
+}
 
 export type SyncPodOutcome = 'synced' | 'podKilled' | 'waiting';
 
@@ -157,7 +160,7 @@ function getPodDNS(ctx: PodSyncContext, st: SyncPodState, a: PodActions): void {
   const now = ctx.k.deps.clock.now();
   const nothingToDo =
     !a.killPod && !a.createSandbox && a.containersToKill.size === 0 && a.initContainersToStart.length === 0 && a.containersToStart.length === 0 && a.ephemeralContainersToStart.length === 0;
-  if (st.periodicSync && nothingToDo && now - st.dnsRecordedAt < RESYNC_INTERVAL_MS) return;
+  if (st.periodicSync && nothingToDo && now - st.dnsRecordedAt < resyncIntervalMs(ctx.k.deps.settings)) return;
   st.dnsRecordedAt = now;
   const node = ctx.pod.spec?.nodeName ?? '';
   ctx.k.deps.recorder.record(nodeRef(node), 'Warning', 'MissingClusterDNS', missing.node, { component: 'kubelet', host: node });
