@@ -71,12 +71,12 @@ export function readLabKubeconfig(path: string): Credentials {
   return { server: cluster.server, ca: Buffer.from(cluster['certificate-authority-data'], 'base64').toString('utf8'), token: user.token };
 }
 
-/** An error Status from the server: `message` is the Status's message, as kubectl prints it. */
 /** A request's time limit passed with no answer: the server keeps the connection but does not answer. */
 export class NoAnswerError extends Error {
   override name = 'NoAnswerError';
 }
 
+/** An error Status from the server: `message` is the Status's message, as kubectl prints it. */
 export class ApiStatusError extends Error {
   constructor(
     readonly code: number,
@@ -117,8 +117,10 @@ export class LabConnection {
     };
   }
 
-  /** One request; throws ApiStatusError for a Status error (4xx/5xx). */
-  /** `timeoutMs`: no answer by then rejects with `no answer within Ns`. */
+  /**
+   * One request; throws ApiStatusError for a Status error (4xx/5xx), and NoAnswerError (`no answer
+   * within Ns`) when `timeoutMs` passes without an answer.
+   */
   request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, opts: { timeoutMs?: number } = {}): Promise<Response> {
     return new Promise((resolve, reject) => {
       const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);

@@ -80,7 +80,6 @@ export class PodWorker implements Disposable, SyncPodState {
     return pod && pod.metadata?.uid !== this.uid ? undefined : pod;
   }
 
-  /** A ConfigMap or Secret changed: a pod of that namespace may be waiting for it or mount it. */
   /** `relist`: the kubelet's periodic relist asks (see SyncPodState.periodicSync). */
   trigger(by: 'relist' | 'event' = 'event'): void {
     if (this.disposed) return;

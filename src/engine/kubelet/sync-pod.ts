@@ -32,8 +32,10 @@ export interface SyncPodState extends LifecycleState {
   dnsRecordedAt: number;
 }
 
-/** Upstream's syncFrequency default: an idle pod's worker resyncs it this long after its last sync. */
-/** The kubelet's syncFrequency (settings.resyncIntervalMs, default 1 m). */
+/**
+ * The kubelet's syncFrequency: an idle pod's worker resyncs it this long after its last sync
+ * (settings.resyncIntervalMs; upstream's default, 1 m).
+ */
 export function resyncIntervalMs(settings: { resyncIntervalMs?: number }): number {
   return settings.resyncIntervalMs ?? 60_000;
 }
